@@ -1,0 +1,51 @@
+package io.mqroute.protocol.wire;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorRefResolver;
+
+/**
+ * A typed {@link ActorRef} as its serialization-format string (with the remote address), resolved on read
+ * through {@link ActorRefResolver}. The resolver is looked up lazily because Pekko builds serializers while the
+ * ActorSystem is still starting.
+ */
+final class ActorRefSerializer extends Serializer<ActorRef<?>> {
+  private final Supplier<ActorRefResolver> resolverSupplier;
+  private volatile ActorRefResolver resolver;
+
+  /** @param resolverSupplier null when there is no ActorSystem: writing or reading a ref then fails */
+  ActorRefSerializer(Supplier<ActorRefResolver> resolverSupplier) {
+    super(false, true);
+    this.resolverSupplier = resolverSupplier;
+  }
+
+  private ActorRefResolver resolver() {
+    ActorRefResolver r = resolver;
+    if (r == null) {
+      if (resolverSupplier == null) {
+        throw new IllegalStateException("an ActorRef can only be serialized inside an ActorSystem");
+      }
+      r = resolverSupplier.get();
+      resolver = r;
+    }
+    return r;
+  }
+
+  @Override
+  public void write(Kryo kryo, Output output, ActorRef<?> ref) {
+    BoundedStringSerializer.writeString(output, resolver().toSerializationFormat(ref));
+  }
+
+  @Override
+  public ActorRef<?> read(Kryo kryo, Input input, Class<? extends ActorRef<?>> type) {
+    String path = BoundedStringSerializer.readString(input);
+    if (path == null) {
+      throw new com.esotericsoftware.kryo.KryoException("null actor path");
+    }
+    return resolver().resolveActorRef(path);
+  }
+}

@@ -1,0 +1,66 @@
+package io.mqroute.protocol.wire;
+
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import io.mqroute.protocol.WireMessage;
+import java.util.List;
+
+/**
+ * The one place where classes get their Kryo ids. Every node must register the same classes with the same
+ * ids, so ids are explicit and never reused: add new classes with new ids at the end of their range, and
+ * never change an existing line (the golden-bytes test catches it).
+ *
+ * <pre>
+ *   0..8     Kryo's primitives and String (String re-registered with a bounded reader)
+ *   20       typed ActorRef (Pekko's internal ActorRefAdapter, the class behind every typed ref)
+ *   30..49   enums
+ *   100..    messages
+ * </pre>
+ */
+public final class WireRegistry {
+  /** Kryo registers String with id 1 in its constructor; we replace only its serializer. */
+  static final int STRING_ID = 1;
+
+  static final int ACTOR_REF_ID = 20;
+
+  /** Pekko's concrete class behind every typed ActorRef (local, remote, promise, adapters). */
+  static final String ACTOR_REF_CLASS = "org.apache.pekko.actor.typed.internal.adapter.ActorRefAdapter";
+
+  /** Messages and their ids, in id order. */
+  private static final List<Entry> MESSAGES =
+      List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101));
+
+  private record Entry(Class<? extends WireMessage> type, int id) {}
+
+  private WireRegistry() {}
+
+  /** The message classes that cross the wire (every one must round-trip; the tests check). */
+  public static List<Class<? extends WireMessage>> messageClasses() {
+    return MESSAGES.stream().<Class<? extends WireMessage>>map(Entry::type).toList();
+  }
+
+  /** Registers everything on a fresh Kryo with registration required. */
+  static void register(Kryo kryo, Serializer<?> actorRefSerializer) {
+    kryo.setRegistrationRequired(true);
+    kryo.setReferences(false); // immutable records, no cycles: no reference table per message
+    kryo.register(String.class, new BoundedStringSerializer(), STRING_ID);
+    kryo.register(actorRefClass(), actorRefSerializer, ACTOR_REF_ID);
+    kryo.register(Op.class, 30);
+    kryo.register(Status.class, 31);
+    for (Entry e : MESSAGES) {
+      kryo.register(e.type(), e.id());
+    }
+  }
+
+  private static Class<?> actorRefClass() {
+    try {
+      return Class.forName(ACTOR_REF_CLASS, false, WireRegistry.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new IllegalStateException("Pekko typed ActorRef class not found: " + ACTOR_REF_CLASS, e);
+    }
+  }
+}

@@ -1,0 +1,166 @@
+package io.mqroute.protocol.wire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mqroute.protocol.Status;
+import io.mqroute.protocol.WireMessage;
+import java.util.Arrays;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+class KryoCodecTest {
+  private static final int MAX = 64 * 1024;
+  private final KryoCodec codec = new KryoCodec(null, 4, MAX);
+
+  @Test
+  void everyRegisteredMessageHasSamplesAndRoundTrips() {
+    for (Class<? extends WireMessage> c : WireRegistry.messageClasses()) {
+      List<WireMessage> samples = WireSamples.BY_CLASS.get(c);
+      assertThat(samples).as("samples for " + c.getSimpleName()).isNotEmpty();
+      for (WireMessage m : samples) {
+        assertThat(codec.decode(codec.encode(m))).isEqualTo(m);
+      }
+    }
+  }
+
+  /**
+   * The wire format of every message is frozen: nodes of different builds must understand each other. If this
+   * fails, the format changed; register a new class with a new id instead of changing an old one.
+   */
+  @Test
+  void goldenBytes() {
+    assertThat(hex(codec.encode(WireSamples.REQUEST)))
+        .isEqualTo("6601220e8eda96018040808080bc05010080b9acc2df01");
+    assertThat(hex(codec.encode(WireSamples.COMPLETION)))
+        .isEqualTo("67a290b2c2df0180aab1c2df018eda96010a0980b9acc2df01");
+  }
+
+  @Test
+  void recordsGoThroughKryosRecordSerializer() {
+    com.esotericsoftware.kryo.Kryo kryo = new com.esotericsoftware.kryo.Kryo();
+    WireRegistry.register(kryo, new ActorRefSerializer(null));
+    for (Class<? extends WireMessage> c : WireRegistry.messageClasses()) {
+      assertThat(kryo.getSerializer(c))
+          .as(c.getSimpleName())
+          .isInstanceOf(com.esotericsoftware.kryo.serializers.RecordSerializer.class);
+    }
+  }
+
+  @Test
+  void aRequestFitsIn48Bytes() {
+    assertThat(codec.encode(WireSamples.REQUEST).length).isLessThanOrEqualTo(48);
+  }
+
+  @Test
+  void writingAnUnregisteredClassFails() {
+    record Unregistered(int x) implements WireMessage {}
+    assertThatThrownBy(() -> codec.encode(new Unregistered(1)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Class is not registered");
+  }
+
+  @Test
+  void readingAnUnknownIdFails() {
+    byte[] b = codec.encode(WireSamples.COMPLETION);
+    b[0] = (byte) (99 + 2); // class ids are written as a varint of id + 2
+    assertThatThrownBy(() -> codec.decode(b))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("unregistered class ID: 99");
+  }
+
+  @Test
+  void aTruncatedFrameFailsAtEveryLength() {
+    byte[] full = codec.encode(WireSamples.COMPLETION);
+    for (int n = 0; n < full.length; n++) {
+      byte[] cut = Arrays.copyOf(full, n);
+      assertThatThrownBy(() -> codec.decode(cut)).as("cut at " + n).isInstanceOf(WireFormatException.class);
+    }
+  }
+
+  @Test
+  void trailingBytesFail() {
+    byte[] full = codec.encode(WireSamples.COMPLETION);
+    byte[] longer = Arrays.copyOf(full, full.length + 1);
+    assertThatThrownBy(() -> codec.decode(longer)).hasMessageContaining("trailing");
+  }
+
+  @Test
+  void anOversizedFrameIsRejectedBeforeDecoding() {
+    assertThatThrownBy(() -> codec.decode(new byte[MAX + 1])).hasMessageContaining("exceeds max-message-size");
+  }
+
+  @Test
+  void aForgedStringLengthIsRejectedWithoutAllocating() {
+    // A Request whose reply address claims a 2 GiB actor path. Kryo's record serializer writes components in
+    // name order: background, cpu, fileId, id, length, offset, op, replyTo, submitNanos.
+    byte[] forged = {
+      (byte) (100 + 2), 1, 0, 0, 0, 0, 0, 1, // Request, then zero/false components, op READ
+      (byte) (WireRegistry.ACTOR_REF_ID + 2), // replyTo: a typed ActorRef follows
+      (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, // its path length: varint 2^31 - 1
+      'a', 'b', 'c'
+    };
+    KryoCodec withRefs = new KryoCodec(() -> null, 1, MAX); // never reached: the length check comes first
+    assertThatThrownBy(() -> withRefs.decode(forged))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("exceeds the");
+  }
+
+  @Test
+  void anInvalidEnumOrdinalFails() {
+    byte[] b = codec.encode(WireSamples.COMPLETION);
+    int statusAt = firstDifference(b, codec.encode(new io.mqroute.protocol.Completion(
+        WireSamples.COMPLETION.id(), Status.OK, WireSamples.COMPLETION.submitNanos(),
+        WireSamples.COMPLETION.dispatchNanos(), WireSamples.COMPLETION.completeNanos(),
+        WireSamples.COMPLETION.queue())));
+    b[statusAt] = (byte) (Status.values().length + 5);
+    assertThatThrownBy(() -> codec.decode(b)).isInstanceOf(WireFormatException.class);
+  }
+
+  @Test
+  void anEncodingOverTheLimitFails() {
+    KryoCodec tiny = new KryoCodec(null, 1, 16);
+    assertThatThrownBy(() -> tiny.encode(WireSamples.COMPLETION))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("exceeds max-message-size 16");
+  }
+
+  /**
+   * Random garbage never hangs, never runs out of memory and is rejected — unless it happens to decode to a
+   * message that passes every check (valid class, enum ordinals, record invariants, exact length), which is then
+   * no garbage at all. Varints may be non-canonical, so such a frame need not re-encode to the same bytes.
+   */
+  @Test
+  void tenThousandRandomFramesAreRejectedOrCanonical() {
+    SplittableRandom rnd = new SplittableRandom(20261130L);
+    int rejected = 0;
+    for (int i = 0; i < 10_000; i++) {
+      byte[] b = new byte[rnd.nextInt(0, 96)];
+      for (int j = 0; j < b.length; j++) {
+        b[j] = (byte) rnd.nextInt(256);
+      }
+      if (i % 2 == 0 && b.length > 0) {
+        b[0] = (byte) (100 + 2 + rnd.nextInt(WireRegistry.messageClasses().size())); // aim at a real class
+      }
+      try {
+        WireMessage m = codec.decode(b);
+        assertThat(codec.decode(codec.encode(m))).as("an accepted frame is a valid message").isEqualTo(m);
+      } catch (WireFormatException e) {
+        rejected++;
+      }
+    }
+    assertThat(rejected).isGreaterThan(9_900);
+  }
+
+  private static int firstDifference(byte[] a, byte[] b) {
+    int i = Arrays.mismatch(a, b);
+    assertThat(i).isNotNegative();
+    return i;
+  }
+
+  private static String hex(byte[] b) {
+    return HexFormat.of().formatHex(b);
+  }
+}
