@@ -1,0 +1,133 @@
+package io.mqroute.actors.cpu;
+
+import java.util.List;
+
+/**
+ * The timing of one CPU core as a single server of work items, without Pekko: given when an item starts and
+ * its cost at full speed, when does it finish? It adds the exit latency of the deepest C-state the idle
+ * period allowed and divides by the current frequency, and keeps the counters a report needs. The owning
+ * Core actor calls it only from its own thread.
+ */
+public final class CoreModel {
+  private final CState[] cstates;
+  private final Governor governor;
+
+  private long idleSince;
+  private boolean busy;
+  private double util; // PELT-like running utilization in [0, 1]
+  private long utilAt;
+  private double freq = 1.0;
+  private long freqAt = Long.MIN_VALUE / 2;
+
+  private long busyNanos;
+  private long items;
+  private long wakeups;
+  private final long[] exits;
+
+  /** @param cstates idle states, shallow to deep (empty: the core never sleeps) */
+  public CoreModel(List<CState> cstates, Governor governor, long nowNanos) {
+    this.cstates = cstates.toArray(CState[]::new);
+    for (int i = 1; i < this.cstates.length; i++) {
+      if (this.cstates[i].residencyNanos() < this.cstates[i - 1].residencyNanos()) {
+        throw new IllegalArgumentException("C-states must be ordered by target residency");
+      }
+    }
+    this.governor = governor;
+    this.exits = new long[this.cstates.length];
+    this.idleSince = nowNanos;
+    this.utilAt = nowNanos;
+    this.util = governor.schedutil() ? 0.0 : 1.0;
+    this.freq = governor.schedutil() ? governor.minRatio() : 1.0;
+  }
+
+  /**
+   * Starts an item at {@code now} (the core must not be running another) and returns when it ends.
+   *
+   * @param costNanos work at full frequency
+   */
+  public long start(long now, long costNanos) {
+    if (busy) {
+      throw new IllegalStateException("core already busy");
+    }
+    long delay = 0;
+    long idle = now - idleSince;
+    if (idle > 0) {
+      wakeups++;
+      decay(now, false);
+      for (int i = cstates.length - 1; i >= 0; i--) {
+        if (idle >= cstates[i].residencyNanos()) {
+          delay = cstates[i].exitNanos();
+          exits[i]++;
+          break;
+        }
+      }
+    }
+    updateFrequency(now);
+    long run = freq >= 1.0 ? costNanos : (long) Math.ceil(costNanos / freq);
+    busy = true;
+    items++;
+    long end = now + delay + run;
+    busyNanos += end - now;
+    return end;
+  }
+
+  /** The item that {@link #start} returned {@code endNanos} for has finished; the core is free. */
+  public void finish(long endNanos) {
+    decay(endNanos, true);
+    busy = false;
+    idleSince = endNanos;
+  }
+
+  /** Starts the next queued item right after the previous one, without an idle period in between. */
+  public long continueWith(long endOfPrevious, long costNanos) {
+    decay(endOfPrevious, true);
+    busy = false;
+    idleSince = endOfPrevious;
+    return start(endOfPrevious, costNanos);
+  }
+
+  private void decay(long now, boolean wasBusy) {
+    long dt = now - utilAt;
+    if (dt <= 0 || !governor.schedutil()) {
+      utilAt = Math.max(utilAt, now);
+      return;
+    }
+    double y = Math.pow(0.5, dt / (double) governor.halfLifeNanos());
+    util = wasBusy ? util * y + (1 - y) : util * y;
+    utilAt = now;
+  }
+
+  private void updateFrequency(long now) {
+    if (!governor.schedutil() || now - freqAt < governor.rateLimitNanos()) {
+      return;
+    }
+    freq = Math.max(governor.minRatio(), Math.min(1.0, Governor.HEADROOM * util));
+    freqAt = now;
+  }
+
+  public boolean busy() {
+    return busy;
+  }
+
+  public long busyNanos() {
+    return busyNanos;
+  }
+
+  public long items() {
+    return items;
+  }
+
+  public long wakeups() {
+    return wakeups;
+  }
+
+  /** Exits from each C-state, in the order given to the constructor. */
+  public long[] cstateExits() {
+    return exits.clone();
+  }
+
+  /** Current frequency as a fraction of the maximum. */
+  public double frequency() {
+    return freq;
+  }
+}

@@ -1,0 +1,39 @@
+package io.mqroute.actors.cpu;
+
+/**
+ * CPU work per request, in nanoseconds at full frequency. All may be zero: the model is then pure queueing.
+ *
+ * @param submitNanos     the application's submit path: request allocation, queue selection, enqueue and the
+ *                        io_uring_enter / syscall entry (fuse_uring_queue_fuse_req + friends; about 1.5 µs)
+ * @param serverNanos     the FUSE server thread handling one request on its queue's core: the task_work copy,
+ *                        libfuse dispatch and the reply commit (fuse_uring_send_in_task, COMMIT_AND_FETCH;
+ *                        about 3 µs)
+ * @param completionNanos ending the request in the kernel on the completing core (fuse_request_end and the
+ *                        copy of the reply; about 1 µs)
+ * @param wakeNanos       waking the waiter on another core: IPI, ttwu and the context switch (about 3 µs);
+ *                        nothing is charged when the waiter continues on the completing core
+ * @param reapNanos       the application consuming the completion (io_uring CQE reap / syscall return;
+ *                        about 0.5 µs)
+ */
+public record CpuCosts(
+    long submitNanos, long serverNanos, long completionNanos, long wakeNanos, long reapNanos) {
+
+  /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
+  public static final CpuCosts DEFAULT = new CpuCosts(1_500, 3_000, 1_000, 3_000, 500);
+
+  public static final CpuCosts ZERO = new CpuCosts(0, 0, 0, 0, 0);
+
+  public CpuCosts {
+    check("submit-cost", submitNanos);
+    check("server-cost", serverNanos);
+    check("completion-cost", completionNanos);
+    check("wake-cost", wakeNanos);
+    check("reap-cost", reapNanos);
+  }
+
+  private static void check(String name, long v) {
+    if (v < 0) {
+      throw new IllegalArgumentException(name + " must be >= 0 ns, was " + v);
+    }
+  }
+}

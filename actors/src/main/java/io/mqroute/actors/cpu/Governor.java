@@ -1,0 +1,29 @@
+package io.mqroute.actors.cpu;
+
+/**
+ * Frequency model of a core. {@code performance} runs at full speed; {@code schedutil} follows the core's
+ * PELT utilization ({@code sugov_next_freq}: next = 1.25 × max × util), clamped to [min, max] and changed at
+ * most once per rate-limit interval, so a core that was idle starts slow and ramps up under load — the
+ * reason random spreading over cold cores hurts (seed 002).
+ *
+ * @param schedutil      false for the performance governor
+ * @param minRatio       lowest frequency as a fraction of the highest (e.g. 1.2 / 3.0 GHz = 0.4)
+ * @param halfLifeNanos  PELT utilization half-life (32 ms in the kernel)
+ * @param rateLimitNanos minimum time between frequency changes (schedutil rate_limit_us; 1 ms)
+ */
+public record Governor(boolean schedutil, double minRatio, long halfLifeNanos, long rateLimitNanos) {
+  public static final Governor PERFORMANCE = new Governor(false, 1.0, 32_000_000, 1_000_000);
+  public static final Governor SCHEDUTIL = new Governor(true, 0.4, 32_000_000, 1_000_000);
+
+  /** schedutil's headroom: it aims at 80% utilization of the chosen frequency. */
+  static final double HEADROOM = 1.25;
+
+  public Governor {
+    if (!(minRatio > 0 && minRatio <= 1)) {
+      throw new IllegalArgumentException("governor min-freq-ratio must be in (0, 1], was " + minRatio);
+    }
+    if (halfLifeNanos <= 0 || rateLimitNanos < 0) {
+      throw new IllegalArgumentException("governor half-life must be > 0 and rate-limit >= 0");
+    }
+  }
+}

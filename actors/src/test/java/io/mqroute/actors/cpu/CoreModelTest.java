@@ -1,0 +1,54 @@
+package io.mqroute.actors.cpu;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CoreModelTest {
+  private static final List<CState> SKX =
+      List.of(new CState("C1", 2_000, 2_000), new CState("C1E", 10_000, 20_000), new CState("C6", 133_000, 600_000));
+
+  @Test
+  void noCostsNoStatesIsPureQueueing() {
+    CoreModel m = new CoreModel(List.of(), Governor.PERFORMANCE, 0);
+    assertThat(m.start(1_000, 5_000)).isEqualTo(6_000);
+    m.finish(6_000);
+    assertThat(m.start(6_000, 0)).isEqualTo(6_000);
+  }
+
+  @Test
+  void theDeepestAllowedCStateIsPaidOnWakeUp() {
+    CoreModel m = new CoreModel(SKX, Governor.PERFORMANCE, 0);
+    assertThat(m.start(1_000_000, 1_000)).isEqualTo(1_000_000 + 133_000 + 1_000); // idle 1 ms: C6
+    m.finish(1_134_000);
+    assertThat(m.start(1_134_000 + 50_000, 1_000)).isEqualTo(1_184_000 + 10_000 + 1_000); // idle 50 us: C1E
+    m.finish(1_195_000);
+    assertThat(m.start(1_195_000 + 3_000, 1_000)).isEqualTo(1_198_000 + 2_000 + 1_000); // idle 3 us: C1
+    assertThat(m.cstateExits()).containsExactly(1, 1, 1);
+    assertThat(m.wakeups()).isEqualTo(3);
+  }
+
+  @Test
+  void backToBackWorkPaysNoExitLatency() {
+    CoreModel m = new CoreModel(SKX, Governor.PERFORMANCE, 0);
+    long end = m.start(0, 1_000);
+    assertThat(m.continueWith(end, 1_000)).isEqualTo(end + 1_000);
+  }
+
+  @Test
+  void schedutilStartsSlowAndRampsUpUnderLoad() {
+    CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    long t = 0;
+    long first = m.start(t, 10_000) - t;
+    assertThat(first).isEqualTo(25_000); // 10 us of work at 0.4 of full speed
+    t += first;
+    // keep the core busy for 200 ms: utilization → 1, frequency → max
+    while (t < 200_000_000L) {
+      t = m.continueWith(t, 10_000);
+    }
+    m.finish(t);
+    assertThat(m.frequency()).isEqualTo(1.0);
+    assertThat(m.start(t, 10_000) - t).isEqualTo(10_000);
+  }
+}
