@@ -1,0 +1,120 @@
+package io.mqroute.policies.topology;
+
+import java.util.StringJoiner;
+
+/**
+ * A mutable fixed-capacity {@link QueueMask} with a cached weight, so that registering a queue or
+ * flipping a CPU is O(1) and {@link #weight()} is a field read.
+ *
+ * <p>Not thread-safe: owned by one actor (or one test) at a time.
+ */
+public final class BitMask implements QueueMask {
+
+    private final int capacity;
+    private final long[] words;
+    private int weight;
+
+    /** An empty mask that can hold indices {@code [0, capacity)}. */
+    public BitMask(int capacity) {
+        if (capacity < 0) {
+            throw new IllegalArgumentException("capacity must be >= 0, got " + capacity);
+        }
+        this.capacity = capacity;
+        this.words = new long[(capacity + 63) >>> 6];
+    }
+
+    /** A mask of the given capacity with the given members. */
+    public static BitMask of(int capacity, int... members) {
+        BitMask m = new BitMask(capacity);
+        for (int i : members) {
+            m.set(i);
+        }
+        return m;
+    }
+
+    /** A mask with every index in {@code [0, capacity)} set. */
+    public static BitMask full(int capacity) {
+        BitMask m = new BitMask(capacity);
+        for (int i = 0; i < capacity; i++) {
+            m.set(i);
+        }
+        return m;
+    }
+
+    @Override
+    public int capacity() {
+        return capacity;
+    }
+
+    @Override
+    public int wordCount() {
+        return words.length;
+    }
+
+    @Override
+    public long word(int index) {
+        return words[index];
+    }
+
+    @Override
+    public int weight() {
+        return weight;
+    }
+
+    @Override
+    public boolean isEmpty() {
+        return weight == 0;
+    }
+
+    /** Adds {@code i}; returns whether it was absent. */
+    public boolean set(int i) {
+        checkIndex(i);
+        long bit = 1L << i;
+        long old = words[i >>> 6];
+        if ((old & bit) != 0) {
+            return false;
+        }
+        words[i >>> 6] = old | bit;
+        weight++;
+        return true;
+    }
+
+    /** Removes {@code i}; returns whether it was present. */
+    public boolean clear(int i) {
+        checkIndex(i);
+        long bit = 1L << i;
+        long old = words[i >>> 6];
+        if ((old & bit) == 0) {
+            return false;
+        }
+        words[i >>> 6] = old & ~bit;
+        weight--;
+        return true;
+    }
+
+    /** Adds or removes {@code i}; returns whether the mask changed. */
+    public boolean set(int i, boolean member) {
+        return member ? set(i) : clear(i);
+    }
+
+    /** Removes every member. */
+    public void clearAll() {
+        java.util.Arrays.fill(words, 0L);
+        weight = 0;
+    }
+
+    private void checkIndex(int i) {
+        if (i < 0 || i >= capacity) {
+            throw new IndexOutOfBoundsException("index " + i + " not in [0, " + capacity + ")");
+        }
+    }
+
+    @Override
+    public String toString() {
+        StringJoiner j = new StringJoiner(",", "{", "}");
+        for (int i = first(); i >= 0; i = nextSetBit(i + 1)) {
+            j.add(Integer.toString(i));
+        }
+        return j.toString();
+    }
+}
