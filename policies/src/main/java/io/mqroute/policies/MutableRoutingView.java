@@ -65,6 +65,7 @@ public final class MutableRoutingView implements RoutingView {
         return new Builder(topology);
     }
 
+    @Override
     public CpuTopology topology() {
         return topology;
     }

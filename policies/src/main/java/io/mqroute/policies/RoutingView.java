@@ -1,5 +1,6 @@
 package io.mqroute.policies;
 
+import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.policies.topology.QueueMask;
 
 /**
@@ -16,6 +17,9 @@ public interface RoutingView {
 
     /** Number of queue slots ({@code max_nr_queues}); registered or not. */
     int queueCount();
+
+    /** The immutable CPU layout; {@link #cpuCount()}, {@link #nodeCount()} and {@link #cpuToNode} agree with it. */
+    CpuTopology topology();
 
     /** Number of possible CPUs. */
     int cpuCount();

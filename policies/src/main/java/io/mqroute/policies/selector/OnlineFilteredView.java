@@ -1,6 +1,7 @@
 package io.mqroute.policies.selector;
 
 import io.mqroute.policies.RoutingView;
+import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.policies.topology.QueueMask;
 
 /**
@@ -25,6 +26,7 @@ final class OnlineFilteredView implements RoutingView {
         return this;
     }
 
+    @Override public CpuTopology topology() { return inner.topology(); }
     @Override public int queueCount() { return inner.queueCount(); }
     @Override public int cpuCount() { return inner.cpuCount(); }
     @Override public int nodeCount() { return inner.nodeCount(); }
