@@ -1,0 +1,125 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.cpu.CState;
+import io.mqroute.actors.cpu.CoreModel;
+import io.mqroute.actors.cpu.Governor;
+import io.mqroute.actors.machine.CoreProtocol.Command;
+import io.mqroute.actors.machine.CoreProtocol.CoreStats;
+import io.mqroute.actors.machine.CoreProtocol.Exec;
+import io.mqroute.actors.machine.CoreProtocol.Report;
+import io.mqroute.actors.machine.CoreProtocol.SetOnline;
+import io.mqroute.actors.machine.CoreProtocol.Tick;
+import io.mqroute.actors.runtime.NanoClock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * One CPU: runs its work one item at a time, first come first served, in (virtual) nanoseconds, with C-state
+ * exits and the frequency governor of {@link CoreModel}. Work of zero cost on an idle core passes straight
+ * through, so with all costs zero the machine is pure queueing.
+ */
+public final class Core extends AbstractBehavior<Command> {
+  private final int cpu;
+  private final NanoClock clock;
+  private final TimerScheduler<Command> timers;
+  private final CoreModel model;
+  private final ArrayDeque<Exec<?>> queue = new ArrayDeque<>();
+  private final long[] byKind = new long[Work.values().length];
+  private Exec<?> running;
+  private long runningEnd;
+  private ActorRef<Command> migrateTo;
+  /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
+  private final boolean neverSleeps;
+
+  public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Core(ctx, t, cpu, cstates, governor)));
+  }
+
+  private Core(ActorContext<Command> ctx, TimerScheduler<Command> timers, int cpu, List<CState> cstates,
+      Governor governor) {
+    super(ctx);
+    this.cpu = cpu;
+    this.clock = NanoClock.of(ctx.getSystem());
+    this.timers = timers;
+    this.model = new CoreModel(cstates, governor, clock.nanoTime());
+    this.neverSleeps = cstates.isEmpty();
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Exec.class, this::onExec)
+        .onMessageEquals(Tick.INSTANCE, this::onTick)
+        .onMessage(SetOnline.class, this::onSetOnline)
+        .onMessage(Report.class, this::onReport)
+        .build();
+  }
+
+  private Behavior<Command> onExec(Exec<?> e) {
+    if (migrateTo != null) {
+      migrateTo.tell(e);
+      return this;
+    }
+    if (running != null) {
+      queue.addLast(e);
+      return this;
+    }
+    long now = clock.nanoTime();
+    if (e.costNanos() == 0 && neverSleeps) {
+      byKind[e.kind().ordinal()]++;
+      deliver(e);
+      return this;
+    }
+    begin(e, model.start(now, e.costNanos()), now);
+    return this;
+  }
+
+  private void begin(Exec<?> e, long end, long now) {
+    running = e;
+    runningEnd = end;
+    byKind[e.kind().ordinal()]++;
+    timers.startSingleTimer(Tick.INSTANCE, Duration.ofNanos(end - now));
+  }
+
+  private Behavior<Command> onTick() {
+    Exec<?> done = running;
+    running = null;
+    deliver(done);
+    Exec<?> next = queue.pollFirst();
+    if (next == null) {
+      model.finish(runningEnd);
+    } else {
+      begin(next, model.continueWith(runningEnd, next.costNanos()), clock.nanoTime());
+    }
+    return this;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static void deliver(Exec<?> e) {
+    ((ActorRef) e.to()).tell(e.message());
+  }
+
+  private Behavior<Command> onSetOnline(SetOnline s) {
+    migrateTo = s.online() ? null : s.migrateTo();
+    if (migrateTo != null) {
+      for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
+        migrateTo.tell(e);
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onReport(Report r) {
+    r.replyTo().tell(new CoreStats(cpu, model.busyNanos(), model.items(), model.wakeups(), model.cstateExits(),
+        byKind.clone()));
+    return this;
+  }
+}

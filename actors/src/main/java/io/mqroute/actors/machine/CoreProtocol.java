@@ -1,0 +1,36 @@
+package io.mqroute.actors.machine;
+
+import org.apache.pekko.actor.typed.ActorRef;
+
+/** Messages of the Core actor: the CPU work flow of every request passes through these. */
+public final class CoreProtocol {
+  private CoreProtocol() {}
+
+  public sealed interface Command permits Exec, SetOnline, Report, Tick {}
+
+  /** Run {@code costNanos} of work at full speed, then send {@code message} to {@code to}. */
+  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message) implements Command {}
+
+  /**
+   * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel migrates the
+   * tasks of a dying CPU) or back online ({@code migrateTo} null).
+   */
+  public record SetOnline(boolean online, ActorRef<Command> migrateTo) implements Command {}
+
+  /** Ask for the core's counters. */
+  public record Report(ActorRef<CoreStats> replyTo) implements Command {}
+
+  /** The running item has finished (a timer). */
+  enum Tick implements Command {
+    INSTANCE
+  }
+
+  /**
+   * @param busyNanos   time spent on work and on C-state exits
+   * @param items       pieces of work run
+   * @param wakeups     idle → busy transitions
+   * @param cstateExits exits per C-state (shallow to deep)
+   * @param byKind      items per {@link Work} kind
+   */
+  public record CoreStats(int cpu, long busyNanos, long items, long wakeups, long[] cstateExits, long[] byKind) {}
+}

@@ -1,0 +1,180 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.config.StrictConfig;
+import io.mqroute.actors.cpu.CState;
+import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.cpu.Governor;
+import io.mqroute.actors.device.Device;
+import io.mqroute.actors.device.Devices;
+import io.mqroute.policies.selector.GroupCpusEvenly;
+import io.mqroute.policies.selector.Selectors;
+import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.policies.strategy.Strategies;
+import io.mqroute.policies.topology.CpuTopology;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import java.util.stream.IntStream;
+
+/**
+ * Builds a {@link MachineSpec} from HOCON. Keys and defaults:
+ *
+ * <pre>
+ * machine { numa-nodes = 1, cores-per-node = 4,
+ *           cpu { submit-cost = 1.5us, server-cost = 3us, completion-cost = 1us, wake-cost = 3us,
+ *                 reap-cost = 0.5us, c-states = skx | none, governor = performance | schedutil,
+ *                 min-freq-ratio = 0.4 } }
+ * queues  { kind = per-cpu | virtio | independent, count = (CPUs), registered = [..], ring-size = 128,
+ *           pollers = 1, full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
+ *           dispatch = fifo }
+ * router  { selector = static-cpu, selector-params { }, admission = per-queue, max-background = 12,
+ *           congestion-threshold = 9, pending-queue = off | (cost) }
+ * wake = waiter-cpu | completing-cpu
+ * device = "exponential(40us)"
+ * stall-limit = 1s
+ * </pre>
+ */
+public final class MachineSpecParser {
+  public static final List<String> KEYS = List.of("machine", "queues", "router", "wake", "device", "stall-limit");
+
+  /** intel_idle's Skylake-SP table (skx_cstates): exit latency and target residency. */
+  public static final List<CState> SKX_CSTATES =
+      List.of(
+          new CState("C1", 2_000, 2_000),
+          new CState("C1E", 10_000, 20_000),
+          new CState("C6", 133_000, 600_000));
+
+  private MachineSpecParser() {}
+
+  /**
+   * @param root    an object holding (at least) the {@link #KEYS}; other keys are the caller's business
+   * @param baseDir where relative device files are resolved
+   */
+  public static MachineSpec parse(StrictConfig root, Path baseDir) {
+    StrictConfig m = root.object("machine", List.of("numa-nodes", "cores-per-node", "cpu"));
+    int nodes = m.integer("numa-nodes", 1, 1, 64);
+    int perNode = m.integer("cores-per-node", 4, 1, 1024);
+    CpuTopology topology = CpuTopology.uniform(nodes, perNode);
+
+    StrictConfig cpu = m.object("cpu", List.of("submit-cost", "server-cost", "completion-cost", "wake-cost",
+        "reap-cost", "c-states", "governor", "min-freq-ratio"));
+    CpuCosts d = CpuCosts.DEFAULT;
+    CpuCosts costs = new CpuCosts(
+        cpu.nanos("submit-cost", d.submitNanos()),
+        cpu.nanos("server-cost", d.serverNanos()),
+        cpu.nanos("completion-cost", d.completionNanos()),
+        cpu.nanos("wake-cost", d.wakeNanos()),
+        cpu.nanos("reap-cost", d.reapNanos()));
+    String cs = cpu.string("c-states", "skx");
+    List<CState> cstates = switch (cs) {
+      case "skx" -> SKX_CSTATES;
+      case "none" -> List.of();
+      default -> throw cpu.error("c-states", "unknown C-state table \"" + cs + "\" (valid: skx, none)");
+    };
+    String gov = cpu.string("governor", "performance");
+    double minRatio = cpu.number("min-freq-ratio", Governor.SCHEDUTIL.minRatio(), 0.01, 1.0);
+    Governor governor = switch (gov) {
+      case "performance" -> Governor.PERFORMANCE;
+      case "schedutil" -> new Governor(true, minRatio, Governor.SCHEDUTIL.halfLifeNanos(),
+          Governor.SCHEDUTIL.rateLimitNanos());
+      default -> throw cpu.error("governor", "unknown governor \"" + gov + "\" (valid: performance, schedutil)");
+    };
+
+    MachineSpec.Queues queues = queues(root, topology);
+    MachineSpec.Router router = router(root, queues);
+    var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
+    String deviceSpec = root.string("device", "exponential(40us)");
+    root.parse("device", deviceSpec, s -> Devices.parse(s, baseDir)); // validate once, with a location
+    Supplier<Device> device = () -> Devices.parse(deviceSpec, baseDir);
+    long stall = root.nanos("stall-limit", 1_000_000_000L);
+    if (stall == 0) {
+      throw root.error("stall-limit", "must be > 0");
+    }
+    return new MachineSpec(topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
+  }
+
+  private static MachineSpec.Queues queues(StrictConfig root, CpuTopology topology) {
+    StrictConfig q = root.object("queues", List.of("kind", "count", "registered", "ring-size", "pollers",
+        "full-ring", "enqueue-error", "enomem-probability", "dispatch"));
+    QueueKind kind = q.parse("kind", "per-cpu", QueueKind::parse);
+    int cpus = topology.cpuCount();
+    int count;
+    List<Integer> registered;
+    int[] home;
+    if (kind == QueueKind.PER_CPU) {
+      count = cpus;
+      if (q.has("count") && q.has("registered")) {
+        throw q.error("registered", "give either count or registered, not both");
+      }
+      if (q.has("registered")) {
+        registered = q.ints("registered", List.of());
+        for (int r : registered) {
+          if (r < 0 || r >= cpus) {
+            throw q.error("registered", "queue " + r + " is not a CPU of this machine (0.." + (cpus - 1) + ")");
+          }
+        }
+      } else {
+        int n = q.integer("count", cpus, 1, cpus);
+        registered = IntStream.range(0, n).map(i -> (int) ((long) i * cpus / n)).boxed().toList();
+      }
+      home = IntStream.range(0, cpus).toArray();
+    } else {
+      count = q.integer("count", 1, 1, 4096);
+      if (q.has("registered")) {
+        throw q.error("registered", "only per-cpu queues can register a subset");
+      }
+      registered = IntStream.range(0, count).boxed().toList();
+      home = new int[count];
+      if (kind == QueueKind.VIRTIO) {
+        int[] map = GroupCpusEvenly.map(
+            IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
+        java.util.Arrays.fill(home, -1);
+        for (int c = 0; c < cpus; c++) {
+          if (home[map[c]] < 0) {
+            home[map[c]] = c; // the first CPU of the queue's group takes its interrupt
+          }
+        }
+        for (int i = 0; i < count; i++) {
+          if (home[i] < 0) {
+            home[i] = (int) ((long) i * cpus / count);
+          }
+        }
+      } else {
+        for (int i = 0; i < count; i++) {
+          home[i] = (int) ((long) i * cpus / count);
+        }
+      }
+    }
+    int ring = q.integer("ring-size", 128, 1, 1 << 20);
+    int pollers = q.integer("pollers", 1, 1, 1024);
+    return new MachineSpec.Queues(kind, count, new ArrayList<>(registered), home, ring, pollers,
+        q.parse("full-ring", "refill-on-completion", Strategies::fullRing),
+        q.parse("enqueue-error", "fail", Strategies::enqueueError),
+        q.number("enomem-probability", 0, 0, 1),
+        q.parse("dispatch", "fifo", Strategies::dispatchOrder));
+  }
+
+  private static MachineSpec.Router router(StrictConfig root, MachineSpec.Queues queues) {
+    StrictConfig r = root.object("router", List.of("selector", "selector-params", "admission", "max-background",
+        "congestion-threshold", "pending-queue"));
+    String selector = r.string("selector", "static-cpu");
+    Map<String, String> params = r.stringMap("selector-params");
+    r.parse("selector", selector, s -> Selectors.create(s, params)); // validate name and parameters now
+    String adm = r.string("admission", "per-queue");
+    BackgroundAdmission.Mode mode = switch (adm) {
+      case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;
+      case "global" -> BackgroundAdmission.Mode.GLOBAL;
+      default -> throw r.error("admission", "unknown admission \"" + adm + "\" (valid: per-queue, global)");
+    };
+    int maxBg = r.integer("max-background", BackgroundAdmission.DEFAULT_MAX_BACKGROUND, 1, 65535);
+    int congestion = r.integer("congestion-threshold", maxBg * 3 / 4, 0, 65535);
+    long pending = -1;
+    String p = r.string("pending-queue", "off");
+    if (!p.equals("off")) {
+      pending = r.nanos("pending-queue", 0);
+    }
+    return new MachineSpec.Router(selector, params, mode, maxBg, congestion, pending);
+  }
+}

@@ -1,0 +1,31 @@
+package io.mqroute.actors.machine;
+
+/** How request queues relate to CPUs. */
+public enum QueueKind {
+  /** fuse-over-io-uring: one ring queue per CPU (qid = CPU); a reduced set may be registered. */
+  PER_CPU("per-cpu"),
+  /** virtio-fs: N request virtqueues, each with an IRQ / home CPU from group_cpus_evenly. */
+  VIRTIO("virtio"),
+  /** N queues with no CPU affinity of their own (home CPUs spread evenly for completion work). */
+  INDEPENDENT("independent");
+
+  private final String spec;
+
+  QueueKind(String spec) {
+    this.spec = spec;
+  }
+
+  public String spec() {
+    return spec;
+  }
+
+  public static QueueKind parse(String s) {
+    for (QueueKind k : values()) {
+      if (k.spec.equals(s)) {
+        return k;
+      }
+    }
+    throw new IllegalArgumentException(io.mqroute.policies.NameSuggester.unknown(
+        "queue kind", s, java.util.Arrays.stream(values()).map(QueueKind::spec).toList()));
+  }
+}

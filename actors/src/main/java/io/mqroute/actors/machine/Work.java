@@ -1,0 +1,17 @@
+package io.mqroute.actors.machine;
+
+/** What a piece of CPU work is, for per-core accounting. */
+public enum Work {
+  /** The application's submit path. */
+  SUBMIT,
+  /** A FUSE server thread handling a request of its queue (and, for a passthrough server, the I/O). */
+  SERVER,
+  /** Ending a request in the kernel on the completing core. */
+  COMPLETION,
+  /** Waking the waiter on another core (IPI, context switch) and its reap of the completion. */
+  WAKE,
+  /** The application reaping a completion on the core it already runs on. */
+  REAP,
+  /** The pre-cleanup fiq->pending hop (seed 000). */
+  PENDING
+}
