@@ -1,0 +1,150 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.device.Device;
+import io.mqroute.actors.machine.FlowProtocol.DeviceDone;
+import io.mqroute.actors.machine.FlowProtocol.PollerCommand;
+import io.mqroute.actors.machine.FlowProtocol.Serve;
+import io.mqroute.actors.machine.FlowProtocol.ServerDone;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.policies.random.RandomSource;
+import io.mqroute.policies.strategy.DispatchOrder;
+import io.mqroute.protocol.Request;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.random.RandomGenerator;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * The device side of one queue: its busy-polling thread(s) (the DPU model), or the FUSE server thread(s) of
+ * a ring queue. When a worker is free and the current batch is used up it takes everything that has
+ * arrived as the next batch and starts it in the {@link DispatchOrder} (the serial virtiofsd loop of
+ * fv_queue_thread; LIFO within a batch is the seed 004 bug).
+ */
+public final class Poller extends AbstractBehavior<PollerCommand> {
+  private final NanoClock clock;
+  private final TimerScheduler<PollerCommand> timers;
+  private final Device device;
+  private final RandomGenerator rnd;
+  private final DispatchOrder order;
+  private final int concurrency;
+  private final long serverNanos;
+  private final ActorRef<CoreProtocol.Command> core;
+
+  private final ArrayDeque<Serve> arrived = new ArrayDeque<>();
+  private Serve[] batch = new Serve[16];
+  private int[] batchOrder = new int[16];
+  private int batchPos;
+  private int batchLen;
+  private int busy;
+
+  /**
+   * @param serverNanos CPU work on {@code core} per request before the device (a FUSE server thread), 0 for
+   *                    a device that polls from outside the host's CPUs
+   */
+  public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
+      int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t ->
+        new Poller(ctx, t, device, service, order, pollers, serverNanos, core)));
+  }
+
+  private Poller(ActorContext<PollerCommand> ctx, TimerScheduler<PollerCommand> timers, Device device,
+      RandomSource service, DispatchOrder order, int pollers, long serverNanos,
+      ActorRef<CoreProtocol.Command> core) {
+    super(ctx);
+    this.clock = NanoClock.of(ctx.getSystem());
+    this.timers = timers;
+    this.device = device;
+    this.rnd = service::nextLong;
+    this.order = order;
+    this.concurrency = order.completesInOrder() ? pollers : order.concurrency();
+    this.serverNanos = serverNanos;
+    this.core = core;
+  }
+
+  @Override
+  public Receive<PollerCommand> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Serve.class, this::onServe)
+        .onMessage(ServerDone.class, this::onServerDone)
+        .onMessage(DeviceDone.class, d -> complete(d.serve()))
+        .build();
+  }
+
+  private Behavior<PollerCommand> onServe(Serve s) {
+    arrived.addLast(s);
+    pump();
+    return this;
+  }
+
+  private void pump() {
+    while (busy < concurrency) {
+      Serve next = next();
+      if (next == null) {
+        return;
+      }
+      start(next);
+    }
+  }
+
+  private Serve next() {
+    if (batchPos == batchLen) {
+      int n = arrived.size();
+      if (n == 0) {
+        return null;
+      }
+      if (batch.length < n) {
+        batch = new Serve[Integer.highestOneBit(n) << 1];
+        batchOrder = new int[batch.length];
+      }
+      for (int i = 0; i < n; i++) {
+        batch[i] = arrived.pollFirst();
+        batchOrder[i] = i;
+      }
+      order.order(batchOrder, 0, n);
+      batchPos = 0;
+      batchLen = n;
+    }
+    Serve s = batch[batchOrder[batchPos]];
+    batch[batchOrder[batchPos++]] = null;
+    return s;
+  }
+
+  private void start(Serve s) {
+    busy++;
+    Request r = s.item().request();
+    long svc = device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
+    long cpu = serverNanos + (device.onCpu() ? svc : 0);
+    long rest = device.onCpu() ? 0 : svc;
+    if (cpu > 0 || device.onCpu()) {
+      core.tell(new CoreProtocol.Exec<>(cpu, Work.SERVER, getContext().getSelf(), new ServerDone(s, rest)));
+    } else {
+      deviceTime(s, rest);
+    }
+  }
+
+  private Behavior<PollerCommand> onServerDone(ServerDone d) {
+    deviceTime(d.serve(), d.deviceNanos());
+    return this;
+  }
+
+  private void deviceTime(Serve s, long nanos) {
+    if (nanos == 0) {
+      complete(s);
+    } else {
+      timers.startSingleTimer(s, new DeviceDone(s), Duration.ofNanos(nanos));
+    }
+  }
+
+  private Behavior<PollerCommand> complete(Serve s) {
+    busy--;
+    s.done().complete(s.item());
+    pump();
+    return this;
+  }
+}

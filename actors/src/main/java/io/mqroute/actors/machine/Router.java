@@ -1,0 +1,226 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.machine.FlowProtocol.Ended;
+import io.mqroute.actors.machine.FlowProtocol.Enqueue;
+import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
+import io.mqroute.actors.machine.FlowProtocol.Route;
+import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
+import io.mqroute.actors.machine.FlowProtocol.RouterReport;
+import io.mqroute.actors.machine.FlowProtocol.RouterStats;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.policies.MutableRoutingView;
+import io.mqroute.policies.QueueSelector;
+import io.mqroute.policies.random.RandomSource;
+import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.policies.strategy.WakePolicy;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.util.ArrayDeque;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * Picks a queue for every request (fuse_uring_get_queue / virtio_fs_send_req's mq_map lookup), applies
+ * background admission (fuse_request_queue_background + flush_bg_queue, or fuse_uring_queue_bq_req +
+ * fuse_uring_flush_bg), answers "no queue" with EINVAL (foreground) or ENOTCONN (background), and on the
+ * way back decrements nr_reqs and wakes the waiter on the CPU the {@link WakePolicy} picks.
+ */
+public final class Router extends AbstractBehavior<RouterCommand> {
+  private final QueueSelector selector;
+  private final MutableRoutingView view;
+  private final RandomSource routing;
+  private final BackgroundAdmission admission;
+  private final WakePolicy wake;
+  private final CpuCosts costs;
+  private final List<ActorRef<QueueCommand>> queues;
+  private final int[] homeCpu;
+  private final List<ActorRef<CoreProtocol.Command>> cores;
+  private final ActorRef<CoreProtocol.Command> pending;
+  private final long pendingNanos;
+  private final NanoClock clock;
+
+  /** Background requests waiting for admission: one list for global mode, one per queue for per-queue. */
+  private final ArrayDeque<Request>[] waiting;
+  /** Submitters blocked because num_background reached max_background (fc->blocked). */
+  private final ArrayDeque<Request> blocked = new ArrayDeque<>();
+
+  private long routed;
+  private long noQueue;
+  private long blockedCount;
+  private int maxNum;
+  private int maxActive;
+  private long breaches;
+  private final long[] routedPerQueue;
+
+  /** What a router is built from. */
+  public record Settings(
+      QueueSelector selector, MutableRoutingView view, BackgroundAdmission admission, WakePolicy wake,
+      CpuCosts costs, int[] homeCpu, long pendingNanos) {}
+
+  /**
+   * @param pending a core-like single server for the fiq->pending hop, or null for direct dispatch
+   */
+  public static Behavior<RouterCommand> create(Settings s, RandomSource routing,
+      List<ActorRef<QueueCommand>> queues, List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<CoreProtocol.Command> pending) {
+    return Behaviors.setup(ctx -> new Router(ctx, s, routing, queues, cores, pending));
+  }
+
+  @SuppressWarnings("unchecked")
+  private Router(ActorContext<RouterCommand> ctx, Settings s, RandomSource routing,
+      List<ActorRef<QueueCommand>> queues, List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<CoreProtocol.Command> pending) {
+    super(ctx);
+    this.selector = s.selector();
+    this.view = s.view();
+    this.routing = routing;
+    this.admission = s.admission();
+    this.wake = s.wake();
+    this.costs = s.costs();
+    this.queues = queues;
+    this.homeCpu = s.homeCpu();
+    this.cores = cores;
+    this.pending = pending;
+    this.pendingNanos = s.pendingNanos();
+    this.clock = NanoClock.of(ctx.getSystem());
+    int lists = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 1 : queues.size();
+    this.waiting = new ArrayDeque[lists];
+    for (int i = 0; i < lists; i++) {
+      waiting[i] = new ArrayDeque<>();
+    }
+    this.routedPerQueue = new long[queues.size()];
+  }
+
+  @Override
+  public Receive<RouterCommand> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Route.class, r -> route(r.request()))
+        .onMessage(Ended.class, this::onEnded)
+        .onMessage(RouterReport.class, this::onReport)
+        .build();
+  }
+
+  private Behavior<RouterCommand> route(Request r) {
+    if (!r.background()) {
+      int q = select(r);
+      if (q != QueueSelector.NONE) {
+        send(q, r);
+      }
+      return this;
+    }
+    if (admission.blocked()) {
+      blockedCount++;
+      blocked.addLast(r); // fuse_get_req sleeps on blocked_waitq
+      return this;
+    }
+    if (admission.mode() == BackgroundAdmission.Mode.GLOBAL) {
+      admission.enqueue(0); // fuse_request_queue_background: num_background++, bg_queue, flush
+      waiting[0].addLast(r);
+      noteAdmission();
+      flush(0);
+    } else {
+      int q = select(r); // fuse_uring_queue_bq_req: the queue first, then its own admission
+      if (q == QueueSelector.NONE) {
+        return this;
+      }
+      view.addNrReqs(q, 1);
+      admission.enqueue(q);
+      waiting[q].addLast(r);
+      noteAdmission();
+      flush(q);
+    }
+    return this;
+  }
+
+  /** The selector's answer; NONE ends the request at once with the kernel's error for its kind. */
+  private int select(Request r) {
+    int q = selector.select(view, r.cpu(), r.background(), routing);
+    if (q == QueueSelector.NONE) {
+      noQueue++;
+      long now = clock.nanoTime();
+      Status s = r.background() ? Status.ENOTCONN : Status.EINVAL;
+      r.replyTo().tell(new Completion(r.id(), s, r.submitNanos(), now, now, -1));
+    }
+    return q;
+  }
+
+  /** flush_bg_queue (global list) or fuse_uring_flush_bg (one queue's list). */
+  private void flush(int list) {
+    ArrayDeque<Request> w = waiting[list];
+    while (!w.isEmpty() && admission.tryAdmit(list)) {
+      noteAdmission();
+      Request r = w.pollFirst();
+      if (admission.mode() == BackgroundAdmission.Mode.GLOBAL) {
+        int q = select(r); // the transport picks the queue when the request is finally sent
+        if (q == QueueSelector.NONE) {
+          admission.release(0);
+          continue;
+        }
+        view.addNrReqs(q, 1);
+        dispatch(q, r);
+      } else {
+        dispatch(list, r);
+      }
+    }
+  }
+
+  private void send(int q, Request r) {
+    view.addNrReqs(q, 1);
+    dispatch(q, r);
+  }
+
+  private void dispatch(int q, Request r) {
+    routed++;
+    routedPerQueue[q]++;
+    if (pending != null) {
+      pending.tell(new CoreProtocol.Exec<>(pendingNanos, Work.PENDING, queues.get(q), new Enqueue(r)));
+    } else {
+      queues.get(q).tell(new Enqueue(r));
+    }
+  }
+
+  private void noteAdmission() {
+    maxNum = Math.max(maxNum, admission.numBackground());
+    maxActive = Math.max(maxActive, admission.activeBackground());
+    if (!admission.withinLimit()) {
+      breaches++;
+    }
+  }
+
+  private Behavior<RouterCommand> onEnded(Ended e) {
+    Request r = e.request();
+    Completion c = e.completion();
+    int q = c.queue();
+    view.addNrReqs(q, -1);
+    if (r.background()) {
+      int list = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 0 : q;
+      admission.release(list);
+      flush(list);
+      while (!blocked.isEmpty() && !admission.blocked()) {
+        route(blocked.pollFirst());
+      }
+    }
+    int home = homeCpu[q];
+    int target = wake.wakeCpu(r.cpu(), home);
+    if (target == home || target < 0) {
+      cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c));
+    } else {
+      cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos(), Work.WAKE,
+          r.replyTo(), c));
+    }
+    return this;
+  }
+
+  private Behavior<RouterCommand> onReport(RouterReport r) {
+    r.replyTo().tell(new RouterStats(routed, noQueue, blockedCount, maxNum, maxActive, breaches,
+        routedPerQueue.clone()));
+    return this;
+  }
+}
