@@ -13,7 +13,7 @@ public final class NameSuggester {
 
     /**
      * The candidate closest to {@code input}, or {@code null} if none is plausibly a typo of it
-     * (distance above {@code max(2, input.length() / 2)}). Ties go to the earlier candidate.
+     * (distance above {@code max(3, input.length() / 2)}). Ties go to the earlier candidate.
      */
     public static String nearest(String input, Collection<String> candidates) {
         String best = null;
@@ -25,7 +25,7 @@ public final class NameSuggester {
                 bestDistance = d;
             }
         }
-        return bestDistance <= Math.max(2, input.length() / 2) ? best : null;
+        return bestDistance <= Math.max(3, input.length() / 2) ? best : null;
     }
 
     /**
