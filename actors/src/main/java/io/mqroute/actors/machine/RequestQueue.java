@@ -25,6 +25,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -99,7 +100,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
     this.timers = timers;
-    ActorRef<PollerCommand> poller = ctx.spawn(pollerBehavior, "poller");
+    ActorRef<PollerCommand> poller = ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     ActorRef<QueueCommand> self = ctx.getSelf();
     this.ring = Source.<OnRing>queue(ringSize)
         .mapAsyncUnordered(ringSize, item -> {

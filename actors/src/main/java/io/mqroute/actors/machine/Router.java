@@ -65,6 +65,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       CpuCosts costs, int[] homeCpu, long pendingNanos) {}
 
   /**
+   * @param queues  the queue actors by index; may still be filling while the router starts
    * @param pending a core-like single server for the fiq->pending hop, or null for direct dispatch
    */
   public static Behavior<RouterCommand> create(Settings s, RandomSource routing,
@@ -90,12 +91,12 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     this.pending = pending;
     this.pendingNanos = s.pendingNanos();
     this.clock = NanoClock.of(ctx.getSystem());
-    int lists = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 1 : queues.size();
+    int lists = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 1 : homeCpu.length;
     this.waiting = new ArrayDeque[lists];
     for (int i = 0; i < lists; i++) {
       waiting[i] = new ArrayDeque<>();
     }
-    this.routedPerQueue = new long[queues.size()];
+    this.routedPerQueue = new long[homeCpu.length];
   }
 
   @Override

@@ -1,0 +1,287 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.machine.JobProtocol.Arrival;
+import io.mqroute.actors.machine.JobProtocol.Command;
+import io.mqroute.actors.machine.JobProtocol.Completed;
+import io.mqroute.actors.machine.JobProtocol.RampDone;
+import io.mqroute.actors.machine.JobProtocol.RunEnd;
+import io.mqroute.actors.machine.JobProtocol.StallCheck;
+import io.mqroute.actors.machine.JobProtocol.Start;
+import io.mqroute.actors.metrics.Direction;
+import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.policies.random.RandomSource;
+import io.mqroute.policies.strategy.WakePolicy;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * One fio job clone: an application thread that keeps {@code iodepth} requests in flight (closed loop) or
+ * issues at {@code rate_iops} (open loop, at most {@code iodepth} in flight), pays the submit cost on the core
+ * it runs on, and records slat / clat / lat like fio. It checks that every request ends exactly once.
+ */
+public final class Job extends AbstractBehavior<Command> {
+  private final JobPlan plan;
+  private final JobStats stats;
+  private final NanoClock clock;
+  private final TimerScheduler<Command> timers;
+  private final RandomSource workload;
+  private final RandomSource arrivals;
+  private final List<ActorRef<CoreProtocol.Command>> cores;
+  private final ActorRef<FlowProtocol.RouterCommand> router;
+  private final ActorRef<MachineProtocol.Command> machine;
+  private final ActorRef<Completion> completions;
+  private final CpuCosts costs;
+  private final WakePolicy wake;
+  private final int[] homeCpu;
+  private final long stallLimit;
+
+  /** Per in-flight slot: seq + 1 of the request holding it, 0 when free. */
+  private final long[] slots;
+  /** Per in-flight slot: whether its request reads (a completion does not repeat the op). */
+  private final boolean[] slotRead;
+  private final int[] freeSlots;
+  private int freeCount;
+  private int cpu;
+  private long seq;
+  private long bytesIssued;
+  private long seqOffset;
+  private int backlog;
+  private boolean stopping;
+  private boolean reported;
+  private boolean windowOpen;
+  private boolean windowClosed;
+  private long lastProgress;
+  private long runStart;
+
+  public static Behavior<Command> create(JobPlan plan, JobStats stats, RandomSource workload,
+      RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router, ActorRef<MachineProtocol.Command> machine, CpuCosts costs,
+      WakePolicy wake, int[] homeCpu, long stallLimit) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Job(ctx, t, plan, stats, workload, arrivals,
+        cores, router, machine, costs, wake, homeCpu, stallLimit)));
+  }
+
+  private Job(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobPlan plan, JobStats stats,
+      RandomSource workload, RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router, ActorRef<MachineProtocol.Command> machine, CpuCosts costs,
+      WakePolicy wake, int[] homeCpu, long stallLimit) {
+    super(ctx);
+    this.plan = plan;
+    this.stats = stats;
+    this.clock = NanoClock.of(ctx.getSystem());
+    this.timers = timers;
+    this.workload = workload;
+    this.arrivals = arrivals;
+    this.cores = cores;
+    this.router = router;
+    this.machine = machine;
+    this.completions = ctx.messageAdapter(Completion.class, Completed::new);
+    this.costs = costs;
+    this.wake = wake;
+    this.homeCpu = homeCpu;
+    this.stallLimit = stallLimit;
+    this.slots = new long[plan.inFlight()];
+    this.slotRead = new boolean[plan.inFlight()];
+    this.freeSlots = new int[plan.inFlight()];
+    for (int i = 0; i < plan.inFlight(); i++) {
+      freeSlots[i] = plan.inFlight() - 1 - i;
+    }
+    this.freeCount = plan.inFlight();
+    this.cpu = plan.startCpu();
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessageEquals(Start.INSTANCE, this::onStart)
+        .onMessage(Completed.class, this::onCompleted)
+        .onMessageEquals(Arrival.INSTANCE, this::onArrival)
+        .onMessageEquals(RampDone.INSTANCE, this::onRampDone)
+        .onMessageEquals(RunEnd.INSTANCE, this::onRunEnd)
+        .onMessageEquals(StallCheck.INSTANCE, this::onStallCheck)
+        .build();
+  }
+
+  private Behavior<Command> onStart() {
+    runStart = clock.nanoTime();
+    lastProgress = runStart;
+    if (plan.rampNanos() > 0) {
+      timers.startSingleTimer(RampDone.INSTANCE, Duration.ofNanos(plan.rampNanos()));
+    } else {
+      openWindow(runStart);
+    }
+    if (plan.runtimeNanos() > 0) {
+      timers.startSingleTimer(RunEnd.INSTANCE, Duration.ofNanos(plan.rampNanos() + plan.runtimeNanos()));
+    }
+    timers.startTimerWithFixedDelay(StallCheck.INSTANCE, Duration.ofNanos(stallLimit));
+    if (plan.rateIops() > 0) {
+      onArrival();
+    } else {
+      while (freeCount > 0 && !stopping) {
+        issue();
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onArrival() {
+    if (stopping) {
+      return this;
+    }
+    if (freeCount > 0) {
+      issue();
+    } else {
+      backlog++; // fio holds the I/O until a slot frees up
+    }
+    double mean = 1e9 / plan.rateIops();
+    long gap = plan.poisson() ? Math.max(1, Math.round(arrivals.nextExponential(mean))) : Math.round(mean);
+    timers.startSingleTimer(Arrival.INSTANCE, Duration.ofNanos(gap));
+    return this;
+  }
+
+  private void issue() {
+    boolean read = plan.readFraction() >= 1.0
+        || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
+    int bs = read ? plan.bsRead() : plan.bsWrite();
+    long offset;
+    long blocks = plan.sizeBytes() / bs;
+    if (plan.random()) {
+      offset = (blocks <= Integer.MAX_VALUE ? workload.nextInt((int) blocks) : Math.floorMod(workload.nextLong(),
+          blocks)) * (long) bs;
+    } else {
+      if (seqOffset + bs > plan.sizeBytes()) {
+        seqOffset = 0; // wrap around, as fio does with time_based
+      }
+      offset = seqOffset;
+      seqOffset += bs;
+    }
+    int slot = freeSlots[--freeCount];
+    long s = seq++;
+    slots[slot] = s + 1;
+    slotRead[slot] = read;
+    long id = plan.requestId(s, slot);
+    bytesIssued += bs;
+    long now = clock.nanoTime();
+    stats.markDepth(plan.inFlight() - freeCount);
+    Request r = new Request(id, read ? Op.READ : Op.WRITE, plan.fileId(), offset, bs, !plan.foreground(), cpu,
+        now, completions);
+    cores.get(cpu).tell(new CoreProtocol.Exec<>(costs.submitNanos(), Work.SUBMIT, router,
+        new FlowProtocol.Route(r)));
+    if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
+      if (bytesIssued >= plan.sizeBytes()) {
+        stopping = true; // size= reached: no more I/O (fio: io_size done)
+      }
+    }
+  }
+
+  private Behavior<Command> onCompleted(Completed m) {
+    Completion c = m.completion();
+    long id = c.id();
+    int slot = JobPlan.slotOf(id);
+    if (JobPlan.jobOf(id) != plan.index() || slot >= slots.length || slots[slot] != JobPlan.seqOf(id) + 1) {
+      machine.tell(new MachineProtocol.Violation("job " + plan.name() + "[" + plan.index()
+          + "]: completion for request " + id + " that is not outstanding (duplicate or foreign)"));
+      return this;
+    }
+    slots[slot] = 0;
+    freeSlots[freeCount++] = slot;
+    long now = clock.nanoTime();
+    lastProgress = now;
+    long lat = now - c.submitNanos();
+    long slat = plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
+    long clat = plan.foreground() ? lat : lat - slat;
+    boolean read = slotRead[slot];
+    stats.record(read ? Direction.READ : Direction.WRITE, read ? plan.bsRead() : plan.bsWrite(), slat, clat,
+        c.status().errno());
+    if (c.queue() >= 0 && wake == WakePolicy.COMPLETING_CPU) {
+      migrate(wake.wakeCpu(cpu, homeCpu[c.queue()]));
+    }
+    if (!stopping) {
+      if (plan.rateIops() > 0) {
+        if (backlog > 0) {
+          backlog--;
+          issue();
+        }
+      } else {
+        issue();
+      }
+    }
+    finishIfDone();
+    return this;
+  }
+
+  /** The app thread continues where it was woken if its affinity allows (wake_up_on_current_cpu). */
+  private void migrate(int target) {
+    for (int allowed : plan.cpus()) {
+      if (allowed == target) {
+        cpu = target;
+        return;
+      }
+    }
+  }
+
+  private Behavior<Command> onRampDone() {
+    openWindow(clock.nanoTime());
+    return this;
+  }
+
+  private void openWindow(long now) {
+    windowOpen = true;
+    stats.openWindow(now);
+  }
+
+  private void closeWindow(long now) {
+    if (!windowOpen) {
+      openWindow(now); // the run ended during ramp: an empty window
+    }
+    if (!windowClosed) {
+      windowClosed = true;
+      stats.closeWindow(now);
+    }
+  }
+
+  /** runtime= has passed: stop issuing, stop measuring (fio reaps what is still in flight). */
+  private Behavior<Command> onRunEnd() {
+    stopping = true;
+    closeWindow(clock.nanoTime());
+    finishIfDone();
+    return this;
+  }
+
+  private Behavior<Command> onStallCheck() {
+    long now = clock.nanoTime();
+    if (!reported && freeCount < plan.inFlight() && now - lastProgress >= stallLimit) {
+      reported = true;
+      List<Long> stuck = new ArrayList<>();
+      for (int i = 0; i < slots.length; i++) {
+        if (slots[i] != 0) {
+          stuck.add(plan.requestId(slots[i] - 1, i));
+        }
+      }
+      machine.tell(new MachineProtocol.Stalled(plan.index(), lastProgress, stuck));
+    }
+    return this;
+  }
+
+  private void finishIfDone() {
+    if (stopping && freeCount == plan.inFlight() && !reported) {
+      reported = true;
+      timers.cancelAll();
+      closeWindow(clock.nanoTime());
+      machine.tell(new MachineProtocol.JobDone(plan.index(), stats));
+    }
+  }
+}

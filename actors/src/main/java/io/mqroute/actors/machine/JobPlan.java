@@ -1,0 +1,81 @@
+package io.mqroute.actors.machine;
+
+/**
+ * What one fio job clone does, in the units the machine uses (bytes, nanoseconds). Built from an fio job
+ * file by the workload package; tests build it directly.
+ *
+ * @param index        position of this clone among all jobs of the run (also its id prefix)
+ * @param cpus         CPUs the app thread may run on (cpus_allowed; all CPUs if unpinned)
+ * @param startCpu     where the app thread starts
+ * @param inFlight     requests the job keeps in flight: iodepth for async engines, 1 for sync ones
+ * @param foreground   sync engine (psync, sync): foreground requests; async engines: background
+ * @param readFraction share of reads (rwmixread / 100; 1 for read-only, 0 for write-only)
+ * @param random       random offsets (randread, randwrite, randrw) instead of sequential
+ * @param bsRead       read block size in bytes
+ * @param bsWrite      write block size in bytes
+ * @param sizeBytes    file size / I/O amount per job (size=)
+ * @param fileId       the file this job works on
+ * @param runtimeNanos runtime= (0: none; then size= ends the job)
+ * @param rampNanos    ramp_time=: completions before it are not measured
+ * @param timeBased    time_based: loop over the file until runtime ends
+ * @param rateIops     rate_iops= (0: closed loop)
+ * @param poisson      rate_process=poisson (exponential gaps) instead of even spacing
+ */
+public record JobPlan(
+    int index,
+    String name,
+    int[] cpus,
+    int startCpu,
+    int inFlight,
+    boolean foreground,
+    double readFraction,
+    boolean random,
+    int bsRead,
+    int bsWrite,
+    long sizeBytes,
+    long fileId,
+    long runtimeNanos,
+    long rampNanos,
+    boolean timeBased,
+    double rateIops,
+    boolean poisson) {
+
+  public static final int MAX_JOBS = 1 << 12;
+  public static final int MAX_IN_FLIGHT = 1 << 16;
+
+  public JobPlan {
+    if (index < 0 || index >= MAX_JOBS) {
+      throw new IllegalArgumentException("at most " + MAX_JOBS + " job clones per run");
+    }
+    if (inFlight < 1 || inFlight >= MAX_IN_FLIGHT) {
+      throw new IllegalArgumentException("iodepth must be in [1, " + (MAX_IN_FLIGHT - 1) + "], was " + inFlight);
+    }
+    if (bsRead < 1 || bsWrite < 1) {
+      throw new IllegalArgumentException("bs must be >= 1 byte");
+    }
+    if (sizeBytes < Math.max(bsRead, bsWrite)) {
+      throw new IllegalArgumentException("size (" + sizeBytes + " bytes) is smaller than one block");
+    }
+    if (runtimeNanos == 0 && timeBased) {
+      throw new IllegalArgumentException("time_based needs a runtime");
+    }
+    cpus = cpus.clone();
+  }
+
+  /** The request id of this job's {@code seq}-th request, using in-flight slot {@code slot}. */
+  long requestId(long seq, int slot) {
+    return ((long) index << 52) | (seq << 16) | slot;
+  }
+
+  static int slotOf(long id) {
+    return (int) (id & 0xFFFF);
+  }
+
+  static long seqOf(long id) {
+    return (id >>> 16) & ((1L << 36) - 1);
+  }
+
+  static int jobOf(long id) {
+    return (int) (id >>> 52);
+  }
+}

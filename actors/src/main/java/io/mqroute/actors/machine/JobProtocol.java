@@ -1,0 +1,34 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.protocol.Completion;
+
+/** Messages of a Job actor. */
+public final class JobProtocol {
+  private JobProtocol() {}
+
+  public sealed interface Command permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck {}
+
+  /** Begin issuing (sent by the machine once everything is spawned). */
+  public enum Start implements Command {
+    INSTANCE
+  }
+
+  /** A request of this job has ended and the app thread has reaped it. */
+  public record Completed(Completion completion) implements Command {}
+
+  enum Arrival implements Command {
+    INSTANCE
+  }
+
+  enum RampDone implements Command {
+    INSTANCE
+  }
+
+  enum RunEnd implements Command {
+    INSTANCE
+  }
+
+  enum StallCheck implements Command {
+    INSTANCE
+  }
+}

@@ -1,0 +1,213 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.machine.MachineProtocol.Command;
+import io.mqroute.actors.machine.MachineProtocol.GotCore;
+import io.mqroute.actors.machine.MachineProtocol.GotQueue;
+import io.mqroute.actors.machine.MachineProtocol.GotRouter;
+import io.mqroute.actors.machine.MachineProtocol.JobDone;
+import io.mqroute.actors.machine.MachineProtocol.Stalled;
+import io.mqroute.actors.machine.MachineProtocol.Violation;
+import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.policies.MutableRoutingView;
+import io.mqroute.policies.random.SeededRandom;
+import io.mqroute.policies.selector.Selectors;
+import io.mqroute.policies.strategy.BackgroundAdmission;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.IntFunction;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.ChildFailed;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * The root of one run: builds cores, router, queues (each with its poller) and jobs from a {@link MachineSpec},
+ * starts the jobs, and when they are all done — or one of them stalls — collects every actor's counters,
+ * checks the invariants and completes the result.
+ */
+public final class Machine extends AbstractBehavior<Command> {
+  /** Children run where the machine runs: on the simulation dispatcher (typed spawn defaults elsewhere). */
+  private static final DispatcherSelector SAME = DispatcherSelector.sameAsParent();
+
+  private final MachineSpec spec;
+  private final CompletableFuture<MachineResult> result;
+  private final NanoClock clock;
+  private final List<ActorRef<CoreProtocol.Command>> cores = new ArrayList<>();
+  private final List<ActorRef<FlowProtocol.QueueCommand>> queues = new ArrayList<>();
+  private final ActorRef<FlowProtocol.RouterCommand> router;
+  private final JobStats[] jobStats;
+  private final List<String> violations = new ArrayList<>();
+  private int jobsLeft;
+  private String stall;
+  private boolean collecting;
+  private FlowProtocol.RouterStats routerStats;
+  private final List<FlowProtocol.QueueStats> queueStats = new ArrayList<>();
+  private final List<CoreProtocol.CoreStats> coreStats = new ArrayList<>();
+
+  /**
+   * @param stats one fresh JobStats per plan (the workload layer knows how fio names and groups them)
+   */
+  public static Behavior<Command> create(MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
+      long seed, CompletableFuture<MachineResult> result) {
+    return Behaviors.setup(ctx -> new Machine(ctx, spec, plans, stats, seed, result));
+  }
+
+  private Machine(ActorContext<Command> ctx, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
+      long seed, CompletableFuture<MachineResult> result) {
+    super(ctx);
+    this.spec = spec;
+    this.result = result;
+    this.clock = NanoClock.of(ctx.getSystem());
+    SeededRandom root = SeededRandom.root(seed);
+    int ncpu = spec.topology().cpuCount();
+    for (int c = 0; c < ncpu; c++) {
+      cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor()), "core-" + c, SAME));
+    }
+    MachineSpec.Queues q = spec.queues();
+    MutableRoutingView.Builder vb = MutableRoutingView.newBuilder(spec.topology()).queues(q.count());
+    for (int i = 0; i < q.count(); i++) {
+      vb.queueCpu(i, q.homeCpu()[i]);
+    }
+    vb.registered(q.registered().stream().mapToInt(Integer::intValue).toArray());
+    MutableRoutingView view = vb.build();
+    BackgroundAdmission admission = BackgroundAdmission.newBuilder().mode(spec.router().admission())
+        .queues(q.count()).maxBackground(spec.router().maxBackground())
+        .congestionThreshold(spec.router().congestionThreshold()).build();
+    ActorRef<CoreProtocol.Command> pending = spec.router().pendingQueueNanos() < 0 ? null
+        : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE), "pending-queue", SAME);
+    List<ActorRef<FlowProtocol.QueueCommand>> queueRefs = queues;
+    Router.Settings rs = new Router.Settings(
+        Selectors.create(spec.router().selector(), spec.router().selectorParams()), view, admission, spec.wake(),
+        spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos());
+    this.router = ctx.spawn(Router.create(rs, root.split("routing"), queueRefs, cores, pending), "router", SAME);
+    long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
+    for (int i = 0; i < q.count(); i++) {
+      ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
+      var poller = Poller.create(spec.device().get(), root.split("service/" + i), q.dispatch(), q.pollers(),
+          serverNanos, home);
+      var settings = new RequestQueue.Settings(i, q.homeCpu()[i], q.ringSize(), q.fullRing(), q.enqueueError(),
+          q.enomemProbability(), spec.costs().completionNanos());
+      queues.add(ctx.spawn(RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),
+          "queue-" + i, SAME));
+    }
+    this.jobStats = new JobStats[plans.size()];
+    List<ActorRef<JobProtocol.Command>> jobs = new ArrayList<>();
+    for (JobPlan p : plans) {
+      jobStats[p.index()] = stats.apply(p.index());
+      jobs.add(ctx.spawn(Job.create(p, jobStats[p.index()], root.split("workload/" + p.index()),
+          root.split("arrivals/" + p.index()), cores, router, ctx.getSelf(), spec.costs(), spec.wake(),
+          q.homeCpu(), spec.stallLimitNanos()), "job-" + p.index(), SAME));
+    }
+    ctx.getChildren().forEach(ctx::watch);
+    this.jobsLeft = plans.size();
+    jobs.forEach(j -> j.tell(JobProtocol.Start.INSTANCE));
+    if (jobsLeft == 0) {
+      collect();
+    }
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(JobDone.class, this::onJobDone)
+        .onMessage(Stalled.class, this::onStalled)
+        .onMessage(Violation.class, v -> {
+          violations.add(v.what());
+          return this;
+        })
+        .onMessage(GotRouter.class, g -> {
+          routerStats = g.stats();
+          return maybeFinish();
+        })
+        .onMessage(GotQueue.class, g -> {
+          queueStats.add(g.stats());
+          return maybeFinish();
+        })
+        .onMessage(GotCore.class, g -> {
+          coreStats.add(g.stats());
+          return maybeFinish();
+        })
+        .onSignal(ChildFailed.class, this::onChildFailed)
+        .build();
+  }
+
+  /** A model actor threw: a bug, reported as a broken run instead of a hang. */
+  private Behavior<Command> onChildFailed(ChildFailed f) {
+    violations.add("actor " + f.getRef().path().name() + " failed: " + f.getCause());
+    result.complete(new MachineResult(List.of(jobStats), routerStats, List.copyOf(queueStats),
+        List.copyOf(coreStats), List.copyOf(violations), stall, clock.nanoTime()));
+    return Behaviors.stopped();
+  }
+
+  private Behavior<Command> onJobDone(JobDone d) {
+    jobsLeft--;
+    if (jobsLeft == 0) {
+      collect();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onStalled(Stalled s) {
+    if (stall == null) {
+      stall = "stall: job " + s.job() + " has had " + s.outstanding().size() + " request(s) outstanding since "
+          + s.sinceNanos() + " ns without a completion (stall-limit " + spec.stallLimitNanos() + " ns): "
+          + s.outstanding();
+      collect();
+    }
+    return this;
+  }
+
+  private void collect() {
+    if (collecting) {
+      return;
+    }
+    collecting = true;
+    ActorContext<Command> ctx = getContext();
+    router.tell(new FlowProtocol.RouterReport(ctx.messageAdapter(FlowProtocol.RouterStats.class, GotRouter::new)));
+    ActorRef<FlowProtocol.QueueStats> qa = ctx.messageAdapter(FlowProtocol.QueueStats.class, GotQueue::new);
+    queues.forEach(q -> q.tell(new FlowProtocol.QueueReport(qa)));
+    ActorRef<CoreProtocol.CoreStats> ca = ctx.messageAdapter(CoreProtocol.CoreStats.class, GotCore::new);
+    cores.forEach(c -> c.tell(new CoreProtocol.Report(ca)));
+  }
+
+  private Behavior<Command> maybeFinish() {
+    if (routerStats == null || queueStats.size() < queues.size() || coreStats.size() < cores.size()) {
+      return this;
+    }
+    queueStats.sort(Comparator.comparingInt(FlowProtocol.QueueStats::queue));
+    coreStats.sort(Comparator.comparingInt(CoreProtocol.CoreStats::cpu));
+    for (FlowProtocol.QueueStats qs : queueStats) {
+      qs.violations().forEach(v -> violations.add("queue " + qs.queue() + ": " + v));
+      if (stall == null && qs.onRing() + qs.queued() > 0) {
+        violations.add("queue " + qs.queue() + ": " + (qs.onRing() + qs.queued())
+            + " request(s) left after every job finished: " + qs.stuck());
+      }
+    }
+    if (routerStats.admissionBreaches() > 0) {
+      violations.add("router: background admission exceeded max_background " + routerStats.admissionBreaches()
+          + " time(s) beyond the one-per-queue rule");
+    }
+    String stallReport = stall;
+    if (stall != null) {
+      StringBuilder sb = new StringBuilder(stall);
+      for (FlowProtocol.QueueStats qs : queueStats) {
+        if (qs.onRing() + qs.queued() > 0) {
+          sb.append("; queue ").append(qs.queue()).append(" (cpu ").append(qs.homeCpu()).append("): on ring ")
+              .append(qs.onRing()).append(", overflow ").append(qs.queued()).append(", enomem ")
+              .append(qs.enomem()).append(", stuck ").append(qs.stuck());
+        }
+      }
+      stallReport = sb.toString();
+    }
+    result.complete(new MachineResult(List.of(jobStats), routerStats, List.copyOf(queueStats),
+        List.copyOf(coreStats), List.copyOf(violations), stallReport, clock.nanoTime()));
+    return Behaviors.stopped();
+  }
+}

@@ -1,0 +1,27 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.metrics.JobStats;
+import java.util.List;
+
+/** Messages of the Machine actor (the root of a run). */
+public final class MachineProtocol {
+  private MachineProtocol() {}
+
+  public sealed interface Command
+      permits JobDone, Stalled, Violation, GotRouter, GotQueue, GotCore {}
+
+  /** A job has issued everything and every request it issued has ended. */
+  public record JobDone(int job, JobStats stats) implements Command {}
+
+  /** A job has had requests outstanding for the stall limit without a single completion. */
+  public record Stalled(int job, long sinceNanos, List<Long> outstanding) implements Command {}
+
+  /** A broken invariant seen by a job (duplicate or unknown completion). */
+  public record Violation(String what) implements Command {}
+
+  record GotRouter(FlowProtocol.RouterStats stats) implements Command {}
+
+  record GotQueue(FlowProtocol.QueueStats stats) implements Command {}
+
+  record GotCore(CoreProtocol.CoreStats stats) implements Command {}
+}

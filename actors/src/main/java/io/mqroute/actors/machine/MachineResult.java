@@ -1,0 +1,26 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.metrics.JobStats;
+import java.util.List;
+
+/**
+ * What a machine run produced.
+ *
+ * @param jobs       per job clone, in plan order
+ * @param violations broken invariants (empty on a healthy run)
+ * @param stall      the liveness report if the run stalled, else null
+ * @param endNanos   the clock when the run ended
+ */
+public record MachineResult(
+    List<JobStats> jobs,
+    FlowProtocol.RouterStats router,
+    List<FlowProtocol.QueueStats> queues,
+    List<CoreProtocol.CoreStats> cores,
+    List<String> violations,
+    String stall,
+    long endNanos) {
+
+  public boolean healthy() {
+    return violations.isEmpty() && stall == null;
+  }
+}
