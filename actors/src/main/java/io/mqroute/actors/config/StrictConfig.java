@@ -215,7 +215,8 @@ public final class StrictConfig {
     return key.contains(".") ? "\"" + key + "\"" : key;
   }
 
-  static String where(ConfigOrigin o) {
+  /** {@code file:line: } for a value's origin, or "" when unknown. */
+  public static String where(ConfigOrigin o) {
     if (o == null) {
       return "";
     }

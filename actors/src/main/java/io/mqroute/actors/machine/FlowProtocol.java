@@ -61,13 +61,14 @@ public final class FlowProtocol {
    * @param overflowWaits requests that had to wait on the overflow list (ENOSPC)
    * @param overflowNanos total time requests spent on the overflow list
    * @param delayedRetries delayed-retry timer firings
+   * @param ringAttempts  attempts to add a request to the ring (first tries and refills)
    * @param enomem        ring insertions that failed with ENOMEM
    * @param violations    invariant breaches seen by the queue itself (must be empty)
    * @param stuck         ids of requests still on the ring or the overflow list
    */
   public record QueueStats(
       int queue, int homeCpu, long accepted, long completed, int maxOccupancy, long overflowWaits,
-      long overflowNanos, long delayedRetries, long enomem, int onRing, int queued, List<String> violations,
+      long overflowNanos, long delayedRetries, long ringAttempts, long enomem, int onRing, int queued, List<String> violations,
       List<Long> stuck) {}
 
   // ---- Poller

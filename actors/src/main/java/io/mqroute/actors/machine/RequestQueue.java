@@ -72,6 +72,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private long overflowNanos;
   private long delayedRetries;
   private long enomem;
+  private long ringAttempts;
 
   /** Everything a queue is built from. */
   public record Settings(
@@ -126,6 +127,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   /** virtqueue_add_sgs: a free slot, or -ENOSPC when the ring is full, or an injected -ENOMEM. */
   private Add addToRing(OnRing item) {
+    ringAttempts++;
     if (enomemProbability > 0 && faults.nextDouble() < enomemProbability) {
       enomem++;
       return Add.ENOMEM;
@@ -244,7 +246,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       v.add("in_flight " + inFlight + " != on_ring " + onRing + " + queued " + overflow.size());
     }
     q.replyTo().tell(new QueueStats(index, homeCpu, accepted, completed, maxOccupancy, overflowWaits,
-        overflowNanos, delayedRetries, enomem, onRing, overflow.size(), v, stuck));
+        overflowNanos, delayedRetries, ringAttempts, enomem, onRing, overflow.size(), v, stuck));
     return this;
   }
 }

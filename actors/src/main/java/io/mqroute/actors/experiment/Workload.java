@@ -1,0 +1,19 @@
+package io.mqroute.actors.experiment;
+
+import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.metrics.JobStats;
+import java.util.List;
+import java.util.Map;
+
+/** The application side of an experiment: which job clones run, and how fio names and groups them. */
+public interface Workload {
+  /** The job clones on {@code machine} (CPU placement depends on its topology). */
+  List<JobPlan> plans(MachineSpec machine);
+
+  /** A fresh statistics object for clone {@code plan}. */
+  JobStats newStats(JobPlan plan);
+
+  /** fio's top-level "global options" (empty if the job file had no [global]). */
+  Map<String, String> globalOptions();
+}
