@@ -46,6 +46,7 @@ public final class Main implements Runnable {
   }
 
   public static void main(String[] args) {
+    LoggerFactory.getILoggerFactory(); // initialize logging before Pekko's threads race to do it
     System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 

@@ -6,6 +6,7 @@ import io.mqroute.actors.experiment.ExperimentParser;
 import io.mqroute.actors.experiment.ExperimentResult;
 import io.mqroute.actors.experiment.ExperimentRunner;
 import io.mqroute.actors.experiment.ExperimentSpec;
+import io.mqroute.actors.experiment.MachineReport;
 import io.mqroute.actors.experiment.VariantResult;
 import io.mqroute.actors.metrics.FioTextReport;
 import io.mqroute.actors.workload.FioParseException;
@@ -72,6 +73,7 @@ final class RunCommand implements Callable<Integer> {
       if (!brief) {
         out.printf("%n=== variant %s %s%n", r.variant().name(), r.variant().params());
         out.print(FioTextReport.render(r.result().jobs(), "virtual t=" + seconds(r.result().endNanos())));
+        out.print(MachineReport.render(r.variant().machine(), r.result()));
       }
       if (r.result().stall() != null) {
         out.println("STALL in " + r.variant().name() + ": " + r.result().stall());

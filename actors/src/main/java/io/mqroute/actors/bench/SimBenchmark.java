@@ -54,8 +54,8 @@ public final class SimBenchmark {
     long perJob = requests / jobs;
     List<JobPlan> plans = new ArrayList<>();
     for (int j = 0; j < jobs; j++) {
-      plans.add(new JobPlan(j, "bench", all, j * 3, 128, false, 1.0, true, 4096, 4096, perJob * 4096, j,
-          0, 0, false, 0, false));
+      plans.add(new JobPlan(j, "bench", 0, all, j * 3, 128, false, 1.0, true, 4096, 4096, perJob * 4096, j,
+          0, 0, 0, false, 0, false));
     }
     return plans;
   }

@@ -65,6 +65,11 @@ public final class Job extends AbstractBehavior<Command> {
   private boolean windowClosed;
   private long lastProgress;
   private long runStart;
+  /** ∫ outstanding dt since the job started, and Σ latency of every ended request: Little's law. */
+  private long area;
+  private long areaAt;
+  private long latencySum;
+  private long ended;
 
   public static Behavior<Command> create(JobPlan plan, JobStats stats, RandomSource workload,
       RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
@@ -117,6 +122,7 @@ public final class Job extends AbstractBehavior<Command> {
 
   private Behavior<Command> onStart() {
     runStart = clock.nanoTime();
+    areaAt = runStart;
     lastProgress = runStart;
     if (plan.rampNanos() > 0) {
       timers.startSingleTimer(RampDone.INSTANCE, Duration.ofNanos(plan.rampNanos()));
@@ -159,15 +165,16 @@ public final class Job extends AbstractBehavior<Command> {
     long offset;
     long blocks = plan.sizeBytes() / bs;
     if (plan.random()) {
-      offset = (blocks <= Integer.MAX_VALUE ? workload.nextInt((int) blocks) : Math.floorMod(workload.nextLong(),
-          blocks)) * (long) bs;
+      offset = plan.offset() + (blocks <= Integer.MAX_VALUE ? workload.nextInt((int) blocks)
+          : Math.floorMod(workload.nextLong(), blocks)) * (long) bs;
     } else {
       if (seqOffset + bs > plan.sizeBytes()) {
         seqOffset = 0; // wrap around, as fio does with time_based
       }
-      offset = seqOffset;
+      offset = plan.offset() + seqOffset;
       seqOffset += bs;
     }
+    accumulate(clock.nanoTime());
     int slot = freeSlots[--freeCount];
     long s = seq++;
     slots[slot] = s + 1;
@@ -196,11 +203,14 @@ public final class Job extends AbstractBehavior<Command> {
           + "]: completion for request " + id + " that is not outstanding (duplicate or foreign)"));
       return this;
     }
+    long now = clock.nanoTime();
+    accumulate(now);
     slots[slot] = 0;
     freeSlots[freeCount++] = slot;
-    long now = clock.nanoTime();
     lastProgress = now;
     long lat = now - c.submitNanos();
+    latencySum += lat;
+    ended++;
     long slat = plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
     long clat = plan.foreground() ? lat : lat - slat;
     boolean read = slotRead[slot];
@@ -221,6 +231,11 @@ public final class Job extends AbstractBehavior<Command> {
     }
     finishIfDone();
     return this;
+  }
+
+  private void accumulate(long now) {
+    area += (long) (plan.inFlight() - freeCount) * (now - areaAt);
+    areaAt = now;
   }
 
   /** The app thread continues where it was woken if its affinity allows (wake_up_on_current_cpu). */
@@ -281,7 +296,10 @@ public final class Job extends AbstractBehavior<Command> {
       reported = true;
       timers.cancelAll();
       closeWindow(clock.nanoTime());
-      machine.tell(new MachineProtocol.JobDone(plan.index(), stats));
+      long now = clock.nanoTime();
+      accumulate(now);
+      machine.tell(new MachineProtocol.JobDone(plan.index(), stats,
+          new LittlesLaw(area, latencySum, ended, now - runStart)));
     }
   }
 }

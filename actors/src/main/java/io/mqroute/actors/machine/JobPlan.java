@@ -5,6 +5,7 @@ package io.mqroute.actors.machine;
  * file by the workload package; tests build it directly.
  *
  * @param index        position of this clone among all jobs of the run (also its id prefix)
+ * @param group        fio's group id: a stonewall starts a new group, which runs after the previous one
  * @param cpus         CPUs the app thread may run on (cpus_allowed; all CPUs if unpinned)
  * @param startCpu     where the app thread starts
  * @param inFlight     requests the job keeps in flight: iodepth for async engines, 1 for sync ones
@@ -15,6 +16,7 @@ package io.mqroute.actors.machine;
  * @param bsWrite      write block size in bytes
  * @param sizeBytes    file size / I/O amount per job (size=)
  * @param fileId       the file this job works on
+ * @param offset       first byte of the job's region (offset=)
  * @param runtimeNanos runtime= (0: none; then size= ends the job)
  * @param rampNanos    ramp_time=: completions before it are not measured
  * @param timeBased    time_based: loop over the file until runtime ends
@@ -24,6 +26,7 @@ package io.mqroute.actors.machine;
 public record JobPlan(
     int index,
     String name,
+    int group,
     int[] cpus,
     int startCpu,
     int inFlight,
@@ -34,6 +37,7 @@ public record JobPlan(
     int bsWrite,
     long sizeBytes,
     long fileId,
+    long offset,
     long runtimeNanos,
     long rampNanos,
     boolean timeBased,
@@ -55,6 +59,9 @@ public record JobPlan(
     }
     if (sizeBytes < Math.max(bsRead, bsWrite)) {
       throw new IllegalArgumentException("size (" + sizeBytes + " bytes) is smaller than one block");
+    }
+    if (group < 0 || offset < 0) {
+      throw new IllegalArgumentException("group and offset must be >= 0");
     }
     if (runtimeNanos == 0 && timeBased) {
       throw new IllegalArgumentException("time_based needs a runtime");

@@ -43,8 +43,14 @@ public final class Machine extends AbstractBehavior<Command> {
   private final List<ActorRef<FlowProtocol.QueueCommand>> queues = new ArrayList<>();
   private final ActorRef<FlowProtocol.RouterCommand> router;
   private final JobStats[] jobStats;
+  private final LittlesLaw[] little;
   private final List<String> violations = new ArrayList<>();
+  private final List<ActorRef<JobProtocol.Command>> jobs = new ArrayList<>();
+  private final List<JobPlan> plans;
   private int jobsLeft;
+  /** Jobs of the running stonewall group that have not finished. */
+  private int groupLeft;
+  private int nextJob;
   private String stall;
   private boolean collecting;
   private FlowProtocol.RouterStats routerStats;
@@ -63,6 +69,7 @@ public final class Machine extends AbstractBehavior<Command> {
       long seed, CompletableFuture<MachineResult> result) {
     super(ctx);
     this.spec = spec;
+    this.plans = plans;
     this.result = result;
     this.clock = NanoClock.of(ctx.getSystem());
     SeededRandom root = SeededRandom.root(seed);
@@ -98,7 +105,7 @@ public final class Machine extends AbstractBehavior<Command> {
           "queue-" + i, SAME));
     }
     this.jobStats = new JobStats[plans.size()];
-    List<ActorRef<JobProtocol.Command>> jobs = new ArrayList<>();
+    this.little = new LittlesLaw[plans.size()];
     for (JobPlan p : plans) {
       jobStats[p.index()] = stats.apply(p.index());
       jobs.add(ctx.spawn(Job.create(p, jobStats[p.index()], root.split("workload/" + p.index()),
@@ -107,10 +114,7 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     ctx.getChildren().forEach(ctx::watch);
     this.jobsLeft = plans.size();
-    jobs.forEach(j -> j.tell(JobProtocol.Start.INSTANCE));
-    if (jobsLeft == 0) {
-      collect();
-    }
+    startNextGroup();
   }
 
   @Override
@@ -141,17 +145,35 @@ public final class Machine extends AbstractBehavior<Command> {
   /** A model actor threw: a bug, reported as a broken run instead of a hang. */
   private Behavior<Command> onChildFailed(ChildFailed f) {
     violations.add("actor " + f.getRef().path().name() + " failed: " + f.getCause());
-    result.complete(new MachineResult(List.of(jobStats), routerStats, List.copyOf(queueStats),
+    result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
         List.copyOf(coreStats), List.copyOf(violations), stall, clock.nanoTime()));
     return Behaviors.stopped();
   }
 
   private Behavior<Command> onJobDone(JobDone d) {
+    little[d.job()] = d.little();
+    if (!d.little().holds()) {
+      violations.add("job " + d.job() + ": Little's law broken: " + d.little());
+    }
     jobsLeft--;
-    if (jobsLeft == 0) {
-      collect();
+    groupLeft--;
+    if (groupLeft == 0 && stall == null) {
+      startNextGroup();
     }
     return this;
+  }
+
+  /** fio's stonewall: a group starts when every job of the previous one has finished. */
+  private void startNextGroup() {
+    if (nextJob == plans.size()) {
+      collect();
+      return;
+    }
+    int group = plans.get(nextJob).group();
+    while (nextJob < plans.size() && plans.get(nextJob).group() == group) {
+      jobs.get(nextJob++).tell(JobProtocol.Start.INSTANCE);
+      groupLeft++;
+    }
   }
 
   private Behavior<Command> onStalled(Stalled s) {
@@ -162,6 +184,14 @@ public final class Machine extends AbstractBehavior<Command> {
       collect();
     }
     return this;
+  }
+
+  private List<LittlesLaw> littles() {
+    List<LittlesLaw> l = new ArrayList<>();
+    for (LittlesLaw x : little) {
+      l.add(x == null ? new LittlesLaw(0, 0, 0, 0) : x);
+    }
+    return l;
   }
 
   private void collect() {
@@ -206,7 +236,7 @@ public final class Machine extends AbstractBehavior<Command> {
       }
       stallReport = sb.toString();
     }
-    result.complete(new MachineResult(List.of(jobStats), routerStats, List.copyOf(queueStats),
+    result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
         List.copyOf(coreStats), List.copyOf(violations), stallReport, clock.nanoTime()));
     return Behaviors.stopped();
   }

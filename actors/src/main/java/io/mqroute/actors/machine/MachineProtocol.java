@@ -11,7 +11,7 @@ public final class MachineProtocol {
       permits JobDone, Stalled, Violation, GotRouter, GotQueue, GotCore {}
 
   /** A job has issued everything and every request it issued has ended. */
-  public record JobDone(int job, JobStats stats) implements Command {}
+  public record JobDone(int job, JobStats stats, LittlesLaw little) implements Command {}
 
   /** A job has had requests outstanding for the stall limit without a single completion. */
   public record Stalled(int job, long sinceNanos, List<Long> outstanding) implements Command {}

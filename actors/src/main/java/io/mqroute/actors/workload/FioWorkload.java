@@ -3,28 +3,95 @@ package io.mqroute.actors.workload;
 import io.mqroute.actors.experiment.Workload;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.metrics.Direction;
 import io.mqroute.actors.metrics.JobStats;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 
-/** Placeholder until the fio parser lands. */
+/**
+ * An fio job file as an experiment's workload: every job is cloned {@code numjobs} times; clones are placed
+ * on CPUs by {@code cpus_allowed} (with {@code cpus_allowed_policy=split} one CPU each), or — unpinned —
+ * spread evenly over the machine, as the scheduler spreads busy threads.
+ */
 public final class FioWorkload implements Workload {
+  private final FioJobFile file;
+
+  public FioWorkload(FioJobFile file) {
+    this.file = file;
+  }
+
+  /** @throws FioParseException naming the source and line */
   public static FioWorkload parse(String text, String source) {
-    throw new UnsupportedOperationException("fio parser not merged yet");
+    return new FioWorkload(FioJobParser.parse(source, text));
+  }
+
+  public FioJobFile file() {
+    return file;
   }
 
   @Override
   public List<JobPlan> plans(MachineSpec machine) {
-    return List.of();
+    int ncpu = machine.topology().cpuCount();
+    int total = file.totalClones();
+    if (total > JobPlan.MAX_JOBS) {
+      throw new FioParseException(file.source(), 0, total + " job clones; at most " + JobPlan.MAX_JOBS);
+    }
+    List<JobPlan> plans = new ArrayList<>();
+    int index = 0;
+    for (JobSpec j : file.jobs()) {
+      int[] allowed = j.cpusAllowed().isAll() ? IntStream.range(0, ncpu).toArray()
+          : j.cpusAllowed().cpus().stream().mapToInt(Integer::intValue).toArray();
+      for (int c : allowed) {
+        if (c >= ncpu) {
+          throw new FioParseException(file.source(), j.line(), "job " + j.name() + ": cpus_allowed names CPU "
+              + c + " but the machine has CPUs 0-" + (ncpu - 1));
+        }
+      }
+      for (int k = 0; k < j.numjobs(); k++) {
+        int[] cpus = allowed;
+        int start;
+        if (j.cpusAllowed().isAll()) {
+          start = (int) ((long) index * ncpu / Math.max(1, total));
+        } else if (j.cpusAllowedPolicy() == CpusAllowedPolicy.SPLIT) {
+          start = j.cpusAllowed().cpuForClone(k);
+          cpus = new int[] {start};
+        } else {
+          start = allowed[k % allowed.length];
+        }
+        plans.add(plan(j, index, cpus, start));
+        index++;
+      }
+    }
+    return plans;
+  }
+
+  private JobPlan plan(JobSpec j, int index, int[] cpus, int start) {
+    double rate = j.rw().reads() && j.rw().writes()
+        ? j.rateIops(Direction.READ) + j.rateIops(Direction.WRITE)
+        : j.rw().reads() ? j.rateIops(Direction.READ) : j.rateIops(Direction.WRITE);
+    long region = j.ioRegionBytes();
+    return new JobPlan(index, j.name(), j.groupId(), cpus, start, j.inFlight(), j.isForeground(),
+        j.readFraction(), j.isRandom(), (int) j.blockSize(Direction.READ), (int) j.blockSize(Direction.WRITE),
+        region, index, j.offset(), j.runtimeNs(), j.rampTimeNs(), j.timeBased(), rate,
+        j.rateProcess() == RateProcess.POISSON);
   }
 
   @Override
   public JobStats newStats(JobPlan plan) {
-    return null;
+    int n = 0;
+    for (JobSpec j : file.jobs()) {
+      if (plan.index() < n + j.numjobs()) {
+        return new JobStats(j.jobInfo(plan.index() + 1));
+      }
+      n += j.numjobs();
+    }
+    throw new IllegalArgumentException("no job clone " + plan.index());
   }
 
   @Override
   public Map<String, String> globalOptions() {
-    return Map.of();
+    return file.globalOptions();
   }
 }

@@ -22,7 +22,7 @@ class DeterminismTest {
     List<JobPlan> p = new ArrayList<>();
     int[] all = {0, 1, 2, 3, 4, 5, 6, 7};
     for (int j = 0; j < 4; j++) {
-      p.add(new JobPlan(j, "mix", all, j * 2, 4, false, 0.7, true, 4096, 8192, 1L << 30, j,
+      p.add(new JobPlan(j, "mix", 0, all, j * 2, 4, false, 0.7, true, 4096, 8192, 1L << 30, j, 0,
           20_000_000L, 2_000_000L, true, 0, false));
     }
     return p;

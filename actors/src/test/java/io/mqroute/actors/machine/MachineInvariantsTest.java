@@ -14,8 +14,8 @@ class MachineInvariantsTest {
 
   /** A closed loop of {@code depth} requests, {@code count} requests in all (size-based). */
   private static JobPlan closedLoop(int depth, int count, boolean foreground) {
-    return new JobPlan(0, "loop", new int[] {0}, 0, depth, foreground, 1.0, true, 4096, 4096,
-        4096L * count, 1, 0, 0, false, 0, false);
+    return new JobPlan(0, "loop", 0, new int[] {0}, 0, depth, foreground, 1.0, true, 4096, 4096,
+        4096L * count, 1, 0, 0, 0, false, 0, false);
   }
 
   private static MachineRun.Outcome run(MachineSpec spec, JobPlan plan, long seed) {

@@ -21,7 +21,7 @@ class QueueingTheoryTest {
   /** Poisson arrivals at {@code rate} per second, never capped by the depth. */
   private static JobPlan poisson(double rate) {
     long runtime = (long) (REQUESTS / rate * 1e9);
-    return new JobPlan(0, "poisson", new int[] {0}, 0, 60_000, true, 1.0, true, 4096, 4096, 1L << 30, 1,
+    return new JobPlan(0, "poisson", 0, new int[] {0}, 0, 60_000, true, 1.0, true, 4096, 4096, 1L << 30, 1, 0,
         runtime, 0, true, rate, true);
   }
 

@@ -16,8 +16,20 @@ import org.apache.pekko.actor.typed.ActorRefResolver;
  */
 public final class KryoCodec {
   private final int maxMessageSize;
-  private final Pool<Kryo> kryos;
-  private final Pool<Output> outputs;
+  private final Pool<Bundle> pool;
+  private static final byte[] EMPTY = new byte[0];
+
+  /** One Kryo with its reusable buffers: borrowed whole, so a call touches the pool once. */
+  private static final class Bundle {
+    final Kryo kryo = new Kryo();
+    final Output output;
+    final Input input = new Input();
+
+    Bundle(ActorRefSerializer refs, int maxMessageSize) {
+      WireRegistry.register(kryo, refs);
+      output = new Output(Math.min(256, maxMessageSize), maxMessageSize);
+    }
+  }
 
   /**
    * @param resolver       resolves typed ActorRefs; null for a codec without an ActorSystem (refs then fail)
@@ -33,20 +45,11 @@ public final class KryoCodec {
     }
     this.maxMessageSize = maxMessageSize;
     ActorRefSerializer refs = new ActorRefSerializer(resolver);
-    this.kryos =
+    this.pool =
         new Pool<>(true, false, poolSize) {
           @Override
-          protected Kryo create() {
-            Kryo k = new Kryo();
-            WireRegistry.register(k, refs);
-            return k;
-          }
-        };
-    this.outputs =
-        new Pool<>(true, false, poolSize) {
-          @Override
-          protected Output create() {
-            return new Output(Math.min(256, maxMessageSize), maxMessageSize);
+          protected Bundle create() {
+            return new Bundle(refs, maxMessageSize);
           }
         };
   }
@@ -59,11 +62,11 @@ public final class KryoCodec {
    * @throws IllegalArgumentException if the class is not registered or the frame would exceed the limit
    */
   public byte[] encode(WireMessage message) {
-    Kryo kryo = kryos.obtain();
-    Output out = outputs.obtain();
+    Bundle b = pool.obtain();
     try {
+      Output out = b.output;
       out.reset();
-      kryo.writeClassAndObject(out, message);
+      b.kryo.writeClassAndObject(out, message);
       return out.toBytes();
     } catch (KryoException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Buffer overflow")) {
@@ -72,8 +75,7 @@ public final class KryoCodec {
       }
       throw e;
     } finally {
-      outputs.free(out);
-      kryos.free(kryo);
+      pool.free(b);
     }
   }
 
@@ -85,10 +87,11 @@ public final class KryoCodec {
       throw new WireFormatException(
           "frame of " + bytes.length + " bytes exceeds max-message-size " + maxMessageSize);
     }
-    Kryo kryo = kryos.obtain();
+    Bundle b = pool.obtain();
     try {
-      Input in = new Input(bytes);
-      Object o = kryo.readClassAndObject(in);
+      Input in = b.input;
+      in.setBuffer(bytes);
+      Object o = b.kryo.readClassAndObject(in);
       if (!(o instanceof WireMessage m)) {
         throw new WireFormatException(
             "frame holds " + (o == null ? "null" : o.getClass().getName()) + ", not an mqroute message");
@@ -103,7 +106,8 @@ public final class KryoCodec {
       // IllegalStateException: an actor reference reached a codec that has no ActorSystem
       throw new WireFormatException("malformed frame: " + e.getMessage(), e);
     } finally {
-      kryos.free(kryo);
+      b.input.setBuffer(EMPTY); // drop the caller's bytes
+      pool.free(b);
     }
   }
 }

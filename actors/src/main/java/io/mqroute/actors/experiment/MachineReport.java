@@ -1,0 +1,50 @@
+package io.mqroute.actors.experiment;
+
+import io.mqroute.actors.machine.CoreProtocol;
+import io.mqroute.actors.machine.FlowProtocol;
+import io.mqroute.actors.machine.LittlesLaw;
+import io.mqroute.actors.machine.MachineResult;
+import io.mqroute.actors.machine.MachineSpec;
+import java.util.Locale;
+
+/** The machine's own counters as text: what fio cannot see (rings, overflow, cores, Little's law). */
+public final class MachineReport {
+  private MachineReport() {}
+
+  public static String render(MachineSpec spec, MachineResult r) {
+    StringBuilder sb = new StringBuilder();
+    long span = Math.max(1, r.endNanos());
+    sb.append("mqroute: router routed=").append(r.router().routed()).append(" no-queue=")
+        .append(r.router().noQueue()).append(" blocked=").append(r.router().blocked())
+        .append(" max-background=").append(r.router().maxNumBackground()).append('/')
+        .append(spec.router().maxBackground()).append('\n');
+    sb.append("  queue  cpu  accepted  max-ring      overflow-waits  overflow-mean  retries  enomem\n");
+    for (FlowProtocol.QueueStats q : r.queues()) {
+      if (q.accepted() == 0) {
+        continue;
+      }
+      sb.append(String.format(Locale.ROOT, "  %5d  %3d  %8d  %5d/%-5d  %14d  %11.1fus  %7d  %6d%n", q.queue(),
+          q.homeCpu(), q.accepted(), q.maxOccupancy(), spec.queues().ringSize(), q.overflowWaits(),
+          q.overflowWaits() == 0 ? 0.0 : q.overflowNanos() / (double) q.overflowWaits() / 1e3,
+          q.delayedRetries(), q.enomem()));
+    }
+    sb.append("  cpu   util  items  wakeups  c-state exits\n");
+    for (CoreProtocol.CoreStats c : r.cores()) {
+      if (c.items() == 0) {
+        continue;
+      }
+      StringBuilder exits = new StringBuilder();
+      for (int i = 0; i < c.cstateExits().length; i++) {
+        exits.append(i == 0 ? "" : " ").append(spec.cstates().get(i).name()).append('=')
+            .append(c.cstateExits()[i]);
+      }
+      sb.append(String.format(Locale.ROOT, "  %3d  %5.1f%%  %6d  %7d  %s%n", c.cpu(), 100.0 * c.busyNanos() / span,
+          c.items(), c.wakeups(), exits));
+    }
+    for (int i = 0; i < r.little().size(); i++) {
+      LittlesLaw l = r.little().get(i);
+      sb.append("  little's law, job ").append(i).append(": ").append(l).append('\n');
+    }
+    return sb.toString();
+  }
+}
