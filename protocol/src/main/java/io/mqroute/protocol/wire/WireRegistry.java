@@ -1,7 +1,6 @@
 package io.mqroute.protocol.wire;
 
 import com.esotericsoftware.kryo.Kryo;
-import com.esotericsoftware.kryo.Serializer;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
@@ -30,7 +29,11 @@ public final class WireRegistry {
   /** Pekko's concrete class behind every typed ActorRef (local, remote, promise, adapters). */
   static final String ACTOR_REF_CLASS = "org.apache.pekko.actor.typed.internal.adapter.ActorRefAdapter";
 
-  /** Messages and their ids, in id order. */
+  /**
+   * Messages and their ids, in id order. The per-request messages have explicit serializers
+   * ({@link RequestSerializer}, {@link CompletionSerializer}); any other record goes through Kryo's
+   * RecordSerializer (components in name order).
+   */
   private static final List<Entry> MESSAGES =
       List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101));
 
@@ -44,15 +47,19 @@ public final class WireRegistry {
   }
 
   /** Registers everything on a fresh Kryo with registration required. */
-  static void register(Kryo kryo, Serializer<?> actorRefSerializer) {
+  static void register(Kryo kryo, ActorRefSerializer actorRefSerializer) {
     kryo.setRegistrationRequired(true);
     kryo.setReferences(false); // immutable records, no cycles: no reference table per message
     kryo.register(String.class, new BoundedStringSerializer(), STRING_ID);
     kryo.register(actorRefClass(), actorRefSerializer, ACTOR_REF_ID);
     kryo.register(Op.class, 30);
     kryo.register(Status.class, 31);
+    kryo.register(Request.class, new RequestSerializer(actorRefSerializer), 100);
+    kryo.register(Completion.class, new CompletionSerializer(), 101);
     for (Entry e : MESSAGES) {
-      kryo.register(e.type(), e.id());
+      if (kryo.getClassResolver().getRegistration(e.id()) == null) {
+        kryo.register(e.type(), e.id());
+      }
     }
   }
 
