@@ -88,6 +88,24 @@ class FioTextReportTest {
                 + "     | 50.0th=[  1000], 99.0th=[  1000], 99.9th=[500000]\n");
     }
 
+    /** Layout seen from fio 3.33 with {@code percentile_list=50.123456:60:70:80}: three per line. */
+    @Test
+    void sixDecimalPercentilesFitThreePerLine() {
+        JobStats s = new JobStats(info("p6", 0, 1, 1, false));
+        s.openWindow(0);
+        for (int i = 0; i < 100; i++) {
+            s.record(Direction.READ, 4096, JobStats.NO_SLAT, 40, JobStats.OK);
+        }
+        s.closeWindow(MS);
+        StringBuilder out = new StringBuilder();
+        FioTextBlocks.percentileGrid(out, "clat", s.direction(Direction.READ).clat(),
+                new PercentileList(List.of(50.123456, 60.0, 70.0, 80.0), 6));
+        assertThat(out.toString()).isEqualTo(""
+                + "    clat percentiles (nsec):\n"
+                + "     | 50.123456th=[   40], 60.000000th=[   40], 70.000000th=[   40],\n"
+                + "     | 80.000000th=[   40]\n");
+    }
+
     @Test
     void latencyLinesSwitchUnitsOnlyWithSpread() {
         StringBuilder out = new StringBuilder();
