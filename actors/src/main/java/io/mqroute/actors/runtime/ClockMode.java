@@ -21,7 +21,11 @@ public enum ClockMode {
   VIRTUAL(Map.of(
       "pekko.scheduler.implementation", VirtualTimeScheduler.class.getName(),
       SimDispatcher.ID + ".executor", VirtualTimeExecutorConfigurator.class.getName(),
-      "pekko.stream.materializer.dispatcher", SimDispatcher.ID)),
+      "pekko.stream.materializer.dispatcher", SimDispatcher.ID,
+      // Typed and stream actors name their mailbox explicitly, so these two keys (not the dispatcher's
+      // mailbox-type) are what reaches them.
+      "pekko.actor.typed.default-mailbox.mailbox-type", VirtualTimeMailbox.class.getName(),
+      "pekko.stream.materializer.mailbox.mailbox-type", VirtualTimeMailbox.class.getName())),
 
   /** Real time with Pekko's default scheduler (timers rounded up to its 10 ms tick) and a fork-join dispatcher. */
   REAL(Map.of(

@@ -1,8 +1,8 @@
 package io.mqroute.actors.runtime;
 
 /**
- * A deterministic run was broken: during {@link VirtualTimeDriver#runUntil} a task reached the run queue from a
- * thread other than the driver (typically a {@code CompletionStage} callback on the common pool, an actor on a real
+ * A deterministic run was broken: during {@link VirtualTimeDriver#runUntil} a task reached the run queue, or a
+ * message reached a simulated actor, from a thread other than the driver (typically a {@code CompletionStage} callback on the common pool, an actor on a real
  * dispatcher talking to a simulated one, or a test thread sending a message). Its results must not be trusted.
  */
 public final class ForeignTaskException extends IllegalStateException {
@@ -11,7 +11,7 @@ public final class ForeignTaskException extends IllegalStateException {
   private final transient RunStats stats;
 
   ForeignTaskException(RunStats stats, String lastSource) {
-    super(stats.foreignTasks() + " task(s) from foreign threads during a virtual-time run (last: " + lastSource
+    super(stats.foreignTasks() + " task(s)/message(s) from foreign threads during a virtual-time run (last: " + lastSource
         + "); the run is not deterministic. Wrap CompletionStages with DirectStage.of and keep Pekko-internal "
         + "actors out of the simulation. Stats: " + stats);
     this.stats = stats;

@@ -12,7 +12,8 @@ import java.util.concurrent.locks.LockSupport;
  * plain {@link ArrayDeque}, with no synchronisation. Tasks submitted by any other thread are "foreign": they go to a
  * {@link ConcurrentLinkedQueue}, are counted, and wake the driver if it is waiting for them. Foreign tasks are expected
  * only while an actor is being created or the system is terminating; during a deterministic run they mean that
- * something outside the simulation reached into it.
+ * something outside the simulation reached into it. {@link VirtualTimeMessageQueue} adds foreign messages to the same
+ * count, because a message to an actor whose mailbox is already scheduled never shows up here as a task.
  *
  * <p>Only the driver thread may poll.
  */
@@ -23,20 +24,28 @@ final class RunQueue {
   private volatile Thread driver;
   /** Written by foreign threads, read by the driver when it reports a violation. */
   private volatile String lastForeignSource = "none";
-  private long foreignPolled;
 
   void execute(Runnable task) {
     if (Thread.currentThread() == driver) {
       local.addLast(task);
       return;
     }
-    lastForeignSource = task.getClass().getName() + " from thread " + Thread.currentThread().getName();
     foreign.add(task);
-    foreignArrivals.incrementAndGet();
+    foreignArrived("task " + task.getClass().getName());
     Thread waiting = driver;
     if (waiting != null) {
       LockSupport.unpark(waiting);
     }
+  }
+
+  /** A message for a simulated actor was enqueued by a foreign thread (see {@link VirtualTimeMessageQueue}). */
+  void foreignMessageArrived(Object message) {
+    foreignArrived("message " + message.getClass().getName());
+  }
+
+  private void foreignArrived(String what) {
+    lastForeignSource = what + " from thread " + Thread.currentThread().getName();
+    foreignArrivals.incrementAndGet();
   }
 
   /**
@@ -56,26 +65,26 @@ final class RunQueue {
     return driver;
   }
 
+  boolean isDriverThread() {
+    return Thread.currentThread() == driver;
+  }
+
   Runnable pollLocal() {
     return local.pollFirst();
   }
 
   Runnable pollForeign() {
-    Runnable task = foreign.poll();
-    if (task != null) {
-      foreignPolled++;
-    }
-    return task;
+    return foreign.poll();
   }
 
-  /** Foreign tasks submitted so far (monotonic). */
+  /** Foreign tasks and messages so far (monotonic). */
   long foreignArrivals() {
     return foreignArrivals.get();
   }
 
-  /** Foreign tasks polled so far. Driver thread only. */
-  long foreignPolled() {
-    return foreignPolled;
+  /** Foreign tasks waiting to be polled. */
+  int foreignTasksPending() {
+    return foreign.size();
   }
 
   boolean hasForeign() {

@@ -9,9 +9,9 @@ package io.mqroute.actors.runtime;
  * @param timersFired timers fired
  * @param startVirtualNanos the virtual clock when the run began
  * @param finalVirtualNanos the virtual clock when the run returned
- * @param foreignTasks tasks that came from threads other than the driver during the run (pending at its start or
- *     arriving before it returned). A returned {@code RunStats} always has 0 here: otherwise the driver throws
- *     {@link ForeignTaskException}, which carries the stats.
+ * @param foreignTasks run-queue tasks and messages to simulated actors that came from threads other than the driver
+ *     during the run (tasks pending at its start included). A returned {@code RunStats} always has 0 here: otherwise
+ *     the driver throws {@link ForeignTaskException}, which carries the stats.
  * @param wallNanos wall-clock duration of the run (not deterministic; for throughput reports only)
  */
 public record RunStats(StopReason stopReason, long tasksRun, long timersFired, long startVirtualNanos,

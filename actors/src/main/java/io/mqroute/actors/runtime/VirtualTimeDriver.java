@@ -85,7 +85,7 @@ public final class VirtualTimeDriver {
     long wallStart = System.nanoTime();
     long startVirtual = scheduler.nanoTime();
     long arrivalsAtStart = queue.foreignArrivals();
-    long foreignAtStart = arrivalsAtStart - queue.foreignPolled();
+    long foreignAtStart = queue.foreignTasksPending();
     int checkEvery = scheduler.settings().checkDoneEvery();
     int untilCheck = checkEvery;
     long tasks = 0;

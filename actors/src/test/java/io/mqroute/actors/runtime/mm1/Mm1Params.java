@@ -25,6 +25,11 @@ public record Mm1Params(long seed, int requests, double meanInterarrivalNanos, d
     return new Mm1Params(seed, requests, 50_000.0, 40_000.0);
   }
 
+  /** λ = 12.5k/s, μ = 25k/s: ρ = 0.5, theoretical mean sojourn 80 µs. */
+  public static Mm1Params rho05(long seed, int requests) {
+    return new Mm1Params(seed, requests, 80_000.0, 40_000.0);
+  }
+
   public double utilisation() {
     return meanServiceNanos / meanInterarrivalNanos;
   }
