@@ -1,6 +1,7 @@
 package io.mqroute.actors.bench;
 
 import com.typesafe.config.ConfigFactory;
+import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineRun;
@@ -71,9 +72,9 @@ public final class SimBenchmark {
       once(spec, warmupRequests);
     }
     log.accept("measured: " + requests + " requests");
-    long t0 = System.nanoTime();
+    long t0 = NanoClock.SYSTEM.nanoTime();
     MachineRun.Outcome o = once(spec, requests);
-    long wall = System.nanoTime() - t0;
+    long wall = NanoClock.SYSTEM.nanoTime() - t0;
     long done = o.result().jobs().stream().mapToLong(s -> s.direction(Direction.READ).totalIos()).sum();
     System.gc();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();

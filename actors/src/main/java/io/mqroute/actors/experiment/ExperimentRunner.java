@@ -1,5 +1,6 @@
 package io.mqroute.actors.experiment;
 
+import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MachineResult;
@@ -66,10 +67,10 @@ public final class ExperimentRunner {
 
   static VariantResult runOne(ExperimentSpec spec, Variant v) {
     List<JobPlan> plans = v.workload().plans(v.machine());
-    long t0 = System.nanoTime();
+    long t0 = NanoClock.SYSTEM.nanoTime();
     MachineRun.Outcome o = MachineRun.run(systemName(spec.name() + "-" + v.name()), v.machine(), plans,
         i -> v.workload().newStats(plans.get(i)), spec.seed());
-    long wall = System.nanoTime() - t0;
+    long wall = NanoClock.SYSTEM.nanoTime() - t0;
     return new VariantResult(v, o.result(), o.stats(), digest(o.result()), wall);
   }
 

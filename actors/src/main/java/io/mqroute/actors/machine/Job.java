@@ -49,6 +49,8 @@ public final class Job extends AbstractBehavior<Command> {
   private final long stallLimit;
 
   /** Per in-flight slot: seq + 1 of the request holding it, 0 when free. */
+  private final OffsetGenerator readOffsets;
+  private final OffsetGenerator writeOffsets;
   private final long[] slots;
   /** Per in-flight slot: whether its request reads (a completion does not repeat the op). */
   private final boolean[] slotRead;
@@ -57,7 +59,6 @@ public final class Job extends AbstractBehavior<Command> {
   private int cpu;
   private long seq;
   private long bytesIssued;
-  private long seqOffset;
   private int backlog;
   private boolean stopping;
   private boolean reported;
@@ -98,6 +99,8 @@ public final class Job extends AbstractBehavior<Command> {
     this.wake = wake;
     this.homeCpu = homeCpu;
     this.stallLimit = stallLimit;
+    this.readOffsets = offsets(plan, plan.bsRead(), workload);
+    this.writeOffsets = offsets(plan, plan.bsWrite(), workload);
     this.slots = new long[plan.inFlight()];
     this.slotRead = new boolean[plan.inFlight()];
     this.freeSlots = new int[plan.inFlight()];
@@ -162,26 +165,15 @@ public final class Job extends AbstractBehavior<Command> {
     boolean read = plan.readFraction() >= 1.0
         || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
     int bs = read ? plan.bsRead() : plan.bsWrite();
-    long offset;
-    long blocks = plan.sizeBytes() / bs;
-    if (plan.random()) {
-      offset = plan.offset() + (blocks <= Integer.MAX_VALUE ? workload.nextInt((int) blocks)
-          : Math.floorMod(workload.nextLong(), blocks)) * (long) bs;
-    } else {
-      if (seqOffset + bs > plan.sizeBytes()) {
-        seqOffset = 0; // wrap around, as fio does with time_based
-      }
-      offset = plan.offset() + seqOffset;
-      seqOffset += bs;
-    }
-    accumulate(clock.nanoTime());
+    long offset = (read ? readOffsets : writeOffsets).next();
+    long now = clock.nanoTime(); // one reading: Little's law must hold exactly in real time too
+    accumulate(now);
     int slot = freeSlots[--freeCount];
     long s = seq++;
     slots[slot] = s + 1;
     slotRead[slot] = read;
     long id = plan.requestId(s, slot);
     bytesIssued += bs;
-    long now = clock.nanoTime();
     stats.markDepth(plan.inFlight() - freeCount);
     Request r = new Request(id, read ? Op.READ : Op.WRITE, plan.fileId(), offset, bs, !plan.foreground(), cpu,
         now, completions);
@@ -231,6 +223,12 @@ public final class Job extends AbstractBehavior<Command> {
     }
     finishIfDone();
     return this;
+  }
+
+  private static OffsetGenerator offsets(JobPlan plan, int bs, RandomSource rnd) {
+    return plan.random()
+        ? OffsetGenerator.random(plan.offset(), plan.sizeBytes(), bs, rnd::nextLong)
+        : OffsetGenerator.sequential(plan.offset(), plan.sizeBytes(), bs);
   }
 
   private void accumulate(long now) {

@@ -2,10 +2,19 @@ package io.mqroute.actors.machine;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.actors.runtime.ClockMode;
 import io.mqroute.actors.runtime.RunStats;
+import io.mqroute.actors.runtime.SimDispatcher;
 import io.mqroute.actors.runtime.SimSystem;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
 
 /** Runs one machine in deterministic virtual time, on the calling thread. */
@@ -32,6 +41,35 @@ public final class MachineRun {
         "run " + name + " reached its virtual horizon of " + horizon + " ns without finishing ("
             + o.stats().stopReason() + ")"));
     return new Outcome(r, o.stats());
+  }
+
+  /**
+   * Runs the same machine in real time ({@link ClockMode#REAL_PRECISE}: µs timers, fork-join dispatcher):
+   * the behaviours are identical, only the configuration differs. Bounded by {@code wallTimeout}.
+   *
+   * @throws IllegalStateException if the run does not finish in time
+   */
+  public static MachineResult runRealTime(String name, MachineSpec spec, List<JobPlan> plans,
+      IntFunction<JobStats> stats, long seed, Duration wallTimeout) {
+    Config config = ClockMode.REAL_PRECISE.config()
+        .withFallback(ConfigFactory.parseString("pekko.loglevel = WARNING\npekko.log-dead-letters = off"))
+        .withFallback(ConfigFactory.load());
+    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), name, config);
+    try {
+      CompletableFuture<MachineResult> result = new CompletableFuture<>();
+      system.systemActorOf(Machine.create(spec, plans, stats, seed, result), "machine", SimDispatcher.selector());
+      return result.get(wallTimeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IllegalStateException("real-time run " + name + " did not finish within " + wallTimeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted", e);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    } finally {
+      system.terminate();
+      system.getWhenTerminated().toCompletableFuture().orTimeout(30, TimeUnit.SECONDS).join();
+    }
   }
 
   static long horizon(MachineSpec spec, List<JobPlan> plans) {

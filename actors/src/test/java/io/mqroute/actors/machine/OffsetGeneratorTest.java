@@ -1,4 +1,4 @@
-package io.mqroute.actors.workload;
+package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -50,22 +50,6 @@ class OffsetGeneratorTest {
             out[i] = g.next();
         }
         return out;
-    }
-
-    @Test
-    void forJobUsesTheJobsRegionBlockSizeAndPattern() {
-        FioJobFile file = FioJobParser.parse("o.fio", ""
-                + "[seq]\nrw=rw\nsize=64k\noffset=1m\nbs=4k,16k\n"
-                + "[rand]\nrw=randread\nsize=1m\n");
-        OffsetGenerator writes = OffsetGenerator.forJob(file.job("seq"), Direction.WRITE, new SplittableRandom(1));
-        assertThat(writes.blockSize()).isEqualTo(16384);
-        assertThat(writes.blocks()).isEqualTo(4);
-        assertThat(writes.next()).isEqualTo(1 << 20);
-        assertThat(writes.next()).isEqualTo((1 << 20) + 16384);
-        OffsetGenerator reads = OffsetGenerator.forJob(file.job("seq"), Direction.READ, new SplittableRandom(1));
-        assertThat(reads.blocks()).isEqualTo(16);
-        OffsetGenerator rand = OffsetGenerator.forJob(file.job("rand"), Direction.READ, new SplittableRandom(1));
-        assertThat(rand.blocks()).isEqualTo(256);
     }
 
     @Test

@@ -1,6 +1,5 @@
-package io.mqroute.actors.workload;
+package io.mqroute.actors.machine;
 
-import io.mqroute.actors.metrics.Direction;
 import java.util.Objects;
 import java.util.random.RandomGenerator;
 
@@ -40,18 +39,6 @@ public final class OffsetGenerator {
     /** Uniform block-aligned offsets within the region, drawn from {@code random}. */
     public static OffsetGenerator random(long start, long regionBytes, long blockSize, RandomGenerator random) {
         return new OffsetGenerator(start, regionBytes, blockSize, Objects.requireNonNull(random, "random"));
-    }
-
-    /**
-     * The generator for one direction of a job: its region ({@link JobSpec#offset()},
-     * {@link JobSpec#ioRegionBytes()}), its block size for that direction, sequential or random by
-     * {@code rw}. {@code random} is only used by random jobs; pass a stream derived from the run's seed.
-     */
-    public static OffsetGenerator forJob(JobSpec job, Direction direction, RandomGenerator random) {
-        long bs = job.blockSize(direction);
-        return job.isRandom()
-                ? random(job.offset(), job.ioRegionBytes(), bs, random)
-                : sequential(job.offset(), job.ioRegionBytes(), bs);
     }
 
     /** The next offset in bytes. */
