@@ -5,6 +5,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.ClassicActorSystemProvider;
+import org.apache.pekko.stream.SystemMaterializer;
 
 /**
  * Runs one virtual-time ActorSystem on the thread that created the driver (the driver thread).
@@ -12,9 +13,9 @@ import org.apache.pekko.actor.ClassicActorSystemProvider;
  * <p>Typical sequence (what {@link SimSystem} does):
  * <ol>
  *   <li>{@link #bindToCurrentThread} right after the ActorSystem is created;</li>
- *   <li>spawn the root actor on {@link SimDispatcher} and {@link #pumpUntil} it has started: actor creation is
- *       asynchronous (the system guardian's thread delivers {@code Create}), so without this start barrier the
- *       driver could find the queue empty and jump the clock;</li>
+ *   <li>{@link #awaitStart}: the start barrier. The root (the system's guardian on {@link SimDispatcher}) and some
+ *       Pekko internals are created from other threads, so without it the driver could find the queue empty and
+ *       jump the clock, or receive their tasks in the middle of a run;</li>
  *   <li>{@link #runUntil} a done condition or a virtual horizon: the deterministic part;</li>
  *   <li>{@link #terminate}.</li>
  * </ol>
@@ -64,6 +65,24 @@ public final class VirtualTimeDriver {
    */
   public boolean pumpUntil(BooleanSupplier done, Duration wallTimeout) {
     return pump(done, wallTimeout, Long.MAX_VALUE);
+  }
+
+  /**
+   * The start barrier: makes Pekko finish creating what it puts on the simulation dispatcher asynchronously, then runs
+   * tasks as they arrive (never advancing virtual time) until {@code rootStarted} is true and no task from another
+   * thread is pending. After it returns, a deterministic run may begin.
+   *
+   * <p>In virtual time the system materializer's stream supervisor lives on the simulation dispatcher (it follows
+   * {@code pekko.stream.materializer.dispatcher}); its guardian creates it from a Pekko thread some time after the
+   * system has started, which would otherwise land in the middle of a run.
+   *
+   * @return true if started within {@code wallTimeout}
+   */
+  public boolean awaitStart(ClassicActorSystemProvider system, BooleanSupplier rootStarted, Duration wallTimeout) {
+    requireDriverThread();
+    // Blocks until the supervisor's creation has been queued here (its guardian replies right after actorOf).
+    SystemMaterializer.get(system).materializer();
+    return pumpUntil(() -> rootStarted.getAsBoolean() && !queue.hasForeign(), wallTimeout);
   }
 
   /**
