@@ -29,6 +29,9 @@ public final class VirtualTimeDriver {
   private final VirtualTimeScheduler scheduler;
   private final RunQueue queue;
   private final Thread thread;
+  /** Counters of the current {@link #runUntil}; driver thread only. */
+  private long runTasks;
+  private long runTimers;
 
   private VirtualTimeDriver(VirtualTimeScheduler scheduler) {
     this.scheduler = scheduler;
@@ -105,52 +108,50 @@ public final class VirtualTimeDriver {
     long startVirtual = scheduler.nanoTime();
     long arrivalsAtStart = queue.foreignArrivals();
     long foreignAtStart = queue.foreignTasksPending();
-    int checkEvery = scheduler.settings().checkDoneEvery();
-    int untilCheck = checkEvery;
-    long tasks = 0;
-    long timers = 0;
-    RunStats.StopReason reason = RunStats.StopReason.FOREIGN_TASK;
-    loop:
-    while (foreignAtStart == 0) {
-      Runnable task;
-      while ((task = queue.pollLocal()) != null || (task = queue.pollForeign()) != null) {
-        runTask(task);
-        tasks++;
-        if (queue.foreignArrivals() != arrivalsAtStart) {
-          reason = RunStats.StopReason.FOREIGN_TASK;
-          break loop;
-        }
-        if (--untilCheck == 0) {
-          untilCheck = checkEvery;
-          if (done.getAsBoolean()) {
-            reason = RunStats.StopReason.DONE;
-            break loop;
-          }
-        }
-      }
-      if (done.getAsBoolean()) {
-        reason = RunStats.StopReason.DONE;
-        break;
-      }
-      long next = scheduler.nextDeadline();
-      if (next == TimerQueue.NO_DEADLINE) {
-        reason = RunStats.StopReason.IDLE;
-        break;
-      }
-      if (next > horizonNanos) {
-        scheduler.advanceClockTo(horizonNanos);
-        reason = RunStats.StopReason.HORIZON;
-        break;
-      }
-      timers += scheduler.fireDue(next);
-    }
+    runTasks = 0;
+    runTimers = 0;
+    RunStats.StopReason reason =
+        foreignAtStart > 0 ? RunStats.StopReason.FOREIGN_TASK : loop(horizonNanos, done, arrivalsAtStart);
     long foreign = foreignAtStart + (queue.foreignArrivals() - arrivalsAtStart);
-    RunStats stats = new RunStats(foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason, tasks, timers,
+    RunStats stats = new RunStats(foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason, runTasks, runTimers,
         startVirtual, scheduler.nanoTime(), foreign, System.nanoTime() - wallStart);
     if (foreign > 0) {
       throw new ForeignTaskException(stats, queue.lastForeignSource());
     }
     return stats;
+  }
+
+  private RunStats.StopReason loop(long horizonNanos, BooleanSupplier done, long arrivalsAtStart) {
+    int checkEvery = scheduler.settings().checkDoneEvery();
+    int untilCheck = checkEvery;
+    while (true) {
+      Runnable task;
+      while ((task = queue.pollLocal()) != null || (task = queue.pollForeign()) != null) {
+        runTask(task);
+        runTasks++;
+        if (queue.foreignArrivals() != arrivalsAtStart) {
+          return RunStats.StopReason.FOREIGN_TASK;
+        }
+        if (--untilCheck == 0) {
+          untilCheck = checkEvery;
+          if (done.getAsBoolean()) {
+            return RunStats.StopReason.DONE;
+          }
+        }
+      }
+      if (done.getAsBoolean()) {
+        return RunStats.StopReason.DONE;
+      }
+      long next = scheduler.nextDeadline();
+      if (next == TimerQueue.NO_DEADLINE) {
+        return RunStats.StopReason.IDLE;
+      }
+      if (next > horizonNanos) {
+        scheduler.advanceClockTo(horizonNanos);
+        return RunStats.StopReason.HORIZON;
+      }
+      runTimers += scheduler.fireDue(next);
+    }
   }
 
   /**
