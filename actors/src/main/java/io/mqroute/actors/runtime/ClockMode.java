@@ -7,8 +7,14 @@ import java.util.Map;
 
 /**
  * Which clock an ActorSystem runs on. The behaviours are the same in every mode; only configuration differs.
- * {@link #config()} returns the keys a mode needs; put it in front of the rest of the configuration:
- * {@code ActorSystem.create(guardian, name, ClockMode.REAL.config().withFallback(ConfigFactory.load()))}.
+ * {@link #config()} returns the keys a mode needs; give them precedence over the rest of the configuration.
+ *
+ * <ul>
+ *   <li>Virtual time: {@link SimSystem#start} / {@link SimSystem#run} (they apply {@link #VIRTUAL} themselves).</li>
+ *   <li>Real time: {@code ActorSystem.create(root, name, ClockMode.REAL.config().withFallback(ConfigFactory.load()),
+ *       SimDispatcher.selector())} — the root behaviour becomes the guardian on the simulation dispatcher, as in
+ *       virtual time.</li>
+ * </ul>
  *
  * <p>Pekko's own default and internal dispatchers and the loggers always stay on real threads: start-up blocks on them.
  */

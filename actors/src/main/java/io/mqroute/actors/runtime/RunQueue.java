@@ -30,8 +30,9 @@ final class RunQueue {
       local.addLast(task);
       return;
     }
-    foreign.add(task);
+    // Count before publishing: otherwise the driver could run the task and end its run before the count moves.
     foreignArrived("task " + task.getClass().getName());
+    foreign.add(task);
     Thread waiting = driver;
     if (waiting != null) {
       LockSupport.unpark(waiting);

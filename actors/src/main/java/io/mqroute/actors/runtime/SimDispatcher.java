@@ -13,7 +13,7 @@ public final class SimDispatcher {
 
   private SimDispatcher() {}
 
-  /** Selector for {@code spawn} / {@code systemActorOf}. */
+  /** Selector for the root: {@code ActorSystem.create(root, name, config, SimDispatcher.selector())}. */
   public static DispatcherSelector selector() {
     return DispatcherSelector.fromConfig(ID);
   }

@@ -12,7 +12,8 @@ import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * One ActorSystem in virtual time with one root actor, driven by the thread that started it.
+ * One ActorSystem in virtual time whose guardian is the simulation's root behaviour, driven by the thread that started
+ * it.
  *
  * <pre>{@code
  * CompletableFuture<Result> result = new CompletableFuture<>();
@@ -22,51 +23,53 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * }
  * }</pre>
  *
- * <p>or, for the common case, {@link #run}. The root is spawned with {@code systemActorOf} on {@link SimDispatcher};
- * {@link #start} returns once its {@code Behaviors.setup} has run (the start barrier), at virtual time 0. Messages
- * sent from the driver thread (e.g. {@code sim.root().tell(...)} between two runs) are not foreign.
+ * <p>or, for the common case, {@link #run}. The root runs as the user guardian on {@link SimDispatcher}: unlike an
+ * actor spawned from outside with {@code systemActorOf}, the guardian is created synchronously, so no other thread
+ * touches it once it has started. ({@code systemActorOf} hands the new actor over from the system guardian's thread
+ * after it has started; children spawned in that window make the system guardian forward their {@code Supervise}
+ * message, a foreign task seen in about 1 of 20 runs.) {@link #start} returns once the root's {@code Behaviors.setup}
+ * has run (the start barrier), at virtual time 0. Messages sent from the driver thread (e.g.
+ * {@code sim.root().tell(...)} between two runs) are not foreign.
+ *
+ * <p>Do not stop the root during a run: a typed system terminates with its guardian, and termination arrives from
+ * other threads. Complete a result instead and let {@link #close} terminate.
  *
  * <p>Run several systems concurrently by giving each its own thread; they share nothing.
  */
 public final class SimSystem<T> implements AutoCloseable {
-  /** Name of the root actor: its path is {@code /system/sim}. */
-  public static final String ROOT_NAME = "sim";
-
-  private final ActorSystem<Void> system;
+  private final ActorSystem<T> system;
   private final VirtualTimeDriver driver;
-  private final ActorRef<T> root;
   private boolean closed;
 
-  private SimSystem(ActorSystem<Void> system, VirtualTimeDriver driver, ActorRef<T> root) {
+  private SimSystem(ActorSystem<T> system, VirtualTimeDriver driver) {
     this.system = system;
     this.driver = driver;
-    this.root = root;
   }
 
   /**
-   * Creates an ActorSystem in virtual time, binds the calling thread as its driver, spawns {@code root} and waits (in
-   * wall time, at most {@code mqroute.runtime.start-timeout}) until it has started.
+   * Creates an ActorSystem in virtual time with {@code root} as its guardian on the simulation dispatcher, binds the
+   * calling thread as its driver, and waits (in wall time, at most {@code mqroute.runtime.start-timeout}) until the
+   * root has started.
    *
    * @param extra configuration on top of {@code ConfigFactory.load()}; {@link ClockMode#VIRTUAL}'s keys override it
    * @throws IllegalStateException if the root does not start in time (the system is then terminated)
    */
   public static <T> SimSystem<T> start(String name, Config extra, Behavior<T> root) {
     Config config = ClockMode.VIRTUAL.config().withFallback(extra).withFallback(ConfigFactory.load());
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), name, config);
-    VirtualTimeDriver driver = VirtualTimeDriver.bindToCurrentThread(system);
-    RuntimeSettings settings = driver.scheduler().settings();
     // Only the driver thread writes and reads it (the setup runs on the run queue), so a plain holder suffices.
     boolean[] started = {false};
+    ActorSystem<T> system = ActorSystem.create(Behaviors.setup(ctx -> {
+      started[0] = true;
+      return root;
+    }), name, config, SimDispatcher.selector());
+    VirtualTimeDriver driver = VirtualTimeDriver.bindToCurrentThread(system);
+    RuntimeSettings settings = driver.scheduler().settings();
     try {
-      ActorRef<T> ref = system.systemActorOf(Behaviors.setup(ctx -> {
-        started[0] = true;
-        return root;
-      }), ROOT_NAME, SimDispatcher.selector());
-      if (!driver.pumpUntil(() -> started[0], settings.startTimeout())) {
+      if (!driver.awaitStart(system, () -> started[0], settings.startTimeout())) {
         throw new IllegalStateException("root actor of virtual-time system " + name + " did not start within "
             + settings.startTimeout());
       }
-      return new SimSystem<>(system, driver, ref);
+      return new SimSystem<>(system, driver);
     } catch (RuntimeException | Error e) {
       driver.terminate(system, settings.terminateTimeout());
       throw e;
@@ -94,13 +97,13 @@ public final class SimSystem<T> implements AutoCloseable {
     return driver.runUntil(horizonNanos, done);
   }
 
-  /** The root actor. */
+  /** The root actor (the system's guardian). */
   public ActorRef<T> root() {
-    return root;
+    return system;
   }
 
-  /** The ActorSystem (its guardian is empty; the model lives under {@link #root()}). */
-  public ActorSystem<Void> system() {
+  /** The ActorSystem; its guardian is the root behaviour. */
+  public ActorSystem<T> system() {
     return system;
   }
 

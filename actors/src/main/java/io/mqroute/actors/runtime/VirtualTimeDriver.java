@@ -5,6 +5,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.ClassicActorSystemProvider;
+import org.apache.pekko.stream.SystemMaterializer;
 
 /**
  * Runs one virtual-time ActorSystem on the thread that created the driver (the driver thread).
@@ -12,9 +13,9 @@ import org.apache.pekko.actor.ClassicActorSystemProvider;
  * <p>Typical sequence (what {@link SimSystem} does):
  * <ol>
  *   <li>{@link #bindToCurrentThread} right after the ActorSystem is created;</li>
- *   <li>spawn the root actor on {@link SimDispatcher} and {@link #pumpUntil} it has started: actor creation is
- *       asynchronous (the system guardian's thread delivers {@code Create}), so without this start barrier the
- *       driver could find the queue empty and jump the clock;</li>
+ *   <li>{@link #awaitStart}: the start barrier. The root (the system's guardian on {@link SimDispatcher}) and some
+ *       Pekko internals are created from other threads, so without it the driver could find the queue empty and
+ *       jump the clock, or receive their tasks in the middle of a run;</li>
  *   <li>{@link #runUntil} a done condition or a virtual horizon: the deterministic part;</li>
  *   <li>{@link #terminate}.</li>
  * </ol>
@@ -28,6 +29,9 @@ public final class VirtualTimeDriver {
   private final VirtualTimeScheduler scheduler;
   private final RunQueue queue;
   private final Thread thread;
+  /** Counters of the current {@link #runUntil}; driver thread only. */
+  private long runTasks;
+  private long runTimers;
 
   private VirtualTimeDriver(VirtualTimeScheduler scheduler) {
     this.scheduler = scheduler;
@@ -67,6 +71,24 @@ public final class VirtualTimeDriver {
   }
 
   /**
+   * The start barrier: makes Pekko finish creating what it puts on the simulation dispatcher asynchronously, then runs
+   * tasks as they arrive (never advancing virtual time) until {@code rootStarted} is true and no task from another
+   * thread is pending. After it returns, a deterministic run may begin.
+   *
+   * <p>In virtual time the system materializer's stream supervisor lives on the simulation dispatcher (it follows
+   * {@code pekko.stream.materializer.dispatcher}); its guardian creates it from a Pekko thread some time after the
+   * system has started, which would otherwise land in the middle of a run.
+   *
+   * @return true if started within {@code wallTimeout}
+   */
+  public boolean awaitStart(ClassicActorSystemProvider system, BooleanSupplier rootStarted, Duration wallTimeout) {
+    requireDriverThread();
+    // Blocks until the supervisor's creation has been queued here (its guardian replies right after actorOf).
+    SystemMaterializer.get(system).materializer();
+    return pumpUntil(() -> rootStarted.getAsBoolean() && !queue.hasForeign(), wallTimeout);
+  }
+
+  /**
    * The deterministic discrete-event loop: runs ready tasks in FIFO order until the queue is empty, then moves the
    * clock to the earliest timer deadline and fires every timer due at that instant, and repeats.
    *
@@ -86,52 +108,50 @@ public final class VirtualTimeDriver {
     long startVirtual = scheduler.nanoTime();
     long arrivalsAtStart = queue.foreignArrivals();
     long foreignAtStart = queue.foreignTasksPending();
-    int checkEvery = scheduler.settings().checkDoneEvery();
-    int untilCheck = checkEvery;
-    long tasks = 0;
-    long timers = 0;
-    RunStats.StopReason reason = RunStats.StopReason.FOREIGN_TASK;
-    loop:
-    while (foreignAtStart == 0) {
-      Runnable task;
-      while ((task = queue.pollLocal()) != null || (task = queue.pollForeign()) != null) {
-        runTask(task);
-        tasks++;
-        if (queue.foreignArrivals() != arrivalsAtStart) {
-          reason = RunStats.StopReason.FOREIGN_TASK;
-          break loop;
-        }
-        if (--untilCheck == 0) {
-          untilCheck = checkEvery;
-          if (done.getAsBoolean()) {
-            reason = RunStats.StopReason.DONE;
-            break loop;
-          }
-        }
-      }
-      if (done.getAsBoolean()) {
-        reason = RunStats.StopReason.DONE;
-        break;
-      }
-      long next = scheduler.nextDeadline();
-      if (next == TimerQueue.NO_DEADLINE) {
-        reason = RunStats.StopReason.IDLE;
-        break;
-      }
-      if (next > horizonNanos) {
-        scheduler.advanceClockTo(horizonNanos);
-        reason = RunStats.StopReason.HORIZON;
-        break;
-      }
-      timers += scheduler.fireDue(next);
-    }
+    runTasks = 0;
+    runTimers = 0;
+    RunStats.StopReason reason =
+        foreignAtStart > 0 ? RunStats.StopReason.FOREIGN_TASK : loop(horizonNanos, done, arrivalsAtStart);
     long foreign = foreignAtStart + (queue.foreignArrivals() - arrivalsAtStart);
-    RunStats stats = new RunStats(foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason, tasks, timers,
+    RunStats stats = new RunStats(foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason, runTasks, runTimers,
         startVirtual, scheduler.nanoTime(), foreign, System.nanoTime() - wallStart);
     if (foreign > 0) {
       throw new ForeignTaskException(stats, queue.lastForeignSource());
     }
     return stats;
+  }
+
+  private RunStats.StopReason loop(long horizonNanos, BooleanSupplier done, long arrivalsAtStart) {
+    int checkEvery = scheduler.settings().checkDoneEvery();
+    int untilCheck = checkEvery;
+    while (true) {
+      Runnable task;
+      while ((task = queue.pollLocal()) != null || (task = queue.pollForeign()) != null) {
+        runTask(task);
+        runTasks++;
+        if (queue.foreignArrivals() != arrivalsAtStart) {
+          return RunStats.StopReason.FOREIGN_TASK;
+        }
+        if (--untilCheck == 0) {
+          untilCheck = checkEvery;
+          if (done.getAsBoolean()) {
+            return RunStats.StopReason.DONE;
+          }
+        }
+      }
+      if (done.getAsBoolean()) {
+        return RunStats.StopReason.DONE;
+      }
+      long next = scheduler.nextDeadline();
+      if (next == TimerQueue.NO_DEADLINE) {
+        return RunStats.StopReason.IDLE;
+      }
+      if (next > horizonNanos) {
+        scheduler.advanceClockTo(horizonNanos);
+        return RunStats.StopReason.HORIZON;
+      }
+      runTimers += scheduler.fireDue(next);
+    }
   }
 
   /**

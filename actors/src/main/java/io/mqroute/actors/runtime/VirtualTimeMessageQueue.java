@@ -30,10 +30,11 @@ final class VirtualTimeMessageQueue implements MessageQueue, UnboundedMessageQue
 
   @Override
   public void enqueue(ActorRef receiver, Envelope handle) {
-    queue.enqueue(receiver, handle);
+    // Count before publishing: otherwise the driver could process the message and end its run before the count moves.
     if (simulated && !runQueue.isDriverThread()) {
       runQueue.foreignMessageArrived(handle.message());
     }
+    queue.enqueue(receiver, handle);
   }
 
   @Override

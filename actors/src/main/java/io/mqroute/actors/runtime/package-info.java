@@ -9,6 +9,10 @@
  * clock to the next timer. {@link io.mqroute.actors.runtime.SimSystem} packages the whole life cycle. Pekko's own
  * dispatchers and loggers stay on real threads.
  *
+ * <p>Determinism is checked, not assumed: every task or message that reaches the simulation from another thread during
+ * a run (the run queue counts tasks, {@link io.mqroute.actors.runtime.VirtualTimeMailbox} counts messages) makes the
+ * run throw {@link io.mqroute.actors.runtime.ForeignTaskException}.
+ *
  * <p><b>Real time</b> ({@link io.mqroute.actors.runtime.ClockMode#REAL},
  * {@link io.mqroute.actors.runtime.ClockMode#REAL_PRECISE}): the same dispatcher id on a fork-join pool.
  *
@@ -23,7 +27,11 @@
  *       materializer's guardian lives on a real dispatcher);</li>
  *   <li>never let results depend on the iteration order of hash maps keyed by {@code ActorRef} (its hash is a random
  *       uid); draw randomness from seeded generators, one per source;</li>
- *   <li>spawn children with {@code DispatcherSelector.sameAsParent()}.</li>
+ *   <li>spawn children with {@code DispatcherSelector.sameAsParent()};</li>
+ *   <li>the root is the system's guardian: do not stop it during a run (the system would terminate from other
+ *       threads); complete a result instead;</li>
+ *   <li>javadsl {@code ActorContext.ask} hops threads (its callback runs on the common pool): use
+ *       {@code ctx.pipeToSelf(DirectStage.of(AskPattern.ask(...)), ...)}.</li>
  * </ul>
  */
 package io.mqroute.actors.runtime;

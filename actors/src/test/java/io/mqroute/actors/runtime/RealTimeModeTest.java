@@ -10,7 +10,6 @@ import io.mqroute.actors.runtime.mm1.Mm1Result;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.Test;
 
 /** The same M/M/1 behaviours on a fork-join dispatcher in real time: configuration is the only difference. */
@@ -18,11 +17,11 @@ class RealTimeModeTest {
 
   private static Mm1Result runInRealTime(ClockMode mode, Mm1Params params) throws Exception {
     Config config = mode.config().withFallback(TestConfigs.QUIET).withFallback(ConfigFactory.load());
-    ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "real-time", config);
+    CompletableFuture<Mm1Result> result = new CompletableFuture<>();
+    ActorSystem<Void> system =
+        ActorSystem.create(Mm1Model.root(params, result), "real-time", config, SimDispatcher.selector());
     try {
       assertThat(NanoClock.of(system)).isSameAs(NanoClock.SYSTEM);
-      CompletableFuture<Mm1Result> result = new CompletableFuture<>();
-      system.systemActorOf(Mm1Model.root(params, result), SimSystem.ROOT_NAME, SimDispatcher.selector());
       return result.get(60, TimeUnit.SECONDS);
     } finally {
       system.terminate();
