@@ -43,11 +43,13 @@ public final class PowerOfChoicesSelector implements QueueSelector {
             return w == 0 ? NONE : mask.first();
         }
         int best = mask.nth(random.nextInt(w));
+        int bestLoad = view.nrReqs(best);
         for (int i = 1; i < choices; i++) {
             int q = mask.nth(random.nextInt(w));
-            if (view.nrReqs(q) <= view.nrReqs(best)) {
-                best = q;
-            }
+            int load = view.nrReqs(q);
+            boolean later = load <= bestLoad; // a coin flip on random loads: written for a cmov
+            best = later ? q : best;
+            bestLoad = later ? load : bestLoad;
         }
         return best;
     }
