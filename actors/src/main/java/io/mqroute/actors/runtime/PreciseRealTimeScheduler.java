@@ -39,18 +39,16 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
 
   @Override
   public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
-    return add(delay, 0L, runnable, executor);
+    return wakeIfEarliest(timers.addOnce(System.nanoTime(), delay, runnable, executor));
   }
 
   /** Fixed-rate timer: deadlines are {@code start + initialDelay + k * interval}, so a late timer catches up. */
+  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook it delegates to.
+  @SuppressWarnings("deprecation")
   @Override
   public Cancellable schedule(FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable,
       ExecutionContext executor) {
-    long intervalNanos = interval.toNanos();
-    if (intervalNanos <= 0) {
-      throw new IllegalArgumentException("interval must be positive, got " + interval);
-    }
-    return add(initialDelay, intervalNanos, runnable, executor);
+    return wakeIfEarliest(timers.addFixedRate(System.nanoTime(), initialDelay, interval, runnable, executor));
   }
 
   /** One microsecond: finer is below what the timer thread can honour. */
@@ -62,20 +60,11 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
   /** Stops the timer thread and runs the pending {@code TaskRunOnClose} tasks (Pekko's contract). */
   @Override
   public void close() {
-    var runOnClose = timers.close();
+    timers.closeAndRunOnCloseTasks(log);
     LockSupport.unpark(thread);
-    for (Runnable task : runOnClose) {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        log.error(e, "task run on close of the precise scheduler failed");
-      }
-    }
   }
 
-  private ScheduledTimer add(FiniteDuration delay, long intervalNanos, Runnable task, ExecutionContext ec) {
-    long deadline = TimerQueue.saturatedAdd(System.nanoTime(), Math.max(0L, delay.toNanos()));
-    ScheduledTimer timer = timers.add(deadline, intervalNanos, task, ec);
+  private ScheduledTimer wakeIfEarliest(ScheduledTimer timer) {
     if (timers.isHead(timer)) {
       headChanged = true;
       LockSupport.unpark(thread);
@@ -111,10 +100,7 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
     try {
       timer.executionContext.execute(timer.task);
     } catch (RuntimeException e) {
-      if (timer.isPeriodic()) {
-        timer.cancel(); // Pekko semantics: a repeated task that throws is not run again
-      }
-      log.error(e, "timer task {} failed", timer.task);
+      timer.failed(e, log);
     }
   }
 }

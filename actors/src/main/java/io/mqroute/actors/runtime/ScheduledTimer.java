@@ -2,6 +2,7 @@ package io.mqroute.actors.runtime;
 
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.SchedulerTask;
+import org.apache.pekko.event.LoggingAdapter;
 import scala.concurrent.ExecutionContext;
 
 /**
@@ -35,6 +36,14 @@ final class ScheduledTimer implements Cancellable, Comparable<ScheduledTimer> {
 
   boolean isPeriodic() {
     return intervalNanos > 0;
+  }
+
+  /** Pekko semantics for a task that throws: a repeated task is not run again. The failure is logged. */
+  void failed(RuntimeException failure, LoggingAdapter log) {
+    if (isPeriodic()) {
+      cancel();
+    }
+    log.error(failure, "timer task {} failed", task);
   }
 
   @Override

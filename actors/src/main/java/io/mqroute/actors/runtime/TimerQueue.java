@@ -4,7 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
 import org.apache.pekko.actor.Scheduler;
+import org.apache.pekko.event.LoggingAdapter;
 import scala.concurrent.ExecutionContext;
+import scala.concurrent.duration.FiniteDuration;
 
 /**
  * Timers ordered by (deadline, sequence number) in a binary heap, shared by the virtual-time and the precise real-time
@@ -43,6 +45,21 @@ final class TimerQueue {
     timer.sequence = nextSequence++;
     heap.add(timer);
     return timer;
+  }
+
+  /** A one-shot timer due {@code delay} after {@code now}; negative delays count as 0. */
+  ScheduledTimer addOnce(long now, FiniteDuration delay, Runnable task, ExecutionContext ec) {
+    return add(deadlineAfter(now, delay), 0L, task, ec);
+  }
+
+  /** A fixed-rate timer first due {@code initialDelay} after {@code now}, then every {@code interval}. */
+  ScheduledTimer addFixedRate(long now, FiniteDuration initialDelay, FiniteDuration interval, Runnable task,
+      ExecutionContext ec) {
+    long intervalNanos = interval.toNanos();
+    if (intervalNanos <= 0) {
+      throw new IllegalArgumentException("interval must be positive, got " + interval);
+    }
+    return add(deadlineAfter(now, initialDelay), intervalNanos, task, ec);
   }
 
   /** True if {@code timer} is now the earliest timer (a waiting timer thread must re-check its deadline). */
@@ -89,6 +106,21 @@ final class TimerQueue {
   }
 
   /**
+   * Closes the queue and runs, on the calling thread, the pending {@link Scheduler.TaskRunOnClose} tasks in deadline
+   * order (Pekko's contract for a closeable scheduler; dispatcher shutdown actions are such tasks). Failures are
+   * logged, not thrown.
+   */
+  void closeAndRunOnCloseTasks(LoggingAdapter log) {
+    for (Runnable task : close()) {
+      try {
+        task.run();
+      } catch (RuntimeException e) {
+        log.error(e, "task run on scheduler close failed: {}", task);
+      }
+    }
+  }
+
+  /**
    * Closes the queue: later {@link #add} calls throw, all timers are dropped, and the live {@link
    * Scheduler.TaskRunOnClose} tasks are returned in deadline order for the caller to run (outside this lock).
    */
@@ -132,6 +164,10 @@ final class TimerQueue {
       cancelledInHeap--;
     }
     return head;
+  }
+
+  private static long deadlineAfter(long now, FiniteDuration delay) {
+    return saturatedAdd(now, Math.max(0L, delay.toNanos()));
   }
 
   static long saturatedAdd(long base, long delta) {

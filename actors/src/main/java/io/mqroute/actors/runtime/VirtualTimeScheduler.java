@@ -63,18 +63,16 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
 
   @Override
   public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
-    return timers.add(deadlineAfter(delay), 0L, runnable, executor);
+    return timers.addOnce(now, delay, runnable, executor);
   }
 
   /** Fixed-rate timer: fires at {@code now + initialDelay + k * interval}, k = 0, 1, 2, ... */
+  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook it delegates to.
+  @SuppressWarnings("deprecation")
   @Override
   public Cancellable schedule(FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable,
       ExecutionContext executor) {
-    long intervalNanos = interval.toNanos();
-    if (intervalNanos <= 0) {
-      throw new IllegalArgumentException("interval must be positive, got " + interval);
-    }
-    return timers.add(deadlineAfter(initialDelay), intervalNanos, runnable, executor);
+    return timers.addFixedRate(now, initialDelay, interval, runnable, executor);
   }
 
   /** One nanosecond resolution. */
@@ -86,13 +84,7 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   /** Pekko's contract for a closeable scheduler: run the pending {@link Scheduler.TaskRunOnClose} tasks. */
   @Override
   public void close() {
-    for (Runnable task : timers.close()) {
-      try {
-        task.run();
-      } catch (RuntimeException e) {
-        log.error(e, "task run on close of the virtual-time scheduler failed");
-      }
-    }
+    timers.closeAndRunOnCloseTasks(log);
   }
 
   /** Virtual nanoseconds since the ActorSystem was created. */
@@ -142,10 +134,7 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
       try {
         timer.task.run();
       } catch (RuntimeException e) {
-        if (timer.isPeriodic()) {
-          timer.cancel(); // Pekko semantics: a repeated task that throws is not run again
-        }
-        log.error(e, "virtual timer task {} failed", timer.task);
+        timer.failed(e, log);
       }
     }
     return fired;
@@ -160,9 +149,5 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
     if (instant > now) {
       now = instant;
     }
-  }
-
-  private long deadlineAfter(FiniteDuration delay) {
-    return TimerQueue.saturatedAdd(now, Math.max(0L, delay.toNanos()));
   }
 }

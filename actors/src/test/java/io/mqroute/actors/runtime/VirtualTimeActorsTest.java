@@ -128,7 +128,7 @@ class VirtualTimeActorsTest {
       });
 
       ForeignTaskException failure =
-          catchThrowableOfType(() -> sim.runUntil(ONE_HOUR, sent::get), ForeignTaskException.class);
+          catchThrowableOfType(ForeignTaskException.class, () -> sim.runUntil(ONE_HOUR, sent::get));
 
       assertThat(failure).isNotNull();
       assertThat(failure.stats().foreignTasks()).isPositive();

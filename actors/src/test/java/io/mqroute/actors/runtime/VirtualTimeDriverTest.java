@@ -63,8 +63,8 @@ class VirtualTimeDriverTest {
       sent.set(true);
     });
 
-    ForeignTaskException failure = catchThrowableOfType(
-        () -> driver.runUntil(TimeUnit.HOURS.toNanos(1), sent::get), ForeignTaskException.class);
+    ForeignTaskException failure = catchThrowableOfType(ForeignTaskException.class,
+        () -> driver.runUntil(TimeUnit.HOURS.toNanos(1), sent::get));
 
     assertThat(failure).isNotNull();
     assertThat(failure.stats().foreignTasks()).isEqualTo(1);
