@@ -147,7 +147,15 @@ public final class Machine extends AbstractBehavior<Command> {
     violations.add("actor " + f.getRef().path().name() + " failed: " + f.getCause());
     result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
         List.copyOf(coreStats), List.copyOf(violations), stall, clock.nanoTime()));
-    return Behaviors.stopped();
+    return finished();
+  }
+
+  /**
+   * The result is out; the model stays as it is until the system is terminated. Stopping here would tear
+   * down the queues' streams inside the run, and stream shutdown touches Pekko's internal dispatcher.
+   */
+  private Behavior<Command> finished() {
+    return Behaviors.ignore();
   }
 
   private Behavior<Command> onJobDone(JobDone d) {
@@ -238,6 +246,6 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
         List.copyOf(coreStats), List.copyOf(violations), stallReport, clock.nanoTime()));
-    return Behaviors.stopped();
+    return finished();
   }
 }
