@@ -2,6 +2,7 @@ package io.mqroute.cli;
 
 import io.mqroute.actors.config.ConfigError;
 import io.mqroute.actors.experiment.ComparisonTable;
+import io.mqroute.actors.experiment.Expectation;
 import io.mqroute.actors.experiment.ExperimentParser;
 import io.mqroute.actors.experiment.ExperimentResult;
 import io.mqroute.actors.experiment.ExperimentRunner;
@@ -10,12 +11,16 @@ import io.mqroute.actors.experiment.MachineReport;
 import io.mqroute.actors.experiment.VariantResult;
 import io.mqroute.actors.metrics.FioTextReport;
 import io.mqroute.actors.workload.FioParseException;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -25,33 +30,47 @@ import picocli.CommandLine.Parameters;
     name = "run",
     mixinStandardHelpOptions = true,
     description = "Run a policy experiment (HOCON) in deterministic virtual time: fio-style output per "
-        + "variant, a comparison table and the digest. Exit 0 ok, 1 an invariant broke, 2 bad input.")
+        + "variant, a comparison table, the expectation verdicts and the digest. Exit 0: every expectation "
+        + "holds; 3: an expectation failed; 2: bad input; 1: an invariant broke.")
 final class RunCommand implements Callable<Integer> {
-  @Parameters(index = "0", paramLabel = "FILE", description = "The experiment script (.conf).")
+  @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "The experiment script (.conf).")
   Path file;
 
   @Option(names = "--seed", paramLabel = "N", description = "Replace the experiment's seed.")
   Long seed;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key of the experiment "
-      + "(repeatable), e.g. --set queues.ring-size=256.")
+      + "(repeatable), e.g. --set queues.ring-size=256 or --set fio.iodepth=8.")
   Map<String, String> sets = new LinkedHashMap<>();
 
-  @Option(names = "--parallel", paramLabel = "N", description = "Variants run at once (default: the number "
-      + "of processors). Results do not depend on it.")
+  @Option(names = "--parallel", paramLabel = "N", description = "Runs at once (default: the number of "
+      + "processors). Results do not depend on it.")
   Integer parallel;
 
-  @Option(names = "--brief", description = "Only the comparison table and the digest.")
+  @Option(names = "--quick", description = "Apply the experiment's quick profile (short runs, one "
+      + "replication): what CI runs.")
+  boolean quick;
+
+  @Option(names = "--brief", description = "Only the comparison table, the verdicts and the digest.")
   boolean brief;
+
+  @Option(names = "--list", description = "List the experiments in DIR (default: experiments/) and exit.")
+  boolean list;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (list) {
+      return listExperiments(out, file != null ? file : Path.of("experiments"));
+    }
+    if (file == null) {
+      throw new UserError("missing experiment FILE (try 'mqroute run --list')");
+    }
     ExperimentSpec exp;
     try {
-      exp = ExperimentParser.parse(file, seed, sets);
+      exp = ExperimentParser.parse(file, seed, sets, quick);
     } catch (ConfigError | FioParseException e) {
       throw new UserError(e.getMessage());
     }
@@ -59,34 +78,73 @@ final class RunCommand implements Callable<Integer> {
     if (par < 1) {
       throw new UserError("--parallel must be >= 1, was " + par);
     }
-    out.printf("# %s: %d variant(s), seed %d%n", exp.name(), exp.variants().size(), exp.seed());
+    out.printf("# %s: %d run(s) (%d variant x point, %d replication(s)), seed %d%s%n", exp.name(),
+        exp.variants().size() * exp.replications(), exp.variants().size(), exp.replications(), exp.seed(),
+        exp.quick() ? ", quick profile" : "");
     if (!exp.description().isBlank()) {
       exp.description().strip().lines().forEach(l -> out.println("# " + l));
     }
     out.flush();
     ExperimentResult result = ExperimentRunner.run(exp, par, r -> {
-      spec.commandLine().getErr().printf("mqroute: variant %s done in %.1f s wall (%s virtual)%n",
-          r.variant().name(), r.wallNanos() / 1e9, seconds(r.result().endNanos()));
+      spec.commandLine().getErr().printf("mqroute: %s done in %.1f s wall (%s virtual)%n", r.variant().id(),
+          r.wallNanos() / 1e9, seconds(r.result().endNanos()));
       spec.commandLine().getErr().flush();
     });
     for (VariantResult r : result.variants()) {
       if (!brief) {
-        out.printf("%n=== variant %s %s%n", r.variant().name(), r.variant().params());
+        out.printf("%n=== %s %s%n", r.variant().id(), r.variant().params());
         out.print(FioTextReport.render(r.result().jobs(), "virtual t=" + seconds(r.result().endNanos())));
         out.print(MachineReport.render(r.variant().machine(), r.result()));
       }
       if (r.result().stall() != null) {
-        out.println("STALL in " + r.variant().name() + ": " + r.result().stall());
+        out.println((r.variant().expectStall() ? "STALL (expected) in " : "STALL in ") + r.variant().id() + ": "
+            + r.result().stall());
       }
-      r.result().violations().forEach(v -> out.println("VIOLATION in " + r.variant().name() + ": " + v));
+      r.result().violations().forEach(v -> out.println("VIOLATION in " + r.variant().id() + ": " + v));
     }
     out.println();
     out.print(ComparisonTable.render(result.variants()));
     out.println();
+    for (Expectation.Verdict v : result.verdicts()) {
+      out.println(v);
+    }
+    for (VariantResult r : result.variants()) {
+      if (r.variant().expectStall()) {
+        out.println((r.stalled() ? "PASS " : "FAIL ") + r.variant().id() + " is expected to stall: "
+            + (r.stalled() ? "it did" : "it did not"));
+      }
+    }
     out.println("invariants: " + (result.healthy() ? "ok" : "BROKEN"));
+    out.println("expectations: " + (result.expectationsHold() ? "hold" : "FAILED"));
     out.println("digest: " + result.digest());
     out.flush();
-    return result.healthy() ? Main.OK : Main.INVARIANT_BROKEN;
+    if (!result.healthy()) {
+      return Main.INVARIANT_BROKEN;
+    }
+    return result.expectationsHold() ? Main.OK : Main.EXPECTATION_FAILED;
+  }
+
+  private static int listExperiments(PrintWriter out, Path dir) {
+    if (!Files.isDirectory(dir)) {
+      throw new UserError(dir + ": not a directory");
+    }
+    try (Stream<Path> files = Files.list(dir)) {
+      List<Path> confs = files.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
+      for (Path p : confs) {
+        String line;
+        try {
+          ExperimentSpec s = ExperimentParser.parse(p, null, Map.of(), false);
+          String d = s.description().strip().lines().findFirst().orElse("");
+          line = String.format(Locale.ROOT, "%-32s %s", p, d);
+        } catch (ConfigError | FioParseException e) {
+          line = String.format(Locale.ROOT, "%-32s (does not parse: %s)", p, e.getMessage());
+        }
+        out.println(line);
+      }
+    } catch (IOException e) {
+      throw new UserError(dir + ": cannot list (" + e.getMessage() + ")");
+    }
+    return Main.OK;
   }
 
   private static String seconds(long nanos) {

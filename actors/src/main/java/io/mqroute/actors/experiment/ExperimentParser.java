@@ -3,16 +3,20 @@ package io.mqroute.actors.experiment;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigValue;
+import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import io.mqroute.actors.config.ConfigError;
 import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
+import io.mqroute.actors.workload.FioParseException;
 import io.mqroute.actors.workload.FioWorkload;
+import io.mqroute.policies.NameSuggester;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,26 +24,30 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Reads an experiment script (HOCON): {@code name}, {@code description}, {@code seed}, the machine keys of
- * {@link MachineSpecParser}, {@code workload} (inline fio job text, or a path to a {@code .fio} file) and
- * {@code variants} — a list of objects with a {@code name} and overrides of any machine key, e.g.
- * {@code { name = p2c, router.selector = p2c }}. Unknown keys and bad values are one-line errors naming the
- * file, the line and the key.
+ * Reads an experiment script (HOCON). Keys: {@code name}, {@code description}, {@code seed},
+ * {@code replications}, the machine keys of {@link MachineSpecParser}, {@code workload} (inline fio job text
+ * or a path to a {@code .fio} file), {@code fio} (fio options set in every job), {@code variants} (objects
+ * with a {@code name}, overrides of any machine key or shortcut such as {@code selector}, {@code fio}, and
+ * {@code expect-stall}), {@code sweep} (key → list of values; runs the product with the variants),
+ * {@code expect} (bands, see {@link Expectation}) and {@code quick} (overrides applied with --quick). Unknown
+ * keys and bad values are one-line errors naming the file, the line and the key.
  */
 public final class ExperimentParser {
   /** Larger experiment or job files are refused: they are scripts, not data. */
   public static final long MAX_FILE_BYTES = 1L << 20;
 
-  static final List<String> TOP_KEYS;
-
-  static {
-    List<String> k = new ArrayList<>(List.of("name", "description", "seed", "workload", "variants"));
-    k.addAll(MachineSpecParser.KEYS);
-    TOP_KEYS = List.copyOf(k);
-  }
+  private static final List<String> OWN_KEYS =
+      List.of("name", "description", "seed", "replications", "workload", "fio", "variants", "sweep", "expect",
+          "quick");
+  static final List<String> TOP_KEYS = concat(OWN_KEYS, MachineSpecParser.KEYS);
+  private static final List<String> OVERRIDE_KEYS =
+      concat(List.of("fio"), MachineSpecParser.KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()));
+  private static final List<String> VARIANT_KEYS = concat(List.of("name", "expect-stall"), OVERRIDE_KEYS);
+  private static final List<String> QUICK_KEYS = concat(List.of("replications", "sweep"), OVERRIDE_KEYS);
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -48,20 +56,33 @@ public final class ExperimentParser {
   /**
    * @param seedOverride replaces the file's seed when not null
    * @param sets         {@code key=value} overrides applied to the base before the variants
+   * @param quick        apply the file's {@code quick} profile (CI-sized runs)
    */
-  public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> sets) {
+  public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> sets, boolean quick) {
     Config raw = load(file);
     for (Map.Entry<String, String> e : sets.entrySet()) {
-      Config one;
+      String key = Shortcuts.expand(e.getKey());
       try {
-        one = ConfigFactory.parseString(e.getKey() + " = " + e.getValue(),
+        Config one = ConfigFactory.parseString("\"x\" = " + e.getValue(),
             ConfigParseOptions.defaults().setOriginDescription("--set " + e.getKey()));
+        raw = raw.withValue(key, one.getValue("\"x\""));
       } catch (ConfigException ex) {
         throw new ConfigError("--set " + e.getKey() + "=" + e.getValue() + ": " + ex.getMessage());
       }
-      raw = one.withFallback(raw);
     }
     StrictConfig top = StrictConfig.of(raw, "", TOP_KEYS);
+    int replications = top.integer("replications", 1, 1, 1000);
+    if (quick && raw.hasPath("quick")) {
+      Config q = Shortcuts.expand(object(raw, top, "quick"));
+      replications = StrictConfig.of(q, "quick", QUICK_KEYS).integer("replications", 1, 1, 1000);
+      raw = q.withoutPath("replications").withoutPath("sweep").withFallback(raw);
+      if (q.hasPath("sweep")) { // a quick sweep replaces the full one instead of merging with it
+        raw = raw.withValue("sweep", q.getValue("sweep"));
+      }
+    } else if (quick) {
+      replications = 1;
+    }
+    top = StrictConfig.of(raw, "", TOP_KEYS);
     String name = top.requiredString("name");
     if (!NAME.matcher(name).matches()) {
       throw top.error("name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + name + "\"");
@@ -69,60 +90,178 @@ public final class ExperimentParser {
     String description = top.string("description", "");
     long seed = seedOverride != null ? seedOverride : top.integer("seed", 1, 0, Integer.MAX_VALUE);
     Path dir = file.toAbsolutePath().getParent();
-    String workloadText = top.requiredString("workload");
-    Config base = raw.withoutPath("variants").withoutPath("name").withoutPath("description")
-        .withoutPath("seed").withoutPath("workload");
+    Workload.Source workload = workloadSource(raw, top, dir);
+    Map<String, String> baseFio = top.stringMap("fio");
+    Config base = raw;
+    for (String k : OWN_KEYS) {
+      base = base.withoutPath(k);
+    }
+
+    Map<String, List<String>> sweep = sweep(raw, top);
+    List<Map<String, String>> points = product(sweep);
 
     List<Variant> variants = new ArrayList<>();
     List<? extends ConfigObject> list = variantObjects(raw, top);
-    if (list.isEmpty()) {
-      variants.add(variant("default", Map.of(), base, workloadText, dir, raw));
-    }
-    for (ConfigObject o : list) {
-      Config v = o.toConfig();
-      StrictConfig.of(v.withoutPath("name"), "variants[" + variants.size() + "]",
-          MachineSpecParser.KEYS);
-      if (!v.hasPath("name")) {
-        throw new ConfigError(where(o) + "variants[" + variants.size() + "]: missing key \"name\"");
-      }
-      String vname = v.getString("name");
+    List<String> names = new ArrayList<>();
+    int index = 0;
+    for (ConfigObject o : list.isEmpty() ? List.of(ConfigFactory.parseString("name = default").root()) : list) {
+      String path = "variants[" + index++ + "]";
+      Config v = Shortcuts.expand(o.toConfig());
+      StrictConfig sv = StrictConfig.of(v, path, VARIANT_KEYS);
+      String vname = sv.requiredString("name");
       if (!NAME.matcher(vname).matches()) {
-        throw new ConfigError(where(o) + "variants[" + variants.size() + "].name: must be 1-64 letters, digits,"
-            + " '.', '_' or '-', got \"" + vname + "\"");
+        throw sv.error("name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + vname + "\"");
       }
-      for (Variant prev : variants) {
-        if (prev.name().equals(vname)) {
-          throw new ConfigError(where(o) + "variants: two variants are named \"" + vname + "\"");
+      if (names.contains(vname)) {
+        throw sv.error("name", "two variants are named \"" + vname + "\"");
+      }
+      names.add(vname);
+      boolean expectStall = sv.bool("expect-stall", false);
+      Map<String, String> variantFio = sv.stringMap("fio");
+      Config overrides = v.withoutPath("name").withoutPath("expect-stall").withoutPath("fio");
+      Map<String, String> params = flatten(v.withoutPath("name"));
+      for (Map<String, String> point : points) {
+        Config merged = overrides.withFallback(base);
+        Map<String, String> fio = new TreeMap<>(baseFio);
+        fio.putAll(variantFio);
+        for (Map.Entry<String, String> p : point.entrySet()) {
+          if (p.getKey().startsWith("fio.")) {
+            fio.put(p.getKey().substring(4), p.getValue());
+          } else {
+            merged = merged.withValue(p.getKey(), ConfigValueFactory.fromAnyRef(p.getValue(), "sweep"));
+          }
+        }
+        MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
+        variants.add(new Variant(vname, params, machine, workload.parse(fio), point, expectStall));
+      }
+    }
+    List<Expectation> expectations = expectations(raw, top, names, sweep.keySet());
+    return new ExperimentSpec(name, description, seed, file, List.copyOf(variants),
+        List.copyOf(sweep.keySet()), replications, expectations, quick);
+  }
+
+  /** Parses without --quick. */
+  public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> sets) {
+    return parse(file, seedOverride, sets, false);
+  }
+
+  private static Config object(Config raw, StrictConfig top, String key) {
+    ConfigValue v = raw.getValue(key);
+    if (v.valueType() != ConfigValueType.OBJECT) {
+      throw top.error(key, "must be an object { ... }");
+    }
+    return ((ConfigObject) v).toConfig();
+  }
+
+  private static Map<String, List<String>> sweep(Config raw, StrictConfig top) {
+    Map<String, List<String>> sweep = new TreeMap<>();
+    if (!raw.hasPath("sweep")) {
+      return sweep;
+    }
+    Config s = object(raw, top, "sweep");
+    for (Map.Entry<String, ConfigValue> e : s.entrySet()) {
+      String key = Shortcuts.expand(e.getKey());
+      String where = StrictConfig.where(e.getValue().origin());
+      if (e.getValue().valueType() != ConfigValueType.LIST || ((ConfigList) e.getValue()).isEmpty()) {
+        throw new ConfigError(where + "sweep." + e.getKey() + ": must be a non-empty list of values");
+      }
+      if (!key.startsWith("fio.") && !MachineSpecParser.KEYS.contains(key.split("\\.")[0])) {
+        String hint = NameSuggester.nearest(e.getKey(), OVERRIDE_KEYS);
+        throw new ConfigError(where + "sweep." + e.getKey() + ": not a key a sweep can vary"
+            + (hint != null ? "; did you mean \"" + hint + "\"?" : "") + " (machine keys, shortcuts or fio.OPTION)");
+      }
+      List<String> values = new ArrayList<>();
+      for (ConfigValue x : (ConfigList) e.getValue()) {
+        values.add(String.valueOf(x.unwrapped()));
+      }
+      sweep.put(key, values);
+    }
+    return sweep;
+  }
+
+  /** Every combination of the swept values, the first key varying slowest. */
+  static List<Map<String, String>> product(Map<String, List<String>> sweep) {
+    List<Map<String, String>> out = new ArrayList<>();
+    out.add(new LinkedHashMap<>());
+    for (Map.Entry<String, List<String>> e : sweep.entrySet()) {
+      List<Map<String, String>> next = new ArrayList<>();
+      for (Map<String, String> p : out) {
+        for (String v : e.getValue()) {
+          Map<String, String> q = new LinkedHashMap<>(p);
+          q.put(e.getKey(), v);
+          next.add(q);
         }
       }
-      Map<String, String> params = flatten(v.withoutPath("name"));
-      variants.add(variant(vname, params, v.withoutPath("name").withFallback(base), workloadText, dir, raw));
+      out = next;
     }
-    return new ExperimentSpec(name, description, seed, file, List.copyOf(variants));
+    return out;
   }
 
-  private static Variant variant(String name, Map<String, String> params, Config merged, String workloadText,
-      Path dir, Config raw) {
-    MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
-    Workload w = workload(workloadText, dir, raw);
-    return new Variant(name, params, machine, w);
+  private static List<Expectation> expectations(Config raw, StrictConfig top, List<String> names,
+      java.util.Set<String> sweepKeys) {
+    List<Expectation> out = new ArrayList<>();
+    if (!raw.hasPath("expect")) {
+      return out;
+    }
+    if (raw.getValue("expect").valueType() != ConfigValueType.LIST) {
+      throw top.error("expect", "must be a list of strings like \"p99(a) <= 2 * p99(b)\"");
+    }
+    for (ConfigValue v : raw.getList("expect")) {
+      String where = StrictConfig.where(v.origin());
+      if (v.valueType() != ConfigValueType.STRING) {
+        throw new ConfigError(where + "expect: each entry must be a string");
+      }
+      Expectation e;
+      try {
+        e = Expectation.parse((String) v.unwrapped());
+      } catch (IllegalArgumentException ex) {
+        throw new ConfigError(where + ex.getMessage());
+      }
+      for (Expectation.Ref ref : e.refs()) {
+        if (!names.contains(ref.variant())) {
+          throw new ConfigError(where + "expect: " + NameSuggester.unknown("variant", ref.variant(), names));
+        }
+        for (String k : ref.point().keySet()) {
+          boolean known = sweepKeys.contains(k)
+              || sweepKeys.stream().anyMatch(s -> Variant.shortKey(s).equals(k));
+          if (!known) {
+            throw new ConfigError(where + "expect: \"" + k + "\" is not a swept key (swept: " + sweepKeys + ")");
+          }
+        }
+      }
+      out.add(e);
+    }
+    return out;
   }
 
-  private static Workload workload(String text, Path dir, Config raw) {
+  private static Workload.Source workloadSource(Config raw, StrictConfig top, Path dir) {
+    String text = top.requiredString("workload");
+    String where = StrictConfig.where(raw.getValue("workload").origin());
     String t = text.strip();
-    String where = raw.hasPath("workload") ? StrictConfig.where(raw.getValue("workload").origin()) : "";
+    String source;
+    String content;
     if (!t.contains("\n") && t.endsWith(".fio")) {
       Path f = dir.resolve(t).normalize();
       try {
         if (Files.size(f) > MAX_FILE_BYTES) {
           throw new ConfigError(where + "workload: " + f + " is larger than 1 MiB");
         }
-        return FioWorkload.parse(Files.readString(f), f.toString());
+        content = Files.readString(f);
+        source = f.toString();
       } catch (IOException e) {
         throw new ConfigError(where + "workload: cannot read " + f + " (" + e.getMessage() + ")");
       }
+    } else {
+      content = text;
+      source = where.isEmpty() ? "workload" : where.substring(0, where.length() - 2) + " (workload)";
     }
-    return FioWorkload.parse(text, where.isEmpty() ? "workload" : where.substring(0, where.length() - 2));
+    return overrides -> {
+      try {
+        return FioWorkload.parse(content, source, overrides);
+      } catch (FioParseException e) {
+        throw new ConfigError(e.getMessage() + (overrides.isEmpty() ? "" : " (fio overrides " + overrides + ")"));
+      }
+    };
   }
 
   private static List<? extends ConfigObject> variantObjects(Config raw, StrictConfig top) {
@@ -140,7 +279,7 @@ public final class ExperimentParser {
     }
   }
 
-  /** The overrides as flat {@code path = value} strings, in file order. */
+  /** The overrides as flat {@code path = value} strings, sorted. */
   static Map<String, String> flatten(Config c) {
     Map<String, String> out = new LinkedHashMap<>();
     c.entrySet().stream()
@@ -160,13 +299,18 @@ public final class ExperimentParser {
       return ConfigFactory.parseFile(file.toFile(),
           ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)).resolve();
     } catch (ConfigException e) {
-      throw new ConfigError(e.getMessage().replaceFirst("^" + Pattern.quote(file.toString()) + ": ", file + ":"));
+      throw new ConfigError(e.getMessage());
     } catch (IOException e) {
       throw new ConfigError(file + ": cannot read (" + e.getMessage() + ")");
     }
   }
 
-  private static String where(ConfigObject o) {
-    return StrictConfig.where(o.origin());
+  @SafeVarargs
+  private static List<String> concat(List<String>... lists) {
+    List<String> out = new ArrayList<>();
+    for (List<String> l : lists) {
+      out.addAll(l);
+    }
+    return List.copyOf(out);
   }
 }

@@ -16,4 +16,10 @@ public interface Workload {
 
   /** fio's top-level "global options" (empty if the job file had no [global]). */
   Map<String, String> globalOptions();
+
+  /** A workload text that can be parsed with different fio option overrides (variants, sweeps). */
+  @FunctionalInterface
+  interface Source {
+    Workload parse(Map<String, String> fioOverrides);
+  }
 }

@@ -4,8 +4,10 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Reads fio jobs in fio's own syntax, as a job file or as fio command-line arguments, into
@@ -50,6 +52,25 @@ public final class FioJobParser {
      */
     public static FioJobFile parse(String source, String text) {
         return new JobSpecResolver(source).resolve(JobFileLexer.lexJobFile(source, text), false);
+    }
+
+    /**
+     * Parses job-file text and then sets {@code overrides} (fio option → value) in every job section, after
+     * the job's own options, so they win — an experiment's way to sweep {@code iodepth} or {@code numjobs}
+     * over one job file. Errors in an override name the override, not a line.
+     */
+    public static FioJobFile parse(String source, String text, Map<String, String> overrides) {
+        List<JobFileLexer.RawSection> sections = new ArrayList<>();
+        for (JobFileLexer.RawSection s : JobFileLexer.lexJobFile(source, text)) {
+            if (s.global() || overrides.isEmpty()) {
+                sections.add(s);
+                continue;
+            }
+            List<JobFileLexer.RawOption> options = new ArrayList<>(s.options());
+            overrides.forEach((k, v) -> options.add(new JobFileLexer.RawOption(k, v, 0)));
+            sections.add(new JobFileLexer.RawSection(s.name(), s.global(), s.line(), options));
+        }
+        return new JobSpecResolver(source).resolve(sections, false);
     }
 
     /**

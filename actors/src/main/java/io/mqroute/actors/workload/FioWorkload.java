@@ -27,6 +27,11 @@ public final class FioWorkload implements Workload {
     return new FioWorkload(FioJobParser.parse(source, text));
   }
 
+  /** The job file with {@code overrides} set in every job (see {@link FioJobParser#parse(String, String, Map)}). */
+  public static FioWorkload parse(String text, String source, Map<String, String> overrides) {
+    return new FioWorkload(FioJobParser.parse(source, text, overrides));
+  }
+
   public FioJobFile file() {
     return file;
   }
