@@ -39,12 +39,17 @@ public final class FlowProtocol {
 
   // ---- Queue
 
-  public sealed interface QueueCommand permits Enqueue, Served, RetryTick, QueueReport {}
+  public sealed interface QueueCommand permits Enqueue, Served, Harvest, RetryTick, QueueReport {}
 
   public record Enqueue(Request request) implements QueueCommand {}
 
   /** The poller has finished a request that was on the ring; its slot can be harvested. */
   public record Served(OnRing item) implements QueueCommand {}
+
+  /** The home core runs the queue's done_work: harvest what the device has completed. */
+  enum Harvest implements QueueCommand {
+    INSTANCE
+  }
 
   /** The delayed-retry timer (pre-seed-001 virtio-fs: schedule_delayed_work(1 ms)). */
   enum RetryTick implements QueueCommand {

@@ -2,6 +2,7 @@ package io.mqroute.actors.machine;
 
 import io.mqroute.actors.machine.FlowProtocol.Ended;
 import io.mqroute.actors.machine.FlowProtocol.Enqueue;
+import io.mqroute.actors.machine.FlowProtocol.Harvest;
 import io.mqroute.actors.machine.FlowProtocol.OnRing;
 import io.mqroute.actors.machine.FlowProtocol.PollerCommand;
 import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
@@ -60,6 +61,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final BoundedSourceQueue<OnRing> ring;
 
   private final ArrayDeque<OnRing> overflow = new ArrayDeque<>();
+  /** Served by the device, slot still held until the home core harvests it. */
+  private final ArrayDeque<OnRing> served = new ArrayDeque<>();
+  private boolean harvestPending;
   private final ArrayDeque<Long> overflowSince = new ArrayDeque<>();
   private final List<String> violations = new ArrayList<>();
   private final java.util.LinkedHashMap<Long, Request> onRingIds = new java.util.LinkedHashMap<>();
@@ -118,6 +122,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     return newReceiveBuilder()
         .onMessage(Enqueue.class, this::onEnqueue)
         .onMessage(Served.class, this::onServed)
+        .onMessageEquals(Harvest.INSTANCE, this::onHarvest)
         .onMessageEquals(RetryTick.INSTANCE, this::onRetry)
         .onMessage(QueueReport.class, this::onReport)
         .build();
@@ -179,12 +184,29 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     }
   }
 
+  /**
+   * The device is done with a request. Like the virtio IRQ scheduling done_work on the queue's CPU, the first
+   * completion asks the home core for a harvest; everything completed by the time it runs is harvested in
+   * one batch (virtqueue_get_buf in a loop), which frees the slots and then refills once.
+   */
   private Behavior<QueueCommand> onServed(Served s) {
-    onRing--;
-    if (onRingIds.remove(s.item().request().id()) == null) {
-      violations.add("request " + s.item().request().id() + " came back but was not on the ring");
+    served.addLast(s.item());
+    if (!harvestPending) {
+      harvestPending = true;
+      core.tell(new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
     }
-    end(s.item(), Status.OK);
+    return this;
+  }
+
+  private Behavior<QueueCommand> onHarvest() {
+    harvestPending = false;
+    for (OnRing item; (item = served.pollFirst()) != null; ) {
+      onRing--;
+      if (onRingIds.remove(item.request().id()) == null) {
+        violations.add("request " + item.request().id() + " came back but was not on the ring");
+      }
+      end(item, Status.OK);
+    }
     if (fullRing.refillsOnCompletion()) {
       dispatchQueued();
     }
