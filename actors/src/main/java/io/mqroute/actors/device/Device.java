@@ -28,6 +28,14 @@ public interface Device {
     return false;
   }
 
+  /**
+   * How long of {@code serviceNanos} the poller thread itself is busy; the rest is latency it does not wait
+   * for (an async backend). All of it by default.
+   */
+  default long workerNanos(long serviceNanos) {
+    return serviceNanos;
+  }
+
   /** The spec string this device was built from, e.g. {@code exponential(40us)}. */
   String spec();
 }

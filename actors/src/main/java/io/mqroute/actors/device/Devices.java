@@ -8,11 +8,11 @@ import java.util.Locale;
 /**
  * Builds a {@link Device} from its spec string: {@code fixed(40us)}, {@code exponential(40us)},
  * {@code lognormal(30us, 0.5)}, {@code empirical(path/to/ns.csv)}, {@code hdd(8.5ms, 7200, 180MB/s, 1ms)},
- * {@code cpu(20us)}, {@code null}.
+ * {@code dpu(2.5us, 40us, 0.25)}, {@code cpu(20us)}, {@code null}.
  */
 public final class Devices {
   public static final List<String> KINDS =
-      List.of("fixed", "exponential", "lognormal", "empirical", "hdd", "cpu", "null");
+      List.of("fixed", "exponential", "lognormal", "empirical", "hdd", "dpu", "cpu", "null");
 
   private Devices() {}
 
@@ -48,6 +48,8 @@ public final class Devices {
             Integer.parseInt(arg(args, 1, 4, spec)),
             parseRate(arg(args, 2, 4, spec)),
             Durations.parseNanos(arg(args, 3, 4, spec)));
+        case "dpu" -> new DpuDevice(Durations.parseNanos(arg(args, 0, 3, spec)),
+            Durations.parseNanos(arg(args, 1, 3, spec)), Double.parseDouble(arg(args, 2, 3, spec)));
         case "cpu" -> new CpuDevice(Durations.parseNanos(arg(args, 0, 1, spec)));
         case "null" -> {
           arg(args, -1, 0, spec);

@@ -78,7 +78,7 @@ public final class FlowProtocol {
 
   // ---- Poller
 
-  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone {}
+  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone, WorkerFree {}
 
   /** Serve a request; complete {@code done} when the device is finished with it. */
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
@@ -86,5 +86,9 @@ public final class FlowProtocol {
   /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
   record ServerDone(Serve serve, long deviceNanos) implements PollerCommand {}
 
-  record DeviceDone(Serve serve) implements PollerCommand {}
+  /** The device has finished {@code serve}; the worker is released too unless it already was. */
+  record DeviceDone(Serve serve, boolean releasesWorker) implements PollerCommand {}
+
+  /** The worker's share of an async device's time is over: it can take the next request. */
+  record WorkerFree(Serve serve) implements PollerCommand {}
 }

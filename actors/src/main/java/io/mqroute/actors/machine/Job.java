@@ -284,6 +284,8 @@ public final class Job extends AbstractBehavior<Command> {
           stuck.add(plan.requestId(slots[i] - 1, i));
         }
       }
+      stopping = true;
+      closeWindow(now); // the run ends here: the measurements so far are the job's result
       machine.tell(new MachineProtocol.Stalled(plan.index(), lastProgress, stuck));
     }
     return this;

@@ -5,6 +5,7 @@ import io.mqroute.actors.machine.FlowProtocol.DeviceDone;
 import io.mqroute.actors.machine.FlowProtocol.PollerCommand;
 import io.mqroute.actors.machine.FlowProtocol.Serve;
 import io.mqroute.actors.machine.FlowProtocol.ServerDone;
+import io.mqroute.actors.machine.FlowProtocol.WorkerFree;
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.policies.strategy.DispatchOrder;
@@ -72,7 +73,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     return newReceiveBuilder()
         .onMessage(Serve.class, this::onServe)
         .onMessage(ServerDone.class, this::onServerDone)
-        .onMessage(DeviceDone.class, d -> complete(d.serve()))
+        .onMessage(DeviceDone.class, d -> complete(d.serve(), d.releasesWorker()))
+        .onMessage(WorkerFree.class, w -> release())
         .build();
   }
 
@@ -133,17 +135,38 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     return this;
   }
 
+  /** Device time: the worker is busy for the device's worker share of it, the request done at its end. */
   private void deviceTime(Serve s, long nanos) {
     if (nanos == 0) {
-      complete(s);
+      complete(s, true);
+      return;
+    }
+    long worker = device.workerNanos(nanos);
+    if (worker < nanos) {
+      if (worker == 0) {
+        release();
+      } else {
+        WorkerFree free = new WorkerFree(s);
+        timers.startSingleTimer(free, free, Duration.ofNanos(worker));
+      }
+      DeviceDone done = new DeviceDone(s, false);
+      timers.startSingleTimer(done, done, Duration.ofNanos(nanos));
     } else {
-      timers.startSingleTimer(s, new DeviceDone(s), Duration.ofNanos(nanos));
+      DeviceDone done = new DeviceDone(s, true);
+      timers.startSingleTimer(done, done, Duration.ofNanos(nanos));
     }
   }
 
-  private Behavior<PollerCommand> complete(Serve s) {
-    busy--;
+  private Behavior<PollerCommand> complete(Serve s, boolean releasesWorker) {
     s.done().complete(s.item());
+    if (releasesWorker) {
+      release();
+    }
+    return this;
+  }
+
+  private Behavior<PollerCommand> release() {
+    busy--;
     pump();
     return this;
   }

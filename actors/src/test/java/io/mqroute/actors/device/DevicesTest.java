@@ -17,7 +17,8 @@ class DevicesTest {
   @Test
   void parsesEveryKindAndPrintsItsSpecBack() {
     for (String spec :
-        new String[] {"fixed(40us)", "exponential(40us)", "lognormal(30us, 0.5)", "cpu(20us)", "null"}) {
+        new String[] {"fixed(40us)", "exponential(40us)", "lognormal(30us, 0.5)", "cpu(20us)", "null",
+            "dpu(2500ns, 40us, 0.25)"}) {
       assertThat(Devices.parse(spec, HERE).spec()).isEqualTo(spec);
     }
     assertThat(Devices.parse("hdd(8500us, 7200, 180MB/s, 1ms)", HERE).spec())

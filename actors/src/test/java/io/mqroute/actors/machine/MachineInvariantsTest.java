@@ -57,6 +57,17 @@ class MachineInvariantsTest {
   }
 
   @Test
+  void anAsyncDeviceIsBoundByItsPollerThreadNotByItsLatency() {
+    // one poller thread spends 10 us per request, the backend adds 100 us it does not wait for
+    MachineSpec spec = TestMachines.pureQueueing("kind = independent, count = 1, ring-size = 1024",
+        "dpu(10us, 100us, 0)");
+    MachineResult r = run(spec, closedLoop(64, 10_000, true), 8).result();
+    assertThat(r.healthy()).isTrue();
+    assertThat(r.endNanos()).isBetween(100_000_000L, 100_200_000L);
+    assertThat(r.jobs().get(0).direction(Direction.READ).lat().mean()).isBetween(600_000.0, 660_000.0);
+  }
+
+  @Test
   void enomemRequeuedOnAnEmptyRingIsReportedAsAStall() {
     MachineSpec spec = TestMachines.parse(
         "machine { numa-nodes = 1, cores-per-node = 1, cpu { c-states = none } }\n"
