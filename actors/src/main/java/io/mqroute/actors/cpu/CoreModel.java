@@ -93,7 +93,8 @@ public final class CoreModel {
       return;
     }
     double y = Math.pow(0.5, dt / (double) governor.halfLifeNanos());
-    util = wasBusy ? util * y + (1 - y) : util * y;
+    // frequency-invariant PELT (x86 APERF/MPERF scaling): time busy at 40% speed is 40% of a full-speed load
+    util = wasBusy ? util * y + (1 - y) * freq : util * y;
     utilAt = now;
   }
 

@@ -14,14 +14,17 @@ package io.mqroute.actors.cpu;
  *                        nothing is charged when the waiter continues on the completing core
  * @param reapNanos       the application consuming the completion (io_uring CQE reap / syscall return;
  *                        about 0.5 µs)
+ * @param switchNanos     a context switch between the application thread and a FUSE server thread sharing
+ *                        one core (schedule() and the switch of address space; about 1.5 µs)
  */
 public record CpuCosts(
-    long submitNanos, long serverNanos, long completionNanos, long wakeNanos, long reapNanos) {
+    long submitNanos, long serverNanos, long completionNanos, long wakeNanos, long reapNanos,
+    long switchNanos) {
 
   /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
-  public static final CpuCosts DEFAULT = new CpuCosts(1_500, 3_000, 1_000, 3_000, 500);
+  public static final CpuCosts DEFAULT = new CpuCosts(1_500, 3_000, 1_000, 3_000, 500, 1_500);
 
-  public static final CpuCosts ZERO = new CpuCosts(0, 0, 0, 0, 0);
+  public static final CpuCosts ZERO = new CpuCosts(0, 0, 0, 0, 0, 0);
 
   public CpuCosts {
     check("submit-cost", submitNanos);
@@ -29,6 +32,7 @@ public record CpuCosts(
     check("completion-cost", completionNanos);
     check("wake-cost", wakeNanos);
     check("reap-cost", reapNanos);
+    check("switch-cost", switchNanos);
   }
 
   private static void check(String name, long v) {

@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
+import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
@@ -160,7 +161,8 @@ public final class ExperimentParser {
     }
     Config s = object(raw, top, "sweep");
     for (Map.Entry<String, ConfigValue> e : s.entrySet()) {
-      String key = Shortcuts.expand(e.getKey());
+      // "fio.iodepth" (quoted) and fio.iodepth (a nested object) name the same key
+      String key = Shortcuts.expand(String.join(".", ConfigUtil.splitPath(e.getKey())));
       String where = StrictConfig.where(e.getValue().origin());
       if (e.getValue().valueType() != ConfigValueType.LIST || ((ConfigList) e.getValue()).isEmpty()) {
         throw new ConfigError(where + "sweep." + e.getKey() + ": must be a non-empty list of values");

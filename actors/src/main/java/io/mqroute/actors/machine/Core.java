@@ -38,19 +38,25 @@ public final class Core extends AbstractBehavior<Command> {
   private ActorRef<Command> migrateTo;
   /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
   private final boolean neverSleeps;
+  private final long switchNanos;
+  /** The thread (Work.thread()) that ran last: a different task thread costs a context switch. */
+  private int lastThread = -1;
 
-  public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Core(ctx, t, cpu, cstates, governor)));
+  /** @param switchNanos cost of switching between the application and a server thread on this core */
+  public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor, long switchNanos) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Core(ctx, t, cpu, cstates, governor,
+        switchNanos)));
   }
 
   private Core(ActorContext<Command> ctx, TimerScheduler<Command> timers, int cpu, List<CState> cstates,
-      Governor governor) {
+      Governor governor, long switchNanos) {
     super(ctx);
     this.cpu = cpu;
     this.clock = NanoClock.of(ctx.getSystem());
     this.timers = timers;
     this.model = new CoreModel(cstates, governor, clock.nanoTime());
     this.neverSleeps = cstates.isEmpty();
+    this.switchNanos = switchNanos;
   }
 
   @Override
@@ -78,8 +84,18 @@ public final class Core extends AbstractBehavior<Command> {
       deliver(e);
       return this;
     }
-    begin(e, model.start(now, e.costNanos()), now);
+    begin(e, model.start(now, cost(e)), now);
     return this;
+  }
+
+  private long cost(Exec<?> e) {
+    int t = e.kind().thread();
+    if (t < 0) {
+      return e.costNanos(); // interrupt / kworker context: no task switch modelled
+    }
+    long c = e.costNanos() + (lastThread >= 0 && lastThread != t ? switchNanos : 0);
+    lastThread = t;
+    return c;
   }
 
   private void begin(Exec<?> e, long end, long now) {
@@ -97,7 +113,7 @@ public final class Core extends AbstractBehavior<Command> {
     if (next == null) {
       model.finish(runningEnd);
     } else {
-      begin(next, model.continueWith(runningEnd, next.costNanos()), clock.nanoTime());
+      begin(next, model.continueWith(runningEnd, cost(next)), clock.nanoTime());
     }
     return this;
   }

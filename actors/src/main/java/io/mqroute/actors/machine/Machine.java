@@ -75,7 +75,8 @@ public final class Machine extends AbstractBehavior<Command> {
     SeededRandom root = SeededRandom.root(seed);
     int ncpu = spec.topology().cpuCount();
     for (int c = 0; c < ncpu; c++) {
-      cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor()), "core-" + c, SAME));
+      cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor(), spec.costs().switchNanos()),
+          "core-" + c, SAME));
     }
     MachineSpec.Queues q = spec.queues();
     MutableRoutingView.Builder vb = MutableRoutingView.newBuilder(spec.topology()).queues(q.count());
@@ -88,7 +89,8 @@ public final class Machine extends AbstractBehavior<Command> {
         .queues(q.count()).maxBackground(spec.router().maxBackground())
         .congestionThreshold(spec.router().congestionThreshold()).build();
     ActorRef<CoreProtocol.Command> pending = spec.router().pendingQueueNanos() < 0 ? null
-        : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE), "pending-queue", SAME);
+        : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0), "pending-queue",
+            SAME);
     List<ActorRef<FlowProtocol.QueueCommand>> queueRefs = queues;
     Router.Settings rs = new Router.Settings(
         Selectors.create(spec.router().selector(), spec.router().selectorParams()), view, admission, spec.wake(),

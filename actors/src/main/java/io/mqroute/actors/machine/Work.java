@@ -13,5 +13,14 @@ public enum Work {
   /** The application reaping a completion on the core it already runs on. */
   REAP,
   /** The pre-cleanup fiq->pending hop (seed 000). */
-  PENDING
+  PENDING;
+
+  /** Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch). */
+  int thread() {
+    return switch (this) {
+      case SUBMIT, WAKE, REAP -> 0;
+      case SERVER -> 1;
+      case COMPLETION, PENDING -> -1;
+    };
+  }
 }
