@@ -22,6 +22,10 @@ class QueueMaskTest {
                 boolean set = r.nextInt(3) > 0;
                 assertThat(mask.set(i, set)).isEqualTo(oracle.get(i) != set);
                 oracle.set(i, set);
+                if (op % 37 == 0 && !oracle.isEmpty()) { // the lazy member index must follow changes
+                    int rank = r.nextInt(oracle.cardinality());
+                    assertThat(mask.nth(rank)).isEqualTo(oracle.stream().skip(rank).findFirst().getAsInt());
+                }
             }
             assertThat(mask.weight()).isEqualTo(oracle.cardinality());
             assertThat(mask.first()).isEqualTo(oracle.isEmpty() ? -1 : oracle.nextSetBit(0));
@@ -40,6 +44,10 @@ class QueueMaskTest {
                 @Override public long word(int index) { return mask.word(index); }
             };
             assertThat(viaDefaults.weight()).isEqualTo(mask.weight());
+            for (int k = -1; k <= mask.weight(); k++) {
+                assertThat(viaDefaults.nth(k)).as("default nth(%d)", k).isEqualTo(mask.nth(k));
+            }
+            assertThat(viaDefaults.first()).isEqualTo(mask.first());
             assertThat(viaDefaults.isEmpty()).isEqualTo(oracle.isEmpty());
         }
     }
