@@ -10,7 +10,8 @@ import java.util.StringJoiner;
  * is rebuilt lazily (O(capacity / 64 + weight)) on the first {@code nth} after a change: masks
  * change on registration and hotplug, rarely, and are read on every decision.
  *
- * <p>Not thread-safe: owned by one actor (or one test) at a time.
+ * <p>Not thread-safe, not even for concurrent readers ({@code nth} may rebuild the index): owned
+ * by one actor (or one test) at a time.
  */
 public final class BitMask implements QueueMask {
 
