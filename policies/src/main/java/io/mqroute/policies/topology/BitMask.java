@@ -6,13 +6,20 @@ import java.util.StringJoiner;
  * A mutable fixed-capacity {@link QueueMask} with a cached weight, so that registering a queue or
  * flipping a CPU is O(1) and {@link #weight()} is a field read.
  *
- * <p>Not thread-safe: owned by one actor (or one test) at a time.
+ * <p>{@link #nth(int)} — drawn twice per p2c decision — reads a dense, ascending member index that
+ * is rebuilt lazily (O(capacity / 64 + weight)) on the first {@code nth} after a change: masks
+ * change on registration and hotplug, rarely, and are read on every decision.
+ *
+ * <p>Not thread-safe, not even for concurrent readers ({@code nth} may rebuild the index): owned
+ * by one actor (or one test) at a time.
  */
 public final class BitMask implements QueueMask {
 
     private final int capacity;
     private final long[] words;
+    private final int[] members;
     private int weight;
+    private boolean indexStale;
 
     /** An empty mask that can hold indices {@code [0, capacity)}. */
     public BitMask(int capacity) {
@@ -21,6 +28,7 @@ public final class BitMask implements QueueMask {
         }
         this.capacity = capacity;
         this.words = new long[(capacity + 63) >>> 6];
+        this.members = new int[capacity];
     }
 
     /** A mask of the given capacity with the given members. */
@@ -76,6 +84,7 @@ public final class BitMask implements QueueMask {
         }
         words[i >>> 6] = old | bit;
         weight++;
+        indexStale = true;
         return true;
     }
 
@@ -89,6 +98,7 @@ public final class BitMask implements QueueMask {
         }
         words[i >>> 6] = old & ~bit;
         weight--;
+        indexStale = true;
         return true;
     }
 
@@ -101,6 +111,33 @@ public final class BitMask implements QueueMask {
     public void clearAll() {
         java.util.Arrays.fill(words, 0L);
         weight = 0;
+        indexStale = false;
+    }
+
+    @Override
+    public int nth(int n) {
+        if (n < 0 || n >= weight) {
+            return NONE;
+        }
+        if (indexStale) {
+            reindex();
+        }
+        return members[n];
+    }
+
+    @Override
+    public int first() {
+        return weight == 0 ? NONE : nth(0);
+    }
+
+    private void reindex() {
+        int k = 0;
+        for (int w = 0; w < words.length; w++) {
+            for (long bits = words[w]; bits != 0; bits &= bits - 1) {
+                members[k++] = (w << 6) + Long.numberOfTrailingZeros(bits);
+            }
+        }
+        indexStale = false;
     }
 
     private void checkIndex(int i) {

@@ -5,8 +5,9 @@ package io.mqroute.policies.topology;
  * that a policy can popcount it and take its n-th member without allocating — the Java shape of a
  * kernel {@code cpumask}.
  *
- * <p>Cost: {@link #weight()}, {@link #nth(int)} and {@link #nextSetBit(int)} are O(capacity / 64)
- * word operations (four words for 256 queues); implementations may cache the weight.
+ * <p>Cost: the defaults of {@link #weight()}, {@link #nth(int)} and {@link #nextSetBit(int)} are
+ * O(capacity / 64) branch-light word operations (four words for 256 queues); {@link BitMask}
+ * caches its weight and indexes its members so both are O(1).
  */
 public interface QueueMask {
 

@@ -22,6 +22,10 @@ class QueueMaskTest {
                 boolean set = r.nextInt(3) > 0;
                 assertThat(mask.set(i, set)).isEqualTo(oracle.get(i) != set);
                 oracle.set(i, set);
+                if (op % 3 == 0 && !oracle.isEmpty()) { // the lazy member index must follow changes
+                    int rank = r.nextInt(oracle.cardinality());
+                    assertThat(mask.nth(rank)).isEqualTo(oracle.stream().skip(rank).findFirst().getAsInt());
+                }
             }
             assertThat(mask.weight()).isEqualTo(oracle.cardinality());
             assertThat(mask.first()).isEqualTo(oracle.isEmpty() ? -1 : oracle.nextSetBit(0));
@@ -40,8 +44,28 @@ class QueueMaskTest {
                 @Override public long word(int index) { return mask.word(index); }
             };
             assertThat(viaDefaults.weight()).isEqualTo(mask.weight());
+            for (int k = -1; k <= mask.weight(); k++) {
+                assertThat(viaDefaults.nth(k)).as("default nth(%d)", k).isEqualTo(mask.nth(k));
+            }
+            assertThat(viaDefaults.first()).isEqualTo(mask.first());
             assertThat(viaDefaults.isEmpty()).isEqualTo(oracle.isEmpty());
         }
+    }
+
+    @Test
+    void memberIndexFollowsEveryKindOfChangeAfterARead() {
+        BitMask m = BitMask.of(200, 3, 64, 130);
+        assertThat(m.nth(1)).isEqualTo(64);
+        m.clear(64);
+        assertThat(m.nth(1)).isEqualTo(130);
+        m.set(10);
+        assertThat(m.nth(1)).isEqualTo(10);
+        m.set(10, false);
+        assertThat(m.nth(1)).isEqualTo(130);
+        m.clearAll();
+        assertThat(m.nth(0)).isEqualTo(QueueMask.NONE);
+        m.set(199);
+        assertThat(m.first()).isEqualTo(199);
     }
 
     @Test
