@@ -43,8 +43,13 @@ class CoreModelTest {
     long first = m.start(t, 10_000) - t;
     assertThat(first).isEqualTo(25_000); // 10 us of work at 0.4 of full speed
     t += first;
-    // keep the core busy for 200 ms: utilization → 1, frequency → max
-    while (t < 200_000_000L) {
+    // Busy at 40% speed is a 40% load (frequency-invariant PELT), so the frequency climbs by the 1.25
+    // headroom per PELT time constant: below max after 100 ms, at max after 500 ms.
+    while (t < 100_000_000L) {
+      t = m.continueWith(t, 10_000);
+    }
+    assertThat(m.frequency()).isBetween(0.5, 0.99);
+    while (t < 500_000_000L) {
       t = m.continueWith(t, 10_000);
     }
     m.finish(t);
