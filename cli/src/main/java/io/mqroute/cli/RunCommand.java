@@ -10,8 +10,11 @@ import io.mqroute.actors.experiment.MachineReport;
 import io.mqroute.actors.experiment.VariantResult;
 import io.mqroute.actors.metrics.FioTextReport;
 import io.mqroute.actors.workload.FioParseException;
+import io.mqroute.cli.report.ResultFiles;
+import io.mqroute.cli.report.RunProgress;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -44,6 +47,10 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--brief", description = "Only the comparison table and the digest.")
   boolean brief;
 
+  @Option(names = "--out", paramLabel = "DIR", description = "Where result.json, <variant>.fio.json, "
+      + "results.csv and the plots go (default: results/<name>/<yyyyMMdd-HHmmss>/, UTC).")
+  Path outDir;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -59,16 +66,18 @@ final class RunCommand implements Callable<Integer> {
     if (par < 1) {
       throw new UserError("--parallel must be >= 1, was " + par);
     }
+    // Before the run: an unusable directory is reported now, not after minutes of simulation.
+    ResultFiles files = ResultFiles.create(outDir, exp.name(), Instant.now());
     out.printf("# %s: %d variant(s), seed %d%n", exp.name(), exp.variants().size(), exp.seed());
     if (!exp.description().isBlank()) {
       exp.description().strip().lines().forEach(l -> out.println("# " + l));
     }
     out.flush();
-    ExperimentResult result = ExperimentRunner.run(exp, par, r -> {
-      spec.commandLine().getErr().printf("mqroute: variant %s done in %.1f s wall (%s virtual)%n",
-          r.variant().name(), r.wallNanos() / 1e9, seconds(r.result().endNanos()));
-      spec.commandLine().getErr().flush();
-    });
+    ExperimentResult result;
+    try (RunProgress progress =
+        RunProgress.open(exp.name(), exp.variants().size(), spec.commandLine().getErr())) {
+      result = ExperimentRunner.run(exp, par, progress);
+    }
     for (VariantResult r : result.variants()) {
       if (!brief) {
         out.printf("%n=== variant %s %s%n", r.variant().name(), r.variant().params());
@@ -85,6 +94,8 @@ final class RunCommand implements Callable<Integer> {
     out.println();
     out.println("invariants: " + (result.healthy() ? "ok" : "BROKEN"));
     out.println("digest: " + result.digest());
+    files.write(result);
+    out.println("results: " + files.dir());
     out.flush();
     return result.healthy() ? Main.OK : Main.INVARIANT_BROKEN;
   }
