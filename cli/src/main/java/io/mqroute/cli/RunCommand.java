@@ -11,10 +11,13 @@ import io.mqroute.actors.experiment.MachineReport;
 import io.mqroute.actors.experiment.VariantResult;
 import io.mqroute.actors.metrics.FioTextReport;
 import io.mqroute.actors.workload.FioParseException;
+import io.mqroute.cli.report.ResultFiles;
+import io.mqroute.cli.report.RunProgress;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -54,6 +57,10 @@ final class RunCommand implements Callable<Integer> {
   @Option(names = "--brief", description = "Only the comparison table, the verdicts and the digest.")
   boolean brief;
 
+  @Option(names = "--out", paramLabel = "DIR", description = "Where result.json, <variant>.fio.json, "
+      + "results.csv and the plots go (default: results/<name>/<yyyyMMdd-HHmmss>/, UTC).")
+  Path outDir;
+
   @Option(names = "--list", description = "List the experiments in DIR (default: experiments/) and exit.")
   boolean list;
 
@@ -78,6 +85,8 @@ final class RunCommand implements Callable<Integer> {
     if (par < 1) {
       throw new UserError("--parallel must be >= 1, was " + par);
     }
+    // Before the run: an unusable directory is reported now, not after minutes of simulation.
+    ResultFiles files = ResultFiles.create(outDir, exp.name(), Instant.now());
     out.printf("# %s: %d run(s) (%d variant x point, %d replication(s)), seed %d%s%n", exp.name(),
         exp.variants().size() * exp.replications(), exp.variants().size(), exp.replications(), exp.seed(),
         exp.quick() ? ", quick profile" : "");
@@ -85,11 +94,11 @@ final class RunCommand implements Callable<Integer> {
       exp.description().strip().lines().forEach(l -> out.println("# " + l));
     }
     out.flush();
-    ExperimentResult result = ExperimentRunner.run(exp, par, r -> {
-      spec.commandLine().getErr().printf("mqroute: %s done in %.1f s wall (%s virtual)%n", r.variant().id(),
-          r.wallNanos() / 1e9, seconds(r.result().endNanos()));
-      spec.commandLine().getErr().flush();
-    });
+    ExperimentResult result;
+    try (RunProgress progress =
+        RunProgress.open(exp.name(), exp.variants().size(), spec.commandLine().getErr())) {
+      result = ExperimentRunner.run(exp, par, progress);
+    }
     for (VariantResult r : result.variants()) {
       if (!brief) {
         out.printf("%n=== %s %s%n", r.variant().id(), r.variant().params());
@@ -117,6 +126,8 @@ final class RunCommand implements Callable<Integer> {
     out.println("invariants: " + (result.healthy() ? "ok" : "BROKEN"));
     out.println("expectations: " + (result.expectationsHold() ? "hold" : "FAILED"));
     out.println("digest: " + result.digest());
+    files.write(result);
+    out.println("results: " + files.dir());
     out.flush();
     if (!result.healthy()) {
       return Main.INVARIANT_BROKEN;

@@ -1,0 +1,53 @@
+package io.mqroute.cli.report;
+
+import io.mqroute.actors.experiment.Summary;
+import io.mqroute.actors.experiment.VariantResult;
+import java.awt.Color;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
+import org.knowm.xchart.CategoryChart;
+import org.knowm.xchart.CategoryChartBuilder;
+import org.knowm.xchart.style.CategoryStyler;
+
+/** One bar per variant, in the experiment's order: IOPS, or p99.9 latency. */
+final class VariantBars {
+  /** Above this many variants the names are turned so that they do not overlap. */
+  static final int UPRIGHT_NAMES = 6;
+
+  private VariantBars() {}
+
+  /** Total IOPS of each variant (reads and writes, all jobs). */
+  static CategoryChart iops(List<VariantResult> results) {
+    return chart("IOPS per variant", "IOPS", "#,##0", results, Summary::iops);
+  }
+
+  /** p99.9 of total latency ({@code lat}) of each variant, in microseconds. */
+  static CategoryChart p999(List<VariantResult> results) {
+    return chart("p99.9 latency per variant (lat)", "latency (us)", "#,##0.0", results,
+        s -> s.p999Ns() / 1e3);
+  }
+
+  private static CategoryChart chart(String title, String yTitle, String pattern, List<VariantResult> results,
+      ToDoubleFunction<Summary> metric) {
+    CategoryChart chart = new CategoryChartBuilder().width(900).height(540).title(title)
+        .xAxisTitle("variant").yAxisTitle(yTitle).build();
+    CategoryStyler s = chart.getStyler();
+    s.setLegendVisible(false);
+    s.setLabelsVisible(true);
+    s.setYAxisMin(0.0);
+    s.setDecimalPattern(pattern);
+    s.setChartBackgroundColor(Color.WHITE);
+    if (results.size() > UPRIGHT_NAMES) {
+      s.setXAxisLabelRotation(45);
+    }
+    List<String> names = new ArrayList<>();
+    List<Double> values = new ArrayList<>();
+    for (VariantResult r : results) {
+      names.add(r.variant().id());
+      values.add(metric.applyAsDouble(Summary.of(r.result().jobs())));
+    }
+    chart.addSeries(yTitle, names, values);
+    return chart;
+  }
+}
