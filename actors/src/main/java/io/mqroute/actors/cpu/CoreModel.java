@@ -18,6 +18,9 @@ public final class CoreModel {
   private long utilAt;
   private double freq = 1.0;
   private long freqAt = Long.MIN_VALUE / 2;
+  private double boost;
+  private boolean boostPending;
+  private long boostAt;
 
   private long busyNanos;
   private long items;
@@ -46,6 +49,14 @@ public final class CoreModel {
    * @param costNanos work at full frequency
    */
   public long start(long now, long costNanos) {
+    return start(now, costNanos, false);
+  }
+
+  /**
+   * @param iowaitWakeup the work is a thread waking up after waiting for I/O (the application reaping a
+   *                     completion, a ring thread woken for a request): schedutil boosts for it
+   */
+  public long start(long now, long costNanos, boolean iowaitWakeup) {
     if (busy) {
       throw new IllegalStateException("core already busy");
     }
@@ -53,6 +64,9 @@ public final class CoreModel {
     long idle = now - idleSince;
     if (idle > 0) {
       wakeups++;
+      if (iowaitWakeup) {
+        iowait(now);
+      }
       decay(now, false);
       for (int i = cstates.length - 1; i >= 0; i--) {
         if (idle >= cstates[i].residencyNanos()) {
@@ -98,11 +112,41 @@ public final class CoreModel {
     utilAt = now;
   }
 
+  /**
+   * sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the maximum, each further one (at most
+   * one per frequency update) doubles it; more than a tick without one resets it.
+   */
+  private void iowait(long now) {
+    if (!governor.schedutil()) {
+      return;
+    }
+    if (boost > 0 && now - boostAt > Governor.TICK_NANOS) {
+      boost = 0; // sugov_iowait_reset: idle for longer than a tick
+    }
+    boostAt = now;
+    if (boostPending) {
+      return;
+    }
+    boostPending = true;
+    boost = boost == 0 ? Governor.IOWAIT_BOOST_MIN : Math.min(1.0, boost * 2);
+  }
+
   private void updateFrequency(long now) {
     if (!governor.schedutil() || now - freqAt < governor.rateLimitNanos()) {
       return;
     }
-    freq = Math.max(governor.minRatio(), Math.min(1.0, Governor.HEADROOM * util));
+    double target = Governor.HEADROOM * util;
+    if (boost > 0) { // sugov_iowait_apply: the boost halves at every update without a new I/O wake-up
+      if (!boostPending) {
+        boost /= 2;
+        if (boost < Governor.IOWAIT_BOOST_MIN) {
+          boost = 0;
+        }
+      }
+      boostPending = false;
+      target = Math.max(target, boost);
+    }
+    freq = Math.max(governor.minRatio(), Math.min(1.0, target));
     freqAt = now;
   }
 

@@ -136,7 +136,7 @@ public final class ExperimentParser {
         variants.add(new Variant(vname, params, machine, workload.parse(fio), point, expectStall));
       }
     }
-    List<Expectation> expectations = expectations(raw, top, names, sweep.keySet());
+    List<Expectation> expectations = expectations(raw, top, names, sweep);
     return new ExperimentSpec(name, description, seed, file, List.copyOf(variants),
         List.copyOf(sweep.keySet()), replications, expectations, quick);
   }
@@ -200,7 +200,8 @@ public final class ExperimentParser {
   }
 
   private static List<Expectation> expectations(Config raw, StrictConfig top, List<String> names,
-      java.util.Set<String> sweepKeys) {
+      Map<String, List<String>> sweep) {
+    java.util.Set<String> sweepKeys = sweep.keySet();
     List<Expectation> out = new ArrayList<>();
     if (!raw.hasPath("expect")) {
       return out;
@@ -223,11 +224,16 @@ public final class ExperimentParser {
         if (!names.contains(ref.variant())) {
           throw new ConfigError(where + "expect: " + NameSuggester.unknown("variant", ref.variant(), names));
         }
-        for (String k : ref.point().keySet()) {
-          boolean known = sweepKeys.contains(k)
-              || sweepKeys.stream().anyMatch(s -> Variant.shortKey(s).equals(k));
-          if (!known) {
+        for (Map.Entry<String, String> kv : ref.point().entrySet()) {
+          String k = kv.getKey();
+          String full = sweepKeys.contains(k) ? k
+              : sweepKeys.stream().filter(s -> Variant.shortKey(s).equals(k)).findFirst().orElse(null);
+          if (full == null) {
             throw new ConfigError(where + "expect: \"" + k + "\" is not a swept key (swept: " + sweepKeys + ")");
+          }
+          if (!sweep.get(full).contains(kv.getValue())) {
+            throw new ConfigError(where + "expect: " + k + "=" + kv.getValue() + " is not a swept value (swept: "
+                + sweep.get(full) + ")");
           }
         }
       }

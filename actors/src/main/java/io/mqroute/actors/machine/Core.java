@@ -84,7 +84,7 @@ public final class Core extends AbstractBehavior<Command> {
       deliver(e);
       return this;
     }
-    begin(e, model.start(now, cost(e)), now);
+    begin(e, model.start(now, cost(e), e.kind().iowaitWakeup()), now);
     return this;
   }
 

@@ -15,6 +15,11 @@ public enum Work {
   /** The pre-cleanup fiq->pending hop (seed 000). */
   PENDING;
 
+  /** A thread that slept waiting for I/O runs it: the app reaping a completion, a ring thread with a request. */
+  boolean iowaitWakeup() {
+    return this == WAKE || this == REAP || this == SERVER;
+  }
+
   /** Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch). */
   int thread() {
     return switch (this) {
