@@ -56,4 +56,17 @@ class CoreModelTest {
     assertThat(m.frequency()).isEqualTo(1.0);
     assertThat(m.start(t, 10_000) - t).isEqualTo(10_000);
   }
+
+  @Test
+  void iowaitWakeupsBoostTheFrequencyAndOtherWakeupsDoNot() {
+    CoreModel boosted = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    CoreModel plain = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    // a short piece of work every 20 us for 5 ms: a light load that alone keeps schedutil at its minimum
+    for (long t = 20_000; t < 5_000_000; t += 20_000) {
+      boosted.finish(boosted.start(t, 1_000, true));
+      plain.finish(plain.start(t, 1_000, false));
+    }
+    assertThat(plain.frequency()).isEqualTo(0.4);
+    assertThat(boosted.frequency()).isEqualTo(1.0); // 1/8 doubled at each 1 ms update: max after 3 updates
+  }
 }
