@@ -1,5 +1,6 @@
 package io.mqroute.actors.device;
 
+import io.mqroute.policies.strategy.Durations;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,19 +39,19 @@ public final class Devices {
     }
     try {
       return switch (kind) {
-        case "fixed" -> new FixedDevice(Durations.parseNanos(arg(args, 0, 1, spec)));
-        case "exponential" -> new ExponentialDevice(Durations.parseNanos(arg(args, 0, 1, spec)));
+        case "fixed" -> new FixedDevice(nanos(spec, arg(args, 0, 1, spec)));
+        case "exponential" -> new ExponentialDevice(nanos(spec, arg(args, 0, 1, spec)));
         case "lognormal" -> new LognormalDevice(
-            Durations.parseNanos(arg(args, 0, 2, spec)), Double.parseDouble(arg(args, 1, 2, spec)));
+            nanos(spec, arg(args, 0, 2, spec)), Double.parseDouble(arg(args, 1, 2, spec)));
         case "empirical" -> EmpiricalDevice.load(baseDir.resolve(arg(args, 0, 1, spec)));
         case "hdd" -> new HddDevice(
-            Durations.parseNanos(arg(args, 0, 4, spec)),
+            nanos(spec, arg(args, 0, 4, spec)),
             Integer.parseInt(arg(args, 1, 4, spec)),
             parseRate(arg(args, 2, 4, spec)),
-            Durations.parseNanos(arg(args, 3, 4, spec)));
-        case "dpu" -> new DpuDevice(Durations.parseNanos(arg(args, 0, 3, spec)),
-            Durations.parseNanos(arg(args, 1, 3, spec)), Double.parseDouble(arg(args, 2, 3, spec)));
-        case "cpu" -> new CpuDevice(Durations.parseNanos(arg(args, 0, 1, spec)));
+            nanos(spec, arg(args, 3, 4, spec)));
+        case "dpu" -> new DpuDevice(nanos(spec, arg(args, 0, 3, spec)),
+            nanos(spec, arg(args, 1, 3, spec)), Double.parseDouble(arg(args, 2, 3, spec)));
+        case "cpu" -> new CpuDevice(nanos(spec, arg(args, 0, 1, spec)));
         case "null" -> {
           arg(args, -1, 0, spec);
           yield new NullDevice();
@@ -89,6 +90,10 @@ public final class Devices {
       }
     }
     return Math.round(Double.parseDouble(s.strip()) * mul);
+  }
+
+  private static long nanos(String spec, String text) {
+    return Durations.parseNanos("device \"" + spec + "\" duration", text);
   }
 
   static long requirePositive(String what, long v) {

@@ -1,5 +1,6 @@
 package io.mqroute.actors.device;
 
+import io.mqroute.policies.strategy.Durations;
 import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 

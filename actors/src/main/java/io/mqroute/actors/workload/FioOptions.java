@@ -1,5 +1,6 @@
 package io.mqroute.actors.workload;
 
+import io.mqroute.policies.NameSuggester;
 import io.mqroute.actors.workload.FioValues.BadValue;
 import io.mqroute.actors.workload.FioValues.Parser;
 import java.util.LinkedHashMap;
@@ -127,7 +128,7 @@ final class FioOptions {
         int bestDistance = Integer.MAX_VALUE;
         for (List<String> names : List.of(List.copyOf(OPTIONS.keySet()), List.copyOf(ALIASES.keySet()))) {
             for (String name : names) {
-                int d = distance(lower, name);
+                int d = NameSuggester.levenshtein(lower, name);
                 if (d < bestDistance) {
                     bestDistance = d;
                     best = name;
@@ -135,26 +136,6 @@ final class FioOptions {
             }
         }
         return bestDistance <= limit ? best : null;
-    }
-
-    /** Levenshtein distance (insertions, deletions and substitutions each cost 1). */
-    static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int sub = prev[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                cur[j] = Math.min(sub, Math.min(prev[j] + 1, cur[j - 1] + 1));
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
     }
 
     private static String nonEmpty(String raw, String what) throws BadValue {

@@ -30,7 +30,8 @@ class DevicesTest {
     assertThatThrownBy(() -> Devices.parse("exponentail(40us)", HERE))
         .hasMessageContaining("unknown device \"exponentail\"")
         .hasMessageContaining("exponential");
-    assertThatThrownBy(() -> Devices.parse("fixed(40)", HERE)).hasMessageContaining("bad duration \"40\"");
+    assertThatThrownBy(() -> Devices.parse("fixed(40)", HERE))
+        .hasMessageContaining("must be a duration like 40us, 1ms or 2s, got \"40\"");
     assertThatThrownBy(() -> Devices.parse("fixed(1us, 2us)", HERE)).hasMessageContaining("takes 1 argument");
     assertThatThrownBy(() -> Devices.parse("lognormal(30us, x)", HERE)).hasMessageContaining("bad number");
     assertThatThrownBy(() -> Devices.parse("exponential(0us)", HERE)).hasMessageContaining("must be > 0");
@@ -94,14 +95,5 @@ class DevicesTest {
     Files.writeString(bad, "100\n-5\n");
     assertThatThrownBy(() -> Devices.parse("empirical(bad.csv)", dir)).hasMessageEndingWith(
         "bad.csv:2: expected a non-negative number of nanoseconds, got \"-5\"");
-  }
-
-  @Test
-  void durationsRoundTrip() {
-    assertThat(Durations.parseNanos("1.5ms")).isEqualTo(1_500_000);
-    assertThat(Durations.parseNanos("40µs")).isEqualTo(40_000);
-    assertThat(Durations.format(40_000)).isEqualTo("40us");
-    assertThat(Durations.format(1_500_000)).isEqualTo("1500us");
-    assertThatThrownBy(() -> Durations.parseNanos("5 parsecs")).hasMessageContaining("bad duration");
   }
 }
