@@ -1,0 +1,180 @@
+package io.mqroute.cluster;
+
+import io.mqroute.actors.device.FileBackend;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+
+/**
+ * One request queue on a device node (role {@code device}): registers a {@link Request} endpoint under
+ * {@link #QUEUES} with the Receptionist, serves each request on its {@link Backend} and answers one
+ * {@link Completion} (stamped with this queue's index) to {@link Request#replyTo()}.
+ *
+ * <p>In flight: at most {@code ringSize} requests are on the backend at once (the ring's slots). Requests beyond
+ * that wait, in arrival order, in an unbounded overflow deque, as the kernel parks requests on a full ring's
+ * overflow list; each completion moves the oldest waiting request onto the freed slot. The deque is unbounded
+ * because the queue never refuses a request; what bounds it in practice is the submitters' own window (the
+ * host's clients), not this actor.
+ *
+ * <p>Blocking I/O never runs on the actor's dispatcher: the {@code file} backend's calls run on
+ * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message.
+ *
+ * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock; they are
+ * comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
+ */
+public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
+  /** The Receptionist key every device queue registers under; the host routers subscribe to it. */
+  public static final ServiceKey<Request> QUEUES = ServiceKey.create(Request.class, "mqroute-queue");
+
+  /** What a device queue handles. */
+  public interface Command {}
+
+  /** A request from a router (the registered endpoint adapts every {@link Request} to this). */
+  public record Serve(Request request) implements Command {}
+
+  private record Served(Request request, long dispatchNanos, Status status) implements Command {}
+
+  /** Where requests are served. */
+  public sealed interface Backend permits NullBackend, FileStore {}
+
+  /**
+   * Completes every request with OK, after {@code serviceDelay} (a scheduler timer, so the request stays in
+   * flight that long without holding a thread) or at once when the delay is zero.
+   */
+  public record NullBackend(Duration serviceDelay) implements Backend {
+    public NullBackend {
+      if (serviceDelay.isNegative()) {
+        throw new IllegalArgumentException("serviceDelay must be >= 0, was " + serviceDelay);
+      }
+    }
+  }
+
+  /** The {@code file(root)} backend: real positional I/O (see {@link FileBackend#serve}). */
+  public record FileStore(FileBackend files) implements Backend {
+    public FileStore {
+      Objects.requireNonNull(files, "files");
+    }
+  }
+
+  /**
+   * @param index    this queue's index, reported in every completion
+   * @param ringSize requests on the backend at once, >= 1
+   * @param backend  where requests are served
+   */
+  public record Settings(int index, int ringSize, Backend backend) {
+    public Settings {
+      if (ringSize < 1) {
+        throw new IllegalArgumentException("ringSize must be >= 1, was " + ringSize);
+      }
+      Objects.requireNonNull(backend, "backend");
+    }
+
+    /**
+     * From the {@code mqroute.cluster.device} block ({@code ring-size}, {@code backend} = null | file,
+     * {@code service-delay}, {@code file-root}, {@code file-max-bytes}). A file backend opened here is owned by
+     * the caller, who closes it when the node stops.
+     */
+    public static Settings fromConfig(int index, com.typesafe.config.Config c) {
+      String kind = c.getString("backend");
+      Backend backend = switch (kind) {
+        case "null" -> new NullBackend(c.getDuration("service-delay"));
+        case "file" -> new FileStore(new FileBackend(java.nio.file.Path.of(c.getString("file-root")),
+            c.getBytes("file-max-bytes")));
+        default -> throw new IllegalArgumentException("mqroute.cluster.device.backend must be null or file, was "
+            + kind);
+      };
+      return new Settings(index, c.getInt("ring-size"), backend);
+    }
+  }
+
+  private final int index;
+  private final int ringSize;
+  private final Backend backend;
+  private final NanoClock clock;
+  private final TimerScheduler<Command> timers;
+  private final Executor blocking;
+  private final ArrayDeque<Request> overflow = new ArrayDeque<>();
+  private int inFlight;
+  // timer keys: request ids are the sender's, and two routers may reuse one, so the queue counts its own
+  private long timerSeq;
+
+  /** A queue that registers itself with the Receptionist on start. */
+  public static Behavior<Command> create(Settings settings) {
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new DeviceQueue(ctx, timers, settings)));
+  }
+
+  private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
+    super(ctx);
+    this.index = s.index();
+    this.ringSize = s.ringSize();
+    this.backend = s.backend();
+    this.clock = NanoClock.SYSTEM;
+    this.timers = timers;
+    this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
+    // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes like any ref
+    ActorRef<Request> endpoint = ctx.messageAdapter(Request.class, Serve::new);
+    ctx.getSystem().receptionist().tell(Receptionist.register(QUEUES, endpoint));
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Serve.class, this::onServe)
+        .onMessage(Served.class, this::onServed)
+        .build();
+  }
+
+  private Behavior<Command> onServe(Serve s) {
+    if (inFlight < ringSize) {
+      start(s.request());
+    } else {
+      overflow.addLast(s.request());
+    }
+    return this;
+  }
+
+  private void start(Request r) {
+    inFlight++;
+    long dispatch = clock.nanoTime();
+    if (backend instanceof NullBackend n) {
+      if (n.serviceDelay().isZero()) {
+        getContext().getSelf().tell(new Served(r, dispatch, Status.OK));
+      } else {
+        timers.startSingleTimer(timerSeq++, new Served(r, dispatch, Status.OK), n.serviceDelay());
+      }
+    } else if (backend instanceof FileStore f) {
+      CompletableFuture<Status> io = CompletableFuture.supplyAsync(
+          () -> f.files().serve(r.op(), r.fileId(), r.offset(), r.length()), blocking);
+      // FileBackend answers errors as a Status; anything thrown anyway is a device I/O error
+      getContext().pipeToSelf(io, (status, failure) -> new Served(r, dispatch, failure == null ? status : Status.EIO));
+    }
+  }
+
+  private Behavior<Command> onServed(Served s) {
+    inFlight--;
+    Request r = s.request();
+    if (r.replyTo() != null) {
+      r.replyTo().tell(new Completion(r.id(), s.status(), r.submitNanos(), s.dispatchNanos(), clock.nanoTime(), index));
+    }
+    if (!overflow.isEmpty()) {
+      start(overflow.pollFirst());
+    }
+    return this;
+  }
+}

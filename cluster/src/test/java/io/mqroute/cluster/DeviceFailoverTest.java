@@ -1,0 +1,228 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * DESIGN §7 failure path: a host routes {@value #N} requests (window {@value #WINDOW}) round robin over two device
+ * nodes; one device node, whose queue keeps requests in flight for a few milliseconds, is terminated midway.
+ * Every request gets exactly one completion, OK or ENOTCONN, nothing hangs, and everything submitted after the
+ * loss was noticed finishes on the surviving device.
+ */
+class DeviceFailoverTest {
+  private static final int N = 2_000;
+  private static final int WINDOW = 64;
+  private static final Duration FORM = Duration.ofSeconds(30);
+  private static final Duration RUN = Duration.ofSeconds(60);
+  /** Queue indices of the two devices (reported in completions). */
+  private static final int DYING = 0;
+  private static final int SURVIVOR = 1;
+
+  private ActorSystem<Void> host;
+  private ActorSystem<Void> deviceA;
+  private ActorSystem<Void> deviceB;
+
+  private static Config nodeConfig(String role) {
+    Config shipped = ConfigFactory.parseFile(Path.of("../cluster-config/cluster.conf").toFile());
+    assertThat(shipped.isEmpty()).as("cluster-config/cluster.conf found").isFalse();
+    Config overrides = ConfigFactory.parseString("""
+        pekko.remote.artery.canonical.port = 0
+        pekko.cluster.seed-nodes = []
+        pekko.cluster.roles = [%s]
+        pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
+        pekko.coordinated-shutdown.exit-jvm = off
+        pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+        pekko.cluster.split-brain-resolver.stable-after = 3s
+        # the host's listing follows membership changes sooner (default 500 ms)
+        pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval = 100ms
+        pekko.loglevel = WARNING
+        pekko.log-dead-letters = off
+        pekko.log-dead-letters-during-shutdown = off
+        """.formatted(role));
+    return overrides.withFallback(shipped).withFallback(ConfigFactory.load()).resolve();
+  }
+
+  private static ActorSystem<Void> device(int index, Duration serviceDelay) {
+    Behavior<Void> guardian = Behaviors.setup(ctx -> {
+      ctx.spawn(DeviceQueue.create(new DeviceQueue.Settings(index, 16, new DeviceQueue.NullBackend(serviceDelay))),
+          "queue-" + index);
+      return Behaviors.empty();
+    });
+    return ActorSystem.create(guardian, "mqroute", nodeConfig("device"));
+  }
+
+  @AfterEach
+  void shutDown() throws Exception {
+    for (ActorSystem<Void> node : List.of(deviceA, deviceB, host)) {
+      node.terminate();
+    }
+    for (ActorSystem<Void> node : List.of(deviceA, deviceB, host)) {
+      node.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+  }
+
+  // ---- the client: N requests, at most WINDOW in flight, counts what comes back ----
+
+  sealed interface ClientMsg {}
+
+  record Reply(Completion completion) implements ClientMsg {}
+
+  record GetReport(ActorRef<Report> replyTo) implements ClientMsg {}
+
+  /** Sent once when half of the requests have completed. */
+  record Midway() {}
+
+  record Report(int completed, int duplicates, int unknown, Map<Status, Integer> byStatus, int okOnDying,
+      int okOnSurvivor, long firstEnotconnNanos, int sentAfterLoss, int okOnSurvivorAfterLoss) {}
+
+  private static Behavior<ClientMsg> client(ActorRef<HostRouter.Command> router, ActorRef<Midway> midway,
+      ActorRef<Report> done) {
+    return Behaviors.setup(ctx -> {
+      ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
+      int[] replies = new int[N];
+      boolean[] afterLoss = new boolean[N];
+      Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
+      int[] c = new int[7]; // sent, completed, duplicates, unknown, okOnDying, okOnSurvivor, okOnSurvivorAfterLoss
+      long[] firstEnotconn = {-1};
+      int[] sentAfterLoss = {0};
+      Runnable sendNext = () -> {
+        int id = c[0]++;
+        afterLoss[id] = firstEnotconn[0] >= 0;
+        if (afterLoss[id]) {
+          sentAfterLoss[0]++;
+        }
+        router.tell(new HostRouter.Submit(new Request(id, Op.READ, id % 16, 4096L * (id % 64), 4096, id % 2 == 0,
+            id % 4, NanoClock.SYSTEM.nanoTime(), self)));
+      };
+      java.util.function.Supplier<Report> report = () -> new Report(c[1], c[2], c[3], Map.copyOf(byStatus), c[4],
+          c[5], firstEnotconn[0], sentAfterLoss[0], c[6]);
+      for (int i = 0; i < WINDOW; i++) {
+        sendNext.run();
+      }
+      return Behaviors.receive(ClientMsg.class)
+          .onMessage(Reply.class, r -> {
+            Completion done0 = r.completion();
+            int id = (int) done0.id();
+            if (id < 0 || id >= c[0]) {
+              c[3]++;
+              return Behaviors.same();
+            }
+            if (replies[id]++ > 0) {
+              c[2]++;
+              return Behaviors.same();
+            }
+            c[1]++;
+            byStatus.merge(done0.status(), 1, Integer::sum);
+            if (done0.status() == Status.ENOTCONN && firstEnotconn[0] < 0) {
+              firstEnotconn[0] = NanoClock.SYSTEM.nanoTime();
+            }
+            if (done0.status() == Status.OK) {
+              if (done0.queue() == DYING) {
+                c[4]++;
+              } else if (done0.queue() == SURVIVOR) {
+                c[5]++;
+                if (afterLoss[id]) {
+                  c[6]++;
+                }
+              }
+            }
+            if (c[1] == N / 2) {
+              midway.tell(new Midway());
+            }
+            if (c[0] < N) {
+              sendNext.run();
+            } else if (c[1] == N) {
+              done.tell(report.get());
+            }
+            return Behaviors.same();
+          })
+          .onMessage(GetReport.class, g -> {
+            g.replyTo().tell(report.get());
+            return Behaviors.same();
+          })
+          .build();
+    });
+  }
+
+  @Test
+  void aDeviceNodeLostMidwayEndsItsRequestsWithEnotconnAndTheRestFinishOnTheOther() throws Exception {
+    long start = NanoClock.SYSTEM.nanoTime();
+    host = ActorSystem.create(Behaviors.empty(), "mqroute", nodeConfig("host"));
+    // scheduler-timer service delay: requests stay in flight on this device when it goes
+    deviceA = device(DYING, Duration.ofMillis(5));
+    deviceB = device(SURVIVOR, Duration.ZERO);
+    ActorTestKit kit = ActorTestKit.create(host);
+    var hostAddress = Cluster.get(host).selfMember().address();
+    for (ActorSystem<Void> node : List.of(host, deviceA, deviceB)) {
+      Cluster.get(node).manager().tell(Join.create(hostAddress));
+    }
+
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    slots.awaitAssert(FORM, () -> {
+      router.tell(new HostRouter.GetSlots(slots.ref()));
+      HostRouter.Slots s = slots.receiveMessage(Duration.ofSeconds(1));
+      assertThat(s.queues().stream().filter(Objects::nonNull).count()).isEqualTo(2);
+      return null;
+    });
+    long formed = NanoClock.SYSTEM.nanoTime();
+
+    TestProbe<Midway> midway = kit.createTestProbe();
+    TestProbe<Report> done = kit.createTestProbe();
+    ActorRef<ClientMsg> client = kit.spawn(client(router, midway.ref(), done.ref()), "client");
+    midway.expectMessageClass(Midway.class, RUN);
+    long terminated = NanoClock.SYSTEM.nanoTime();
+    deviceA.terminate();
+
+    Report r = done.expectMessageClass(Report.class, RUN);
+    long finished = NanoClock.SYSTEM.nanoTime();
+    // late completions from the dying node (if any) must not reach the client twice: look again once it is gone
+    deviceA.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    TestProbe<Report> again = kit.createTestProbe();
+    client.tell(new GetReport(again.ref()));
+    Report last = again.receiveMessage(RUN);
+
+    System.out.printf("DeviceFailoverTest: formed in %d ms; %d requests: %s; OK on dying %d, on survivor %d;"
+            + " first ENOTCONN %d ms after terminate; %d sent after the loss, %d of them OK on the survivor;"
+            + " run %d ms after formation%n",
+        (formed - start) / 1_000_000, r.completed(), r.byStatus(), r.okOnDying(), r.okOnSurvivor(),
+        (r.firstEnotconnNanos() - terminated) / 1_000_000, r.sentAfterLoss(), r.okOnSurvivorAfterLoss(),
+        (finished - formed) / 1_000_000);
+
+    assertThat(last.completed()).isEqualTo(N);
+    assertThat(last.duplicates()).as("duplicate completions").isZero();
+    assertThat(last.unknown()).as("completions for ids never sent").isZero();
+    assertThat(r.byStatus().keySet()).containsOnly(Status.OK, Status.ENOTCONN);
+    assertThat(r.byStatus().get(Status.ENOTCONN)).isPositive();
+    assertThat(r.byStatus().get(Status.OK) + r.byStatus().get(Status.ENOTCONN)).isEqualTo(N);
+    assertThat(r.okOnDying()).as("the dying device served before it went").isPositive();
+    assertThat(r.firstEnotconnNanos()).isGreaterThan(terminated);
+    assertThat(r.sentAfterLoss()).isPositive();
+    assertThat(r.okOnSurvivorAfterLoss()).as("everything after the loss on the survivor").isEqualTo(r.sentAfterLoss());
+    assertThat(Duration.ofNanos(finished - terminated)).isLessThan(RUN);
+  }
+}
