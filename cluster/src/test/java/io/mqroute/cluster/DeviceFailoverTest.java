@@ -38,6 +38,8 @@ class DeviceFailoverTest {
   private static final int WINDOW = 64;
   private static final Duration FORM = Duration.ofSeconds(30);
   private static final Duration RUN = Duration.ofSeconds(60);
+  /** Completions (all from the surviving device) before the other device is terminated. */
+  private static final int LOSS_AFTER = 20;
   /** Queue indices of the two devices (reported in completions). */
   private static final int DYING = 0;
   private static final int SURVIVOR = 1;
@@ -93,7 +95,12 @@ class DeviceFailoverTest {
 
   record GetReport(ActorRef<Report> replyTo) implements ClientMsg {}
 
-  /** Sent once when half of the requests have completed. */
+  /**
+   * Sent once {@link #LOSS_AFTER} requests have completed. The dying device holds every request for far longer
+   * than the test runs, so the requests on it when it goes can only end with ENOTCONN: a graceful leave takes
+   * a second or two, during which a fast device would still finish its in-flight requests (seen: a run with
+   * no ENOTCONN at all when it answered after 5 ms).
+   */
   record Midway() {}
 
   record Report(int completed, int duplicates, int unknown, Map<Status, Integer> byStatus, int okOnDying,
@@ -150,7 +157,7 @@ class DeviceFailoverTest {
                 }
               }
             }
-            if (c[1] == N / 2) {
+            if (c[1] == LOSS_AFTER) {
               midway.tell(new Midway());
             }
             if (c[0] < N) {
@@ -173,7 +180,7 @@ class DeviceFailoverTest {
     long start = NanoClock.SYSTEM.nanoTime();
     host = ActorSystem.create(Behaviors.empty(), "mqroute", nodeConfig("host"));
     // scheduler-timer service delay: requests stay in flight on this device when it goes
-    deviceA = device(DYING, Duration.ofMillis(5));
+    deviceA = device(DYING, Duration.ofSeconds(120));
     deviceB = device(SURVIVOR, Duration.ZERO);
     ActorTestKit kit = ActorTestKit.create(host);
     var hostAddress = Cluster.get(host).selfMember().address();
@@ -219,7 +226,7 @@ class DeviceFailoverTest {
     assertThat(r.byStatus().keySet()).containsOnly(Status.OK, Status.ENOTCONN);
     assertThat(r.byStatus().get(Status.ENOTCONN)).isPositive();
     assertThat(r.byStatus().get(Status.OK) + r.byStatus().get(Status.ENOTCONN)).isEqualTo(N);
-    assertThat(r.okOnDying()).as("the dying device served before it went").isPositive();
+    assertThat(r.okOnDying()).as("the dying device never answers").isZero();
     assertThat(r.firstEnotconnNanos()).isGreaterThan(terminated);
     assertThat(r.sentAfterLoss()).isPositive();
     assertThat(r.okOnSurvivorAfterLoss()).as("everything after the loss on the survivor").isEqualTo(r.sentAfterLoss());
