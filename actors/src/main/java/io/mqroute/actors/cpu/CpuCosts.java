@@ -24,8 +24,6 @@ public record CpuCosts(
   /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
   public static final CpuCosts DEFAULT = new CpuCosts(1_500, 3_000, 1_000, 3_000, 500, 1_500);
 
-  public static final CpuCosts ZERO = new CpuCosts(0, 0, 0, 0, 0, 0);
-
   public CpuCosts {
     check("submit-cost", submitNanos);
     check("server-cost", serverNanos);

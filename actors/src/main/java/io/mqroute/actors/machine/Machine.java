@@ -91,11 +91,10 @@ public final class Machine extends AbstractBehavior<Command> {
     ActorRef<CoreProtocol.Command> pending = spec.router().pendingQueueNanos() < 0 ? null
         : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0), "pending-queue",
             SAME);
-    List<ActorRef<FlowProtocol.QueueCommand>> queueRefs = queues;
     Router.Settings rs = new Router.Settings(
         Selectors.create(spec.router().selector(), spec.router().selectorParams()), view, admission, spec.wake(),
         spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos());
-    this.router = ctx.spawn(Router.create(rs, root.split("routing"), queueRefs, cores, pending), "router", SAME);
+    this.router = ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
     for (int i = 0; i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
