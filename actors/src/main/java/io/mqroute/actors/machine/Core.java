@@ -36,6 +36,7 @@ public final class Core extends AbstractBehavior<Command> {
   private Exec<?> running;
   private long runningEnd;
   private ActorRef<Command> migrateTo;
+  private long itemsSinceOnline;
   /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
   private final boolean neverSleeps;
   private final long switchNanos;
@@ -81,6 +82,7 @@ public final class Core extends AbstractBehavior<Command> {
     long now = clock.nanoTime();
     if (e.costNanos() == 0 && neverSleeps) {
       byKind[e.kind().ordinal()]++;
+      itemsSinceOnline++;
       deliver(e);
       return this;
     }
@@ -102,6 +104,7 @@ public final class Core extends AbstractBehavior<Command> {
     running = e;
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
+    itemsSinceOnline++;
     timers.startSingleTimer(Tick.INSTANCE, Duration.ofNanos(end - now));
   }
 
@@ -123,7 +126,11 @@ public final class Core extends AbstractBehavior<Command> {
     ((ActorRef) e.to()).tell(e.message());
   }
 
+  /** takedown_cpu + migrate_tasks: what is queued here (and what comes later) runs on {@code migrateTo}. */
   private Behavior<Command> onSetOnline(SetOnline s) {
+    if (s.online() && migrateTo != null) {
+      itemsSinceOnline = 0;
+    }
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
       for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
@@ -135,7 +142,7 @@ public final class Core extends AbstractBehavior<Command> {
 
   private Behavior<Command> onReport(Report r) {
     r.replyTo().tell(new CoreStats(cpu, model.busyNanos(), model.items(), model.wakeups(), model.cstateExits(),
-        byKind.clone()));
+        byKind.clone(), migrateTo == null, itemsSinceOnline));
     return this;
   }
 }

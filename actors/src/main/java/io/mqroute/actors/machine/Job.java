@@ -4,6 +4,7 @@ import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.machine.JobProtocol.Arrival;
 import io.mqroute.actors.machine.JobProtocol.Command;
 import io.mqroute.actors.machine.JobProtocol.Completed;
+import io.mqroute.actors.machine.JobProtocol.Hotplug;
 import io.mqroute.actors.machine.JobProtocol.RampDone;
 import io.mqroute.actors.machine.JobProtocol.RunEnd;
 import io.mqroute.actors.machine.JobProtocol.StallCheck;
@@ -57,6 +58,9 @@ public final class Job extends AbstractBehavior<Command> {
   private final int[] freeSlots;
   private int freeCount;
   private int cpu;
+  private boolean started;
+  /** Online CPUs as last heard (null: all). */
+  private boolean[] online;
   private long seq;
   private long bytesIssued;
   private int backlog;
@@ -120,10 +124,52 @@ public final class Job extends AbstractBehavior<Command> {
         .onMessageEquals(RampDone.INSTANCE, this::onRampDone)
         .onMessageEquals(RunEnd.INSTANCE, this::onRunEnd)
         .onMessageEquals(StallCheck.INSTANCE, this::onStallCheck)
+        .onMessage(Hotplug.class, this::onHotplug)
         .build();
   }
 
+  private Behavior<Command> onHotplug(Hotplug h) {
+    online = h.online().clone();
+    if (started) {
+      fallBack();
+    }
+    return this;
+  }
+
+  /** select_fallback_rq: first an allowed online CPU (searching upwards from here), then any online CPU. */
+  private void fallBack() {
+    if (online == null || online[cpu]) {
+      return;
+    }
+    int[] allowed = plan.cpus();
+    for (int i = 0; i < allowed.length; i++) {
+      int c = allowed[(indexOf(allowed, cpu) + 1 + i) % allowed.length];
+      if (online[c]) {
+        cpu = c;
+        return;
+      }
+    }
+    for (int i = 1; i <= online.length; i++) {
+      int c = (cpu + i) % online.length;
+      if (online[c]) {
+        cpu = c;
+        return;
+      }
+    }
+  }
+
+  private static int indexOf(int[] a, int x) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == x) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   private Behavior<Command> onStart() {
+    started = true;
+    fallBack();
     runStart = clock.nanoTime();
     areaAt = runStart;
     lastProgress = runStart;
@@ -238,6 +284,9 @@ public final class Job extends AbstractBehavior<Command> {
 
   /** The app thread continues where it was woken if its affinity allows (wake_up_on_current_cpu). */
   private void migrate(int target) {
+    if (online != null && !online[target]) {
+      return;
+    }
     for (int allowed : plan.cpus()) {
       if (allowed == target) {
         cpu = target;
