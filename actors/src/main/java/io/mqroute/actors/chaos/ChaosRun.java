@@ -24,8 +24,14 @@ public final class ChaosRun {
   public static SeedResult run(ChaosProfile profile, long seed) {
     FioWorkload workload = FioWorkload.parse(profile.jobFile(), profile.name() + " (generated job file)");
     List<JobPlan> plans = workload.plans(profile.machine());
-    MachineRun.Outcome o = MachineRun.run("chaos-" + seed, profile.machine(), plans,
-        i -> workload.newStats(plans.get(i)), seed, ChaosController.perturbation(profile));
+    MachineRun.Outcome o;
+    try {
+      o = MachineRun.run("chaos-" + seed, profile.machine(), plans, i -> workload.newStats(plans.get(i)), seed,
+          ChaosController.perturbation(profile));
+    } catch (IllegalStateException e) { // a livelock or a run past its horizon: no result to check
+      return new SeedResult(seed, profile.semantics(), 0, 0, 0, 0, List.of("no result: " + e.getMessage()),
+          List.of(), "-", 0);
+    }
     return check(profile, seed, o.result());
   }
 
