@@ -28,8 +28,11 @@ public final class WakeTargets {
   private final int[] llc;
   private final AtomicIntegerArray taskCpu;
   private final AtomicIntegerArray recentUsed;
-  /** Per task, 1 from a wake-up until it has submitted again and sleeps (TASK_RUNNING vs sleeping). */
-  private final AtomicIntegerArray running;
+  /**
+   * Per task, pieces of its work queued or running on a core (submissions, reaps after a wake-up): the task is
+   * awake while there are any, and sleeps — waiting in request_wait_answer or io_uring_enter — when none.
+   */
+  private final AtomicIntegerArray work;
   private final int[][] allowed;
 
   /**
@@ -45,7 +48,7 @@ public final class WakeTargets {
     this.llc = cpuToLlc.clone();
     this.taskCpu = new AtomicIntegerArray(taskCpus);
     this.recentUsed = new AtomicIntegerArray(taskCpus.length);
-    this.running = new AtomicIntegerArray(taskCpus.length);
+    this.work = new AtomicIntegerArray(taskCpus.length);
     for (int t = 0; t < taskCpus.length; t++) {
       recentUsed.set(t, taskCpus[t]); // fork sets p->recent_used_cpu to the CPU it starts on
     }
@@ -73,17 +76,19 @@ public final class WakeTargets {
     return allowed.length;
   }
 
-  /**
-   * The task has submitted and waits for a completion (request_wait_answer, or io_uring_enter waiting for
-   * a CQE): the next completion has to wake it.
-   */
-  public void sleeps(int task) {
-    running.set(task, 0);
+  /** A piece of the task's work (a submission, a reap) has been handed to a core. */
+  public void workQueued(int task) {
+    work.incrementAndGet(task);
+  }
+
+  /** A piece of the task's work has run; with none left the task sleeps until a completion wakes it. */
+  public void workDone(int task) {
+    work.decrementAndGet(task);
   }
 
   /** The task is awake: a further completion is reaped where it runs, without a wake-up. */
   public boolean running(int task) {
-    return running.get(task) != 0;
+    return work.get(task) > 0;
   }
 
   /**
@@ -99,7 +104,6 @@ public final class WakeTargets {
       // nr_running counts tasks: the kworker ends every harvested request in one done_work run, so the other
       // completions queued on this core are the same task and do not count
       taskCpu.set(task, prev);
-      running.set(task, 1);
       return prev;
     }
     // wake_affine_idle: the waker's CPU is not idle and this is not a sync wake-up, so the previous CPU is the
@@ -107,7 +111,6 @@ public final class WakeTargets {
     int target = prev;
     int cpu = selectIdleSibling(task, prev, target, waker);
     taskCpu.set(task, cpu);
-    running.set(task, 1);
     return cpu;
   }
 
@@ -117,7 +120,6 @@ public final class WakeTargets {
       return wake(task, prev, waker, false);
     }
     taskCpu.set(task, waker);
-    running.set(task, 1);
     return waker;
   }
 

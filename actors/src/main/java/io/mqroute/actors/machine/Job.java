@@ -176,6 +176,9 @@ public final class Job extends AbstractBehavior<Command> {
     stats.markDepth(plan.inFlight() - freeCount);
     Request r = new Request(id, read ? Op.READ : Op.WRITE, plan.fileId(), offset, bs, !plan.foreground(), cpu,
         now, completions);
+    if (wakeTargets != null) {
+      wakeTargets.workQueued(plan.index());
+    }
     cores.get(cpu).tell(new CoreProtocol.Exec<>(costs.submitNanos(), Work.SUBMIT, router,
         new FlowProtocol.Route(r)));
     if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
@@ -207,7 +210,8 @@ public final class Job extends AbstractBehavior<Command> {
     boolean read = slotRead[slot];
     stats.record(read ? Direction.READ : Direction.WRITE, read ? plan.bsRead() : plan.bsWrite(), slat, clat,
         c.status().errno());
-    if (wakeTargets != null) {
+    if (wakeTargets != null && c.queue() >= 0) {
+      wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
       cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put this thread (select_idle_sibling)
     }
     if (!stopping) {

@@ -119,11 +119,11 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         .build();
   }
 
-  /** A fresh submission: its thread now sleeps until a completion wakes it. */
+  /** A fresh submission: the submit work has run on the application's core. */
   private Behavior<RouterCommand> onRoute(Route m) {
     int task = JobPlan.jobOf(m.request().id());
     if (wakeTargets != null && task < wakeTargets.tasks()) {
-      wakeTargets.sleeps(task);
+      wakeTargets.workDone(task);
     }
     return route(m.request());
   }
@@ -233,7 +233,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (wakeTargets == null || task >= wakeTargets.tasks()) {
       wakeFixed(r, c, home);
     } else if (wakeTargets.running(task)) {
-      // already woken for an earlier completion: the application reaps this one where it runs
+      // awake (submitting, or woken for an earlier completion): the application reaps this one where it runs
+      wakeTargets.workQueued(task);
       cores.get(wakeTargets.taskCpu(task)).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP,
           r.replyTo(), c));
     } else {
@@ -244,6 +245,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
           ? wakeTargets.wakeOnCurrent(task, prev, home)
           : wakeTargets.wake(task, prev, home, !rings); // virtio-fs ends requests in done_work, a kworker
       long migrate = target != prev ? costs.migrateNanos() : 0;
+      wakeTargets.workQueued(task);
       if (target == home) {
         cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c));
       } else {
