@@ -33,6 +33,11 @@ public final class WakeTargets {
    * awake while there are any, and sleeps — waiting in request_wait_answer or io_uring_enter — when none.
    */
   private final AtomicIntegerArray work;
+  /**
+   * Per CPU, awake tasks whose task_cpu it is: the CPU runs them even between two pieces of their work (an
+   * application goes from reaping a completion straight to its next submission), so it is not idle.
+   */
+  private final AtomicIntegerArray awake;
   private final int[][] allowed;
 
   /**
@@ -49,6 +54,7 @@ public final class WakeTargets {
     this.taskCpu = new AtomicIntegerArray(taskCpus);
     this.recentUsed = new AtomicIntegerArray(taskCpus.length);
     this.work = new AtomicIntegerArray(taskCpus.length);
+    this.awake = new AtomicIntegerArray(cpuToLlc.length);
     for (int t = 0; t < taskCpus.length; t++) {
       recentUsed.set(t, taskCpus[t]); // fork sets p->recent_used_cpu to the CPU it starts on
     }
@@ -62,9 +68,9 @@ public final class WakeTargets {
     }
   }
 
-  /** available_idle_cpu: nothing running and nothing queued. */
+  /** available_idle_cpu: nothing running and nothing queued, and no awake task on it. */
   public boolean idle(int cpu) {
-    return busy.get(cpu) == 0;
+    return busy.get(cpu) == 0 && awake.get(cpu) == 0;
   }
 
   /** task_cpu(p): where the task last ran and where it submits from. */
@@ -78,12 +84,16 @@ public final class WakeTargets {
 
   /** A piece of the task's work (a submission, a reap) has been handed to a core. */
   public void workQueued(int task) {
-    work.incrementAndGet(task);
+    if (work.incrementAndGet(task) == 1) {
+      awake.incrementAndGet(taskCpu.get(task));
+    }
   }
 
   /** A piece of the task's work has run; with none left the task sleeps until a completion wakes it. */
   public void workDone(int task) {
-    work.decrementAndGet(task);
+    if (work.decrementAndGet(task) == 0) {
+      awake.decrementAndGet(taskCpu.get(task)); // task_cpu changes only while the task sleeps
+    }
   }
 
   /** The task is awake: a further completion is reaped where it runs, without a wake-up. */

@@ -74,6 +74,16 @@ class WakeTargetsTest {
   }
 
   @Test
+  void aCpuRunningAnAwakeTaskBetweenTwoPiecesOfItsWorkIsNotIdle() {
+    WakeTargets w = new WakeTargets(LLC, new int[] {1, 2}, new int[][] {ALL, ALL});
+    w.workQueued(1); // task 1 is awake on CPU 2 (it has reaped and is about to submit)
+    // task 0's waker busies CPU 1; CPU 2 hosts the awake task 1, so the next idle CPU is 3
+    assertThat(w.wake(0, 1, 1, false)).isEqualTo(3);
+    w.workDone(1);
+    assertThat(w.idle(2)).isTrue();
+  }
+
+  @Test
   void aTaskIsAwakeWhileAnyOfItsWorkIsQueued() {
     WakeTargets w = oneTask(0);
     assertThat(w.running(0)).isFalse();
