@@ -38,6 +38,8 @@ public final class WakeTargets {
    * application goes from reaping a completion straight to its next submission), so it is not idle.
    */
   private final AtomicIntegerArray awake;
+  /** Per CPU, 1 while it is offline (CPU hotplug): never a wake-up target. */
+  private final AtomicIntegerArray offline;
   private final int[][] allowed;
 
   /**
@@ -55,6 +57,7 @@ public final class WakeTargets {
     this.recentUsed = new AtomicIntegerArray(taskCpus.length);
     this.work = new AtomicIntegerArray(taskCpus.length);
     this.awake = new AtomicIntegerArray(cpuToLlc.length);
+    this.offline = new AtomicIntegerArray(cpuToLlc.length);
     for (int t = 0; t < taskCpus.length; t++) {
       recentUsed.set(t, taskCpus[t]); // fork sets p->recent_used_cpu to the CPU it starts on
     }
@@ -71,6 +74,20 @@ public final class WakeTargets {
   /** available_idle_cpu: nothing running and nothing queued, and no awake task on it. */
   public boolean idle(int cpu) {
     return busy.get(cpu) == 0 && awake.get(cpu) == 0;
+  }
+
+  /** CPU hotplug: an offline CPU is not in the sched domains select_idle_sibling searches. */
+  public void setOnline(int cpu, boolean online) {
+    offline.set(cpu, online ? 0 : 1);
+  }
+
+  /** select_fallback_rq moved the task off an offline CPU. */
+  public void moveTask(int task, int cpu) {
+    int old = taskCpu.getAndSet(task, cpu);
+    if (old != cpu && work.get(task) > 0) {
+      awake.decrementAndGet(old);
+      awake.incrementAndGet(cpu);
+    }
   }
 
   /** task_cpu(p): where the task last ran and where it submits from. */
@@ -109,7 +126,7 @@ public final class WakeTargets {
    * @return the CPU the task will run on
    */
   public int wake(int task, int prev, int waker, boolean kworker) {
-    if (kworker && prev == waker) {
+    if (kworker && prev == waker && offline.get(prev) == 0) {
       // is_per_cpu_kthread(current) && prev == smp_processor_id() && this_rq()->nr_running <= 1: stack on prev.
       // nr_running counts tasks: the kworker ends every harvested request in one done_work run, so the other
       // completions queued on this core are the same task and do not count
@@ -126,7 +143,7 @@ public final class WakeTargets {
 
   /** wake_up_on_current_cpu (WF_CURRENT_CPU): the waker's CPU if the task may run there. */
   public int wakeOnCurrent(int task, int prev, int waker) {
-    if (!allows(task, waker)) {
+    if (!allows(task, waker) || offline.get(waker) != 0) {
       return wake(task, prev, waker, false);
     }
     taskCpu.set(task, waker);
@@ -156,7 +173,7 @@ public final class WakeTargets {
   }
 
   private boolean available(int cpu, int waker) {
-    return cpu != waker && idle(cpu);
+    return cpu != waker && offline.get(cpu) == 0 && idle(cpu);
   }
 
   private boolean allows(int task, int cpu) {

@@ -4,6 +4,7 @@ import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineRun;
+import io.mqroute.actors.machine.RunDigest;
 import io.mqroute.actors.metrics.Digest;
 import io.mqroute.actors.runtime.NanoClock;
 import java.util.ArrayList;
@@ -106,13 +107,7 @@ public final class ExperimentRunner {
 
   /** Jobs' statistics plus the machine's own counters: anything the seed determines. */
   static String digest(MachineResult r) {
-    Digest d = Digest.create().putString("mqroute.run.v1").putString(Digest.of(r.jobs()));
-    for (FlowProtocol.QueueStats q : r.queues()) {
-      d.putInt(q.queue()).putLong(q.accepted()).putInt(q.maxOccupancy()).putLong(q.overflowWaits())
-          .putLong(q.overflowNanos()).putLong(q.delayedRetries()).putLong(q.enomem());
-    }
-    d.putLong(r.endNanos()).putInt(r.violations().size()).putString(r.stall() == null ? "" : r.stall());
-    return d.hex();
+    return RunDigest.of(r);
   }
 
   /** The value of {@code metric} for a reference, averaged over replications. */

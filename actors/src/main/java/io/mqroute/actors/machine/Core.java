@@ -37,6 +37,7 @@ public final class Core extends AbstractBehavior<Command> {
   private Exec<?> running;
   private long runningEnd;
   private ActorRef<Command> migrateTo;
+  private long itemsSinceOnline;
   /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
   private final boolean neverSleeps;
   private final long switchNanos;
@@ -90,6 +91,7 @@ public final class Core extends AbstractBehavior<Command> {
     long now = clock.nanoTime();
     if (e.costNanos() == 0 && neverSleeps) {
       byKind[e.kind().ordinal()]++;
+      itemsSinceOnline++;
       deliver(e);
       return this;
     }
@@ -118,6 +120,7 @@ public final class Core extends AbstractBehavior<Command> {
     running = e;
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
+    itemsSinceOnline++;
     timers.startSingleTimer(Tick.INSTANCE, Duration.ofNanos(end - now));
   }
 
@@ -140,7 +143,11 @@ public final class Core extends AbstractBehavior<Command> {
     ((ActorRef) e.to()).tell(e.message());
   }
 
+  /** takedown_cpu + migrate_tasks: what is queued here (and what comes later) runs on {@code migrateTo}. */
   private Behavior<Command> onSetOnline(SetOnline s) {
+    if (s.online() && migrateTo != null) {
+      itemsSinceOnline = 0;
+    }
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
       for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
@@ -152,7 +159,7 @@ public final class Core extends AbstractBehavior<Command> {
 
   private Behavior<Command> onReport(Report r) {
     r.replyTo().tell(new CoreStats(cpu, model.busyNanos(), model.items(), model.wakeups(), model.cstateExits(),
-        byKind.clone()));
+        byKind.clone(), migrateTo == null, itemsSinceOnline));
     return this;
   }
 }

@@ -2,6 +2,7 @@ package io.mqroute.actors.machine;
 
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -15,7 +16,7 @@ public final class FlowProtocol {
 
   // ---- Router
 
-  public sealed interface RouterCommand permits Route, Ended, RouterReport {}
+  public sealed interface RouterCommand permits Route, Ended, RouterReport, CpuHotplug, Reroute, RouterRemount {}
 
   /** A submitted request after the application's submit cost. */
   public record Route(Request request) implements RouterCommand {}
@@ -26,20 +27,35 @@ public final class FlowProtocol {
   public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterCommand {}
 
   /**
+   * A CPU went offline or came back. The router's view follows it (whether the selector looks is the
+   * selector's business); with {@code evacuate} the queues homed on an offline CPU also hand their overflow
+   * back for re-routing (blk-mq style drain).
+   */
+  public record CpuHotplug(int cpu, boolean online, boolean evacuate) implements RouterCommand {}
+
+  /** A queue handed back a request from its overflow list: pick another queue for it. */
+  public record Reroute(Request request, int fromQueue) implements RouterCommand {}
+
+  /** Unmount: report anything still counted (nr_reqs, background) — there must be nothing. */
+  public record RouterRemount(ActorRef<MachineProtocol.Command> replyTo) implements RouterCommand {}
+
+  /**
    * @param noQueue           requests refused because the selector found no queue (EINVAL / ENOTCONN)
    * @param blocked           background submissions that had to wait for max_background (fc->blocked)
    * @param maxNumBackground  the highest num_background seen
    * @param maxActive         the highest active_background seen
    * @param admissionBreaches times active_background exceeded max_background other than by the
    *                          one-per-queue rule (invariant 5; must be 0)
+   * @param holding           ids of background requests still waiting for admission in the router
    */
   public record RouterStats(
       long routed, long noQueue, long blocked, int maxNumBackground, int maxActive, long admissionBreaches,
-      long[] routedPerQueue) {}
+      long[] routedPerQueue, List<Long> holding) {}
 
   // ---- Queue
 
-  public sealed interface QueueCommand permits Enqueue, Served, Harvest, RetryTick, QueueReport {}
+  public sealed interface QueueCommand
+      permits Enqueue, Served, Harvest, RetryTick, QueueReport, Evacuate, QueueFault, QueueRemount {}
 
   public record Enqueue(Request request) implements QueueCommand {}
 
@@ -58,8 +74,23 @@ public final class FlowProtocol {
 
   public record QueueReport(ActorRef<QueueStats> replyTo) implements QueueCommand {}
 
-  /** A request accepted by a queue at {@code acceptedNanos}. */
-  public record OnRing(Request request, long acceptedNanos) {}
+  /** The queue's CPU went offline (hotplug-aware semantics): hand the overflow list back to the router. */
+  public enum Evacuate implements QueueCommand {
+    INSTANCE
+  }
+
+  /** Start or end an injected fault on this queue or its poller (value 0 ends it). */
+  public record QueueFault(Fault fault) implements QueueCommand {}
+
+  /** Unmount: the queue must be drained ({@code in_flight == 0}); it reports, then starts afresh. */
+  public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueCommand {}
+
+  /** A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it fails. */
+  public record OnRing(Request request, long acceptedNanos, Status status) {
+    public OnRing(Request request, long acceptedNanos) {
+      this(request, acceptedNanos, Status.OK);
+    }
+  }
 
   /**
    * @param maxOccupancy  the most ring slots ever held at once
@@ -70,15 +101,18 @@ public final class FlowProtocol {
    * @param enomem        ring insertions that failed with ENOMEM
    * @param violations    invariant breaches seen by the queue itself (must be empty)
    * @param stuck         ids of requests still on the ring or the overflow list
+   * @param rerouted      overflow requests handed back to the router (hotplug-aware evacuation)
+   * @param maxWaitNanos  the longest any request stayed on this queue, accepted to ended
+   * @param errors        requests that ended with an error (ENOMEM, injected EIO)
    */
   public record QueueStats(
       int queue, int homeCpu, long accepted, long completed, int maxOccupancy, long overflowWaits,
       long overflowNanos, long delayedRetries, long ringAttempts, long enomem, int onRing, int queued, List<String> violations,
-      List<Long> stuck) {}
+      List<Long> stuck, long rerouted, long maxWaitNanos, long errors) {}
 
   // ---- Poller
 
-  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone, WorkerFree {}
+  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone, WorkerFree, PollerFault {}
 
   /** Serve a request; complete {@code done} when the device is finished with it. */
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
@@ -91,4 +125,7 @@ public final class FlowProtocol {
 
   /** The worker's share of an async device's time is over: it can take the next request. */
   record WorkerFree(Serve serve) implements PollerCommand {}
+
+  /** An injected device fault (EIO rate, stall, slowdown), forwarded by the queue. */
+  record PollerFault(Fault fault) implements PollerCommand {}
 }

@@ -5,6 +5,7 @@ import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.JobProtocol.Arrival;
 import io.mqroute.actors.machine.JobProtocol.Command;
 import io.mqroute.actors.machine.JobProtocol.Completed;
+import io.mqroute.actors.machine.JobProtocol.Hotplug;
 import io.mqroute.actors.machine.JobProtocol.RampDone;
 import io.mqroute.actors.machine.JobProtocol.RunEnd;
 import io.mqroute.actors.machine.JobProtocol.StallCheck;
@@ -57,6 +58,9 @@ public final class Job extends AbstractBehavior<Command> {
   private final int[] freeSlots;
   private int freeCount;
   private int cpu;
+  private boolean started;
+  /** Online CPUs as last heard (null: all). */
+  private boolean[] online;
   private long seq;
   private long bytesIssued;
   private int backlog;
@@ -119,10 +123,60 @@ public final class Job extends AbstractBehavior<Command> {
         .onMessageEquals(RampDone.INSTANCE, this::onRampDone)
         .onMessageEquals(RunEnd.INSTANCE, this::onRunEnd)
         .onMessageEquals(StallCheck.INSTANCE, this::onStallCheck)
+        .onMessage(Hotplug.class, this::onHotplug)
         .build();
   }
 
+  private Behavior<Command> onHotplug(Hotplug h) {
+    online = h.online().clone();
+    if (started) {
+      fallBack();
+    }
+    return this;
+  }
+
+  /** select_fallback_rq: first an allowed online CPU (searching upwards from here), then any online CPU. */
+  private void fallBack() {
+    if (online == null || online[cpu]) {
+      return;
+    }
+    int[] allowed = plan.cpus();
+    for (int i = 0; i < allowed.length; i++) {
+      int c = allowed[(indexOf(allowed, cpu) + 1 + i) % allowed.length];
+      if (online[c]) {
+        moveTo(c);
+        return;
+      }
+    }
+    for (int i = 1; i <= online.length; i++) {
+      int c = (cpu + i) % online.length;
+      if (online[c]) {
+        moveTo(c);
+        return;
+      }
+    }
+  }
+
+  /** The thread now runs on {@code c}: the scheduler state the router's wake-ups read follows it. */
+  private void moveTo(int c) {
+    cpu = c;
+    if (wakeTargets != null) {
+      wakeTargets.moveTask(plan.index(), c);
+    }
+  }
+
+  private static int indexOf(int[] a, int x) {
+    for (int i = 0; i < a.length; i++) {
+      if (a[i] == x) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
   private Behavior<Command> onStart() {
+    started = true;
+    fallBack();
     runStart = clock.nanoTime();
     areaAt = runStart;
     lastProgress = runStart;
@@ -213,6 +267,7 @@ public final class Job extends AbstractBehavior<Command> {
     if (wakeTargets != null && c.queue() >= 0) {
       wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
       cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put this thread (select_idle_sibling)
+      fallBack(); // it may have been left on a CPU that has gone offline
     }
     if (!stopping) {
       if (plan.rateIops() > 0) {

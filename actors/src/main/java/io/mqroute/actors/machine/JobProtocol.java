@@ -6,7 +6,7 @@ import io.mqroute.protocol.Completion;
 public final class JobProtocol {
   private JobProtocol() {}
 
-  public sealed interface Command permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck {}
+  public sealed interface Command permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck, Hotplug {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
@@ -15,6 +15,12 @@ public final class JobProtocol {
 
   /** A request of this job has ended and the app thread has reaped it. */
   public record Completed(Completion completion) implements Command {}
+
+  /**
+   * The set of online CPUs changed. An app thread on a CPU that went offline moves, as select_fallback_rq
+   * moves it: to an online CPU it is allowed on, else to any online CPU (its affinity is broken).
+   */
+  public record Hotplug(boolean[] online) implements Command {}
 
   enum Arrival implements Command {
     INSTANCE

@@ -5,7 +5,10 @@ import io.mqroute.actors.machine.MachineProtocol.Command;
 import io.mqroute.actors.machine.MachineProtocol.GotCore;
 import io.mqroute.actors.machine.MachineProtocol.GotQueue;
 import io.mqroute.actors.machine.MachineProtocol.GotRouter;
+import io.mqroute.actors.machine.MachineProtocol.GotPerturbation;
 import io.mqroute.actors.machine.MachineProtocol.JobDone;
+import io.mqroute.actors.machine.MachineProtocol.Proceed;
+import io.mqroute.actors.machine.MachineProtocol.Remounted;
 import io.mqroute.actors.machine.MachineProtocol.Stalled;
 import io.mqroute.actors.machine.MachineProtocol.Violation;
 import io.mqroute.actors.metrics.JobStats;
@@ -53,21 +56,36 @@ public final class Machine extends AbstractBehavior<Command> {
   private int groupLeft;
   private int nextJob;
   private String stall;
+  /** The requests the stalled job was still waiting for. */
+  private List<Long> stallOutstanding = List.of();
   private boolean collecting;
   private FlowProtocol.RouterStats routerStats;
   private final List<FlowProtocol.QueueStats> queueStats = new ArrayList<>();
   private final List<CoreProtocol.CoreStats> coreStats = new ArrayList<>();
+  /** The chaos controller, or null for an undisturbed run. */
+  private final ActorRef<Perturbation.Command> perturbation;
+  private Perturbation.Report perturbationReport;
+  private int remountsLeft;
 
   /**
    * @param stats one fresh JobStats per plan (the workload layer knows how fio names and groups them)
    */
   public static Behavior<Command> create(MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
       long seed, CompletableFuture<MachineResult> result) {
-    return Behaviors.setup(ctx -> new Machine(ctx, spec, plans, stats, seed, result));
+    return create(spec, plans, stats, seed, result, null);
+  }
+
+  /**
+   * @param perturbation acts on the machine during the run (chaos), or null; with one, every job group ends
+   *                     with an unmount/remount (all queues drained) before the next starts
+   */
+  public static Behavior<Command> create(MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
+      long seed, CompletableFuture<MachineResult> result, Perturbation perturbation) {
+    return Behaviors.setup(ctx -> new Machine(ctx, spec, plans, stats, seed, result, perturbation));
   }
 
   private Machine(ActorContext<Command> ctx, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
-      long seed, CompletableFuture<MachineResult> result) {
+      long seed, CompletableFuture<MachineResult> result, Perturbation perturbation) {
     super(ctx);
     this.spec = spec;
     this.plans = plans;
@@ -104,7 +122,7 @@ public final class Machine extends AbstractBehavior<Command> {
     for (int i = 0; i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
       var poller = Poller.create(spec.device().get(), root.split("service/" + i), q.dispatch(), q.pollers(),
-          serverNanos, home);
+          serverNanos, home, root.split("device-faults/" + i));
       var settings = new RequestQueue.Settings(i, q.homeCpu()[i], q.ringSize(), q.fullRing(), q.enqueueError(),
           q.enomemProbability(), spec.costs().completionNanos());
       queues.add(ctx.spawn(RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),
@@ -118,9 +136,12 @@ public final class Machine extends AbstractBehavior<Command> {
           root.split("arrivals/" + p.index()), cores, router, ctx.getSelf(), spec.costs(), spec.stallLimitNanos(),
           wakeTargets), "job-" + p.index(), SAME));
     }
+    this.perturbation = perturbation == null ? null : ctx.spawn(perturbation.create(new Perturbation.Handles(
+        List.copyOf(cores), router, List.copyOf(queues), q.homeCpu().clone(), List.copyOf(jobs), ctx.getSelf(),
+        root.split("chaos"))), "perturbation", SAME);
     ctx.getChildren().forEach(ctx::watch);
     this.jobsLeft = plans.size();
-    startNextGroup();
+    beforeNextGroup();
   }
 
   @Override
@@ -144,6 +165,17 @@ public final class Machine extends AbstractBehavior<Command> {
           coreStats.add(g.stats());
           return maybeFinish();
         })
+        .onMessage(Remounted.class, this::onRemounted)
+        .onMessage(Proceed.class, p -> {
+          if (stall == null && !collecting) {
+            startNextGroup();
+          }
+          return this;
+        })
+        .onMessage(GotPerturbation.class, g -> {
+          perturbationReport = g.report();
+          return maybeFinish();
+        })
         .onSignal(ChildFailed.class, this::onChildFailed)
         .build();
   }
@@ -152,7 +184,7 @@ public final class Machine extends AbstractBehavior<Command> {
   private Behavior<Command> onChildFailed(ChildFailed f) {
     violations.add("actor " + f.getRef().path().name() + " failed: " + f.getCause());
     result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
-        List.copyOf(coreStats), List.copyOf(violations), stall, clock.nanoTime()));
+        List.copyOf(coreStats), List.copyOf(violations), stall, clock.nanoTime(), perturbationReport));
     return finished();
   }
 
@@ -172,17 +204,45 @@ public final class Machine extends AbstractBehavior<Command> {
     jobsLeft--;
     groupLeft--;
     if (groupLeft == 0 && stall == null) {
-      startNextGroup();
+      if (perturbation != null) {
+        remount();
+      } else {
+        beforeNextGroup();
+      }
     }
     return this;
   }
 
-  /** fio's stonewall: a group starts when every job of the previous one has finished. */
-  private void startNextGroup() {
+  /** Unmount and mount again between groups (generic/650's _test_cycle_mount): every queue must be drained. */
+  private void remount() {
+    remountsLeft = queues.size() + 1;
+    queues.forEach(q -> q.tell(new FlowProtocol.QueueRemount(getContext().getSelf())));
+    router.tell(new FlowProtocol.RouterRemount(getContext().getSelf()));
+  }
+
+  private Behavior<Command> onRemounted(Remounted r) {
+    violations.addAll(r.problems());
+    if (--remountsLeft == 0 && stall == null && !collecting) {
+      beforeNextGroup();
+    }
+    return this;
+  }
+
+  /** A perturbation gets its say before each group; without one the group starts at once. */
+  private void beforeNextGroup() {
     if (nextJob == plans.size()) {
       collect();
-      return;
+    } else if (perturbation != null) {
+      int group = plans.get(nextJob).group();
+      perturbation.tell(new Perturbation.BeforeGroup(group, group == plans.get(plans.size() - 1).group(),
+          getContext().getSelf()));
+    } else {
+      startNextGroup();
     }
+  }
+
+  /** fio's stonewall: a group starts when every job of the previous one has finished. */
+  private void startNextGroup() {
     int group = plans.get(nextJob).group();
     while (nextJob < plans.size() && plans.get(nextJob).group() == group) {
       jobs.get(nextJob++).tell(JobProtocol.Start.INSTANCE);
@@ -192,6 +252,7 @@ public final class Machine extends AbstractBehavior<Command> {
 
   private Behavior<Command> onStalled(Stalled s) {
     if (stall == null) {
+      stallOutstanding = s.outstanding();
       stall = "stall: job " + s.job() + " has had " + s.outstanding().size() + " request(s) outstanding since "
           + s.sinceNanos() + " ns without a completion (stall-limit " + spec.stallLimitNanos() + " ns): "
           + s.outstanding();
@@ -219,10 +280,14 @@ public final class Machine extends AbstractBehavior<Command> {
     queues.forEach(q -> q.tell(new FlowProtocol.QueueReport(qa)));
     ActorRef<CoreProtocol.CoreStats> ca = ctx.messageAdapter(CoreProtocol.CoreStats.class, GotCore::new);
     cores.forEach(c -> c.tell(new CoreProtocol.Report(ca)));
+    if (perturbation != null) {
+      perturbation.tell(new Perturbation.Collect(ctx.getSelf()));
+    }
   }
 
   private Behavior<Command> maybeFinish() {
-    if (routerStats == null || queueStats.size() < queues.size() || coreStats.size() < cores.size()) {
+    if (routerStats == null || queueStats.size() < queues.size() || coreStats.size() < cores.size()
+        || (perturbation != null && perturbationReport == null)) {
       return this;
     }
     queueStats.sort(Comparator.comparingInt(FlowProtocol.QueueStats::queue));
@@ -240,6 +305,14 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     String stallReport = stall;
     if (stall != null) {
+      java.util.Set<Long> held = new java.util.HashSet<>(routerStats.holding());
+      queueStats.forEach(qs -> held.addAll(qs.stuck()));
+      List<String> lost = stallOutstanding.stream().filter(id -> !held.contains(id))
+          .map(id -> "0x" + Long.toHexString(id)).toList();
+      if (!lost.isEmpty()) {
+        violations.add("lost request(s) " + lost + ": outstanding at job " + plans.get(JobPlan.jobOf(
+            stallOutstanding.get(0))).name() + " but on no queue's ring or overflow list and not waiting in the router");
+      }
       StringBuilder sb = new StringBuilder(stall);
       for (FlowProtocol.QueueStats qs : queueStats) {
         if (qs.onRing() + qs.queued() > 0) {
@@ -251,7 +324,7 @@ public final class Machine extends AbstractBehavior<Command> {
       stallReport = sb.toString();
     }
     result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
-        List.copyOf(coreStats), List.copyOf(violations), stallReport, clock.nanoTime()));
+        List.copyOf(coreStats), List.copyOf(violations), stallReport, clock.nanoTime(), perturbationReport));
     return finished();
   }
 }

@@ -8,7 +8,7 @@ public final class MachineProtocol {
   private MachineProtocol() {}
 
   public sealed interface Command
-      permits JobDone, Stalled, Violation, GotRouter, GotQueue, GotCore {}
+      permits JobDone, Stalled, Violation, GotRouter, GotQueue, GotCore, Remounted, Proceed, GotPerturbation {}
 
   /** A job has issued everything and every request it issued has ended. */
   public record JobDone(int job, JobStats stats, LittlesLaw little) implements Command {}
@@ -24,4 +24,13 @@ public final class MachineProtocol {
   record GotQueue(FlowProtocol.QueueStats stats) implements Command {}
 
   record GotCore(CoreProtocol.CoreStats stats) implements Command {}
+
+  /** A queue's or the router's answer to an unmount: what it still held (empty when drained). */
+  public record Remounted(List<String> problems) implements Command {}
+
+  /** The perturbation is ready for the next job group. */
+  public record Proceed(int group) implements Command {}
+
+  /** The perturbation's account of the run. */
+  public record GotPerturbation(Perturbation.Report report) implements Command {}
 }

@@ -11,6 +11,7 @@ import java.util.List;
  * @param violations broken invariants (empty on a healthy run)
  * @param stall      the liveness report if the run stalled, else null
  * @param endNanos   the clock when the run ended
+ * @param perturbation the chaos controller's account, or null for an undisturbed run
  */
 public record MachineResult(
     List<JobStats> jobs,
@@ -20,9 +21,17 @@ public record MachineResult(
     List<CoreProtocol.CoreStats> cores,
     List<String> violations,
     String stall,
-    long endNanos) {
+    long endNanos,
+    Perturbation.Report perturbation) {
+
+  /** An undisturbed run. */
+  public MachineResult(List<JobStats> jobs, List<LittlesLaw> little, FlowProtocol.RouterStats router,
+      List<FlowProtocol.QueueStats> queues, List<CoreProtocol.CoreStats> cores, List<String> violations,
+      String stall, long endNanos) {
+    this(jobs, little, router, queues, cores, violations, stall, endNanos, null);
+  }
 
   public boolean healthy() {
-    return violations.isEmpty() && stall == null;
+    return violations.isEmpty() && stall == null && (perturbation == null || perturbation.violations().isEmpty());
   }
 }

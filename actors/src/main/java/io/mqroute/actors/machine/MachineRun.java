@@ -32,11 +32,17 @@ public final class MachineRun {
    */
   public static Outcome run(String name, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
       long seed) {
+    return run(name, spec, plans, stats, seed, null);
+  }
+
+  /** @param perturbation acts on the machine during the run (see {@link Machine#create}), or null */
+  public static Outcome run(String name, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
+      long seed, Perturbation perturbation) {
     long horizon = horizon(spec, plans);
     Config extra = ConfigFactory.parseString("pekko.loglevel = WARNING\npekko.log-dead-letters = off\n"
         + "pekko.log-dead-letters-during-shutdown = off");
     SimSystem.Outcome<MachineResult> o = SimSystem.run(name, extra, horizon,
-        result -> Machine.create(spec, plans, stats, seed, result));
+        result -> Machine.create(spec, plans, stats, seed, result, perturbation));
     MachineResult r = o.result().orElseThrow(() -> new IllegalStateException(
         "run " + name + " reached its virtual horizon of " + horizon + " ns without finishing ("
             + o.stats().stopReason() + ")"));
@@ -73,14 +79,15 @@ public final class MachineRun {
   }
 
   static long horizon(MachineSpec spec, List<JobPlan> plans) {
-    long longest = 0;
+    java.util.Map<Integer, Long> perGroup = new java.util.TreeMap<>(); // stonewall groups run one after another
     for (JobPlan p : plans) {
       if (p.runtimeNanos() == 0) {
         return SIZE_BASED_HORIZON_NANOS;
       }
-      longest = Math.max(longest, p.rampNanos() + p.runtimeNanos());
+      perGroup.merge(p.group(), p.rampNanos() + p.runtimeNanos(), Math::max);
     }
-    return 2 * longest + 10 * spec.stallLimitNanos() + 60_000_000_000L;
+    long total = perGroup.values().stream().mapToLong(Long::longValue).sum();
+    return 2 * total + 10 * spec.stallLimitNanos() + 60_000_000_000L;
   }
 
   /** A finished run. */

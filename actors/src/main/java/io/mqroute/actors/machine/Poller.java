@@ -3,6 +3,7 @@ package io.mqroute.actors.machine;
 import io.mqroute.actors.device.Device;
 import io.mqroute.actors.machine.FlowProtocol.DeviceDone;
 import io.mqroute.actors.machine.FlowProtocol.PollerCommand;
+import io.mqroute.actors.machine.FlowProtocol.PollerFault;
 import io.mqroute.actors.machine.FlowProtocol.Serve;
 import io.mqroute.actors.machine.FlowProtocol.ServerDone;
 import io.mqroute.actors.machine.FlowProtocol.WorkerFree;
@@ -10,6 +11,7 @@ import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.random.RandomGenerator;
@@ -43,20 +45,25 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private int batchPos;
   private int batchLen;
   private int busy;
+  /** Injected faults (all off unless a chaos run turns them on; then they draw from {@code faults}). */
+  private final RandomSource faults;
+  private double eioProbability;
+  private boolean stalled;
+  private double slowdown = 1;
 
   /**
    * @param serverNanos CPU work on {@code core} per request before the device (a FUSE server thread), 0 for
    *                    a device that polls from outside the host's CPUs
    */
   public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
-      int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core) {
+      int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core, RandomSource faults) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t ->
-        new Poller(ctx, t, device, service, order, pollers, serverNanos, core)));
+        new Poller(ctx, t, device, service, order, pollers, serverNanos, core, faults)));
   }
 
   private Poller(ActorContext<PollerCommand> ctx, TimerScheduler<PollerCommand> timers, Device device,
       RandomSource service, DispatchOrder order, int pollers, long serverNanos,
-      ActorRef<CoreProtocol.Command> core) {
+      ActorRef<CoreProtocol.Command> core, RandomSource faults) {
     super(ctx);
     this.clock = NanoClock.of(ctx.getSystem());
     this.timers = timers;
@@ -66,6 +73,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     this.concurrency = order.completesInOrder() ? pollers : order.concurrency();
     this.serverNanos = serverNanos;
     this.core = core;
+    this.faults = faults;
   }
 
   @Override
@@ -75,6 +83,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         .onMessage(ServerDone.class, this::onServerDone)
         .onMessage(DeviceDone.class, d -> complete(d.serve(), d.releasesWorker()))
         .onMessage(WorkerFree.class, w -> release())
+        .onMessage(PollerFault.class, this::onFault)
         .build();
   }
 
@@ -84,8 +93,21 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     return this;
   }
 
+  private Behavior<PollerCommand> onFault(PollerFault f) {
+    switch (f.fault().kind()) {
+      case EIO -> eioProbability = f.fault().value();
+      case SLOWDOWN -> slowdown = Math.max(1, f.fault().value());
+      case STALL -> {
+        stalled = f.fault().value() != 0;
+        pump();
+      }
+      default -> throw new IllegalArgumentException("not a device fault: " + f.fault());
+    }
+    return this;
+  }
+
   private void pump() {
-    while (busy < concurrency) {
+    while (busy < concurrency && !stalled) {
       Serve next = next();
       if (next == null) {
         return;
@@ -121,6 +143,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     busy++;
     Request r = s.item().request();
     long svc = device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
+    if (slowdown != 1) {
+      svc = Math.round(svc * slowdown);
+    }
     long cpu = serverNanos + (device.onCpu() ? svc : 0);
     long rest = device.onCpu() ? 0 : svc;
     if (cpu > 0 || device.onCpu()) {
@@ -158,7 +183,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   }
 
   private Behavior<PollerCommand> complete(Serve s, boolean releasesWorker) {
-    s.done().complete(s.item());
+    boolean eio = eioProbability > 0 && faults.nextDouble() < eioProbability;
+    s.done().complete(eio ? new FlowProtocol.OnRing(s.item().request(), s.item().acceptedNanos(), Status.EIO)
+        : s.item());
     if (releasesWorker) {
       release();
     }

@@ -2,10 +2,13 @@ package io.mqroute.actors.machine;
 
 import io.mqroute.actors.machine.FlowProtocol.Ended;
 import io.mqroute.actors.machine.FlowProtocol.Enqueue;
+import io.mqroute.actors.machine.FlowProtocol.Evacuate;
 import io.mqroute.actors.machine.FlowProtocol.Harvest;
 import io.mqroute.actors.machine.FlowProtocol.OnRing;
 import io.mqroute.actors.machine.FlowProtocol.PollerCommand;
 import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
+import io.mqroute.actors.machine.FlowProtocol.QueueFault;
+import io.mqroute.actors.machine.FlowProtocol.QueueRemount;
 import io.mqroute.actors.machine.FlowProtocol.QueueReport;
 import io.mqroute.actors.machine.FlowProtocol.QueueStats;
 import io.mqroute.actors.machine.FlowProtocol.RetryTick;
@@ -51,7 +54,15 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final int ringSize;
   private final FullRingStrategy fullRing;
   private final EnqueueErrorPolicy enqueueError;
-  private final double enomemProbability;
+  private double enomemProbability;
+  /** Usable ring slots: the ring size, less during a ring-full storm. */
+  private int ringLimit;
+  /** Requests the LOSE fault will still drop. */
+  private int toLose;
+  private long rerouted;
+  private long maxWaitNanos;
+  private long errors;
+  private final ActorRef<PollerCommand> poller;
   private final RandomSource faults;
   private final long completionNanos;
   private final ActorRef<CoreProtocol.Command> core;
@@ -105,7 +116,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
     this.timers = timers;
+    this.ringLimit = ringSize;
     ActorRef<PollerCommand> poller = ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
+    this.poller = poller;
     ActorRef<QueueCommand> self = ctx.getSelf();
     this.ring = Source.<OnRing>queue(ringSize)
         .mapAsyncUnordered(ringSize, item -> {
@@ -125,6 +138,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         .onMessageEquals(Harvest.INSTANCE, this::onHarvest)
         .onMessageEquals(RetryTick.INSTANCE, this::onRetry)
         .onMessage(QueueReport.class, this::onReport)
+        .onMessageEquals(Evacuate.INSTANCE, this::onEvacuate)
+        .onMessage(QueueFault.class, this::onFault)
+        .onMessage(QueueRemount.class, this::onRemount)
         .build();
   }
 
@@ -137,7 +153,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       enomem++;
       return Add.ENOMEM;
     }
-    if (onRing == ringSize) {
+    if (onRing >= ringLimit) {
       return Add.ENOSPC;
     }
     onRing++;
@@ -155,6 +171,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private Behavior<QueueCommand> onEnqueue(Enqueue e) {
     long now = clock.nanoTime();
     accepted++;
+    if (toLose > 0) {
+      toLose--;
+      return this; // the LOSE fault: accepted, then forgotten
+    }
     OnRing item = new OnRing(e.request(), now);
     switch (addToRing(item)) {
       case OK -> { }
@@ -205,7 +225,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       if (onRingIds.remove(item.request().id()) == null) {
         violations.add("request " + item.request().id() + " came back but was not on the ring");
       }
-      end(item, Status.OK);
+      end(item, item.status());
     }
     if (fullRing.refillsOnCompletion()) {
       dispatchQueued();
@@ -252,7 +272,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private void end(OnRing item, Status status) {
     completed++;
     Request r = item.request();
-    Completion c = new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), clock.nanoTime(), index);
+    long now = clock.nanoTime();
+    maxWaitNanos = Math.max(maxWaitNanos, now - item.acceptedNanos());
+    if (status != Status.OK) {
+      errors++;
+    }
+    Completion c = new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), now, index);
     core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, new Ended(r, c)));
   }
 
@@ -263,12 +288,55 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     if (onRing > ringSize || onRing < 0) {
       v.add("ring occupancy " + onRing + " outside [0, " + ringSize + "]");
     }
-    long inFlight = accepted - completed;
+    long inFlight = accepted - completed - rerouted;
     if (inFlight != onRing + overflow.size()) {
       v.add("in_flight " + inFlight + " != on_ring " + onRing + " + queued " + overflow.size());
     }
     q.replyTo().tell(new QueueStats(index, homeCpu, accepted, completed, maxOccupancy, overflowWaits,
-        overflowNanos, delayedRetries, ringAttempts, enomem, onRing, overflow.size(), v, stuck));
+        overflowNanos, delayedRetries, ringAttempts, enomem, onRing, overflow.size(), v, stuck, rerouted,
+        maxWaitNanos, errors));
+    return this;
+  }
+
+  /** blk_mq_hctx_notify_offline's spirit: nothing new waits here; queued requests go elsewhere. */
+  private Behavior<QueueCommand> onEvacuate() {
+    long now = clock.nanoTime();
+    while (!overflow.isEmpty()) {
+      OnRing item = overflow.pollFirst();
+      overflowNanos += now - overflowSince.pollFirst();
+      rerouted++;
+      router.tell(new FlowProtocol.Reroute(item.request(), index));
+    }
+    return this;
+  }
+
+  private Behavior<QueueCommand> onFault(QueueFault f) {
+    Fault fault = f.fault();
+    switch (fault.kind()) {
+      case ENOMEM -> enomemProbability = fault.value();
+      case RING_LIMIT -> {
+        ringLimit = fault.value() == 0 ? ringSize : (int) Math.max(1, Math.min(ringSize, fault.value()));
+        if (ringLimit == ringSize && fullRing.refillsOnCompletion()) {
+          dispatchQueued(); // the storm's own requests completed: that completion refills
+        }
+      }
+      case LOSE -> toLose = (int) fault.value();
+      case EIO, STALL, SLOWDOWN -> poller.tell(new FlowProtocol.PollerFault(fault));
+    }
+    return this;
+  }
+
+  /** virtio_fs_drain_queue at unmount: in_flight must be 0 by now (every job has reaped everything). */
+  private Behavior<QueueCommand> onRemount(QueueRemount r) {
+    List<String> problems = new ArrayList<>();
+    long inFlight = accepted - completed - rerouted;
+    if (inFlight != 0 || onRing != 0 || !overflow.isEmpty() || !served.isEmpty()) {
+      List<Long> stuck = new ArrayList<>(onRingIds.keySet());
+      overflow.forEach(i -> stuck.add(i.request().id()));
+      problems.add("queue " + index + " (cpu " + homeCpu + "): unmount with in_flight " + inFlight + " (on ring "
+          + onRing + ", overflow " + overflow.size() + "): " + stuck);
+    }
+    r.replyTo().tell(new MachineProtocol.Remounted(problems));
     return this;
   }
 }

@@ -2,11 +2,14 @@ package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.cpu.WakeTargets;
+import io.mqroute.actors.machine.FlowProtocol.CpuHotplug;
 import io.mqroute.actors.machine.FlowProtocol.Ended;
 import io.mqroute.actors.machine.FlowProtocol.Enqueue;
 import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
+import io.mqroute.actors.machine.FlowProtocol.Reroute;
 import io.mqroute.actors.machine.FlowProtocol.Route;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
+import io.mqroute.actors.machine.FlowProtocol.RouterRemount;
 import io.mqroute.actors.machine.FlowProtocol.RouterReport;
 import io.mqroute.actors.machine.FlowProtocol.RouterStats;
 import io.mqroute.actors.runtime.NanoClock;
@@ -19,6 +22,7 @@ import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -116,6 +120,9 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         .onMessage(Route.class, this::onRoute)
         .onMessage(Ended.class, this::onEnded)
         .onMessage(RouterReport.class, this::onReport)
+        .onMessage(CpuHotplug.class, this::onHotplug)
+        .onMessage(Reroute.class, this::onReroute)
+        .onMessage(RouterRemount.class, this::onRemount)
         .build();
   }
 
@@ -267,9 +274,81 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     }
   }
 
+  private Behavior<RouterCommand> onHotplug(CpuHotplug h) {
+    view.setCpuOnline(h.cpu(), h.online());
+    if (wakeTargets != null) {
+      wakeTargets.setOnline(h.cpu(), h.online()); // an offline CPU is no wake-up target
+    }
+    if (!h.online() && h.evacuate()) {
+      for (int q = 0; q < homeCpu.length; q++) {
+        if (homeCpu[q] == h.cpu()) {
+          queues.get(q).tell(FlowProtocol.Evacuate.INSTANCE);
+        }
+      }
+    }
+    return this;
+  }
+
+  /**
+   * A request from the overflow list of a queue whose CPU went away: it keeps its admission (it was already
+   * sent), moves its nr_reqs and, per queue, its active-background slot to the queue picked now.
+   */
+  private Behavior<RouterCommand> onReroute(Reroute rr) {
+    Request r = rr.request();
+    int from = rr.fromQueue();
+    view.addNrReqs(from, -1);
+    int q = select(r);
+    boolean perQueueBackground = r.background() && admission.mode() != BackgroundAdmission.Mode.GLOBAL;
+    if (q == QueueSelector.NONE) {
+      if (r.background()) {
+        int list = perQueueBackground ? from : 0;
+        admission.release(list);
+        flush(list);
+      }
+      return this;
+    }
+    view.addNrReqs(q, 1);
+    if (perQueueBackground && q != from) {
+      admission.release(from);
+      admission.enqueue(q);
+      if (admission.tryAdmit(q)) {
+        noteAdmission();
+        routed--; // dispatch counts it again
+        dispatch(q, r);
+      } else {
+        waiting[q].addFirst(r); // it was sent once already: it goes first
+      }
+      flush(from);
+      return this;
+    }
+    routed--;
+    dispatch(q, r);
+    return this;
+  }
+
+  private Behavior<RouterCommand> onRemount(RouterRemount m) {
+    List<String> problems = new ArrayList<>();
+    for (int q = 0; q < homeCpu.length; q++) {
+      if (view.nrReqs(q) != 0) {
+        problems.add("router: unmount with nr_reqs " + view.nrReqs(q) + " on queue " + q);
+      }
+    }
+    if (admission.numBackground() != 0 || !blocked.isEmpty()) {
+      problems.add("router: unmount with " + admission.numBackground() + " background request(s) counted and "
+          + blocked.size() + " blocked");
+    }
+    m.replyTo().tell(new MachineProtocol.Remounted(problems));
+    return this;
+  }
+
   private Behavior<RouterCommand> onReport(RouterReport r) {
+    List<Long> holding = new ArrayList<>();
+    blocked.forEach(b -> holding.add(b.id()));
+    for (ArrayDeque<Request> w : waiting) {
+      w.forEach(b -> holding.add(b.id()));
+    }
     r.replyTo().tell(new RouterStats(routed, noQueue, blockedCount, maxNum, maxActive, breaches,
-        routedPerQueue.clone()));
+        routedPerQueue.clone(), holding));
     return this;
   }
 }

@@ -26,7 +26,9 @@ public record RunStats(StopReason stopReason, long tasksRun, long timersFired, l
     /** No ready task and no pending timer: nothing can ever happen again. */
     IDLE,
     /** A task from a foreign thread ran or arrived; only seen inside {@link ForeignTaskException}. */
-    FOREIGN_TASK
+    FOREIGN_TASK,
+    /** {@code mqroute.runtime.max-tasks-per-instant} tasks ran without virtual time moving. */
+    LIVELOCK
   }
 
   /** True if the done condition was met. */

@@ -14,9 +14,10 @@ import java.time.Duration;
  * @param terminateIdleAdvance during termination only: how long the driver waits for work from other threads before
  *     it advances virtual time to the next timer (shutdown code may wait on a timer)
  * @param preciseSpinNanos how long before a deadline {@link PreciseRealTimeScheduler} stops parking and spins
+ * @param maxTasksPerInstant tasks the driver runs without virtual time moving before it calls the run a livelock
  */
 record RuntimeSettings(int checkDoneEvery, Duration startTimeout, Duration terminateTimeout,
-    Duration terminateIdleAdvance, long preciseSpinNanos) {
+    Duration terminateIdleAdvance, long preciseSpinNanos, long maxTasksPerInstant) {
 
   static final String PATH = "mqroute.runtime";
 
@@ -35,6 +36,7 @@ record RuntimeSettings(int checkDoneEvery, Duration startTimeout, Duration termi
         section.getDuration("start-timeout"),
         section.getDuration("terminate-timeout"),
         section.getDuration("terminate-idle-advance"),
-        section.getDuration("precise-scheduler.spin").toNanos());
+        section.getDuration("precise-scheduler.spin").toNanos(),
+        section.getLong("max-tasks-per-instant"));
   }
 }

@@ -124,11 +124,21 @@ public final class VirtualTimeDriver {
   private RunStats.StopReason loop(long horizonNanos, BooleanSupplier done, long arrivalsAtStart) {
     int checkEvery = scheduler.settings().checkDoneEvery();
     int untilCheck = checkEvery;
+    long maxAtInstant = scheduler.settings().maxTasksPerInstant();
+    long atInstant = 0;
+    long instant = scheduler.nanoTime();
     while (true) {
       Runnable task;
       while ((task = queue.pollLocal()) != null || (task = queue.pollForeign()) != null) {
         runTask(task);
         runTasks++;
+        if (++atInstant > maxAtInstant) {
+          if (scheduler.nanoTime() == instant) {
+            return RunStats.StopReason.LIVELOCK;
+          }
+          instant = scheduler.nanoTime();
+          atInstant = 0;
+        }
         if (queue.foreignArrivals() != arrivalsAtStart) {
           return RunStats.StopReason.FOREIGN_TASK;
         }
@@ -151,6 +161,10 @@ public final class VirtualTimeDriver {
         return RunStats.StopReason.HORIZON;
       }
       runTimers += scheduler.fireDue(next);
+      if (scheduler.nanoTime() != instant) {
+        instant = scheduler.nanoTime();
+        atInstant = 0;
+      }
     }
   }
 
@@ -172,14 +186,19 @@ public final class VirtualTimeDriver {
     requireDriverThread();
     long wallDeadline = System.nanoTime() + wallTimeout.toNanos();
     long idleSince = System.nanoTime();
+    long ran = 0;
     while (!done.getAsBoolean()) {
-      Runnable task = queue.pollLocal();
+      // foreign first: shutdown is driven from Pekko's own threads, and a livelocked model must not starve it
+      Runnable task = queue.pollForeign();
       if (task == null) {
-        task = queue.pollForeign();
+        task = queue.pollLocal();
       }
       if (task != null) {
         runTask(task);
         idleSince = System.nanoTime();
+        if ((++ran & 1023) == 0 && idleSince - wallDeadline >= 0) {
+          return false;
+        }
         continue;
       }
       long wallNow = System.nanoTime();

@@ -44,6 +44,12 @@ public final class FioWorkload implements Workload {
       throw new FioParseException(file.source(), 0, total + " job clones; at most " + JobPlan.MAX_JOBS);
     }
     List<JobPlan> plans = new ArrayList<>();
+    // unpinned clones are spread over the machine per stonewall group: only a group's threads run together
+    java.util.Map<Integer, Integer> groupTotal = new java.util.HashMap<>();
+    for (JobSpec j : file.jobs()) {
+      groupTotal.merge(j.groupId(), j.numjobs(), Integer::sum);
+    }
+    java.util.Map<Integer, Integer> groupIndex = new java.util.HashMap<>();
     int index = 0;
     for (JobSpec j : file.jobs()) {
       int[] allowed = j.cpusAllowed().isAll() ? IntStream.range(0, ncpu).toArray()
@@ -57,8 +63,9 @@ public final class FioWorkload implements Workload {
       for (int k = 0; k < j.numjobs(); k++) {
         int[] cpus = allowed;
         int start;
+        int inGroup = groupIndex.merge(j.groupId(), 1, Integer::sum) - 1;
         if (j.cpusAllowed().isAll()) {
-          start = (int) ((long) index * ncpu / Math.max(1, total));
+          start = (int) ((long) inGroup * ncpu / Math.max(1, groupTotal.get(j.groupId())));
         } else if (j.cpusAllowedPolicy() == CpusAllowedPolicy.SPLIT) {
           start = j.cpusAllowed().cpuForClone(k);
           cpus = new int[] {start};

@@ -84,6 +84,25 @@ class WakeTargetsTest {
   }
 
   @Test
+  void anOfflineCpuIsNeverAWakeUpTarget() {
+    WakeTargets w = oneTask(1);
+    w.setOnline(2, false);
+    assertThat(w.wake(0, 1, 1, false)).isEqualTo(3);
+    w.setOnline(5, false);
+    assertThat(w.wakeOnCurrent(0, 3, 5)).isNotEqualTo(5);
+  }
+
+  @Test
+  void aTaskMovedOffItsCpuTakesItsAwakeStateAlong() {
+    WakeTargets w = oneTask(2);
+    w.workQueued(0);
+    w.moveTask(0, 3);
+    assertThat(w.taskCpu(0)).isEqualTo(3);
+    assertThat(w.idle(2)).isTrue();
+    assertThat(w.idle(3)).isFalse();
+  }
+
+  @Test
   void aTaskIsAwakeWhileAnyOfItsWorkIsQueued() {
     WakeTargets w = oneTask(0);
     assertThat(w.running(0)).isFalse();

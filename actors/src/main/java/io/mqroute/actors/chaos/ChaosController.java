@@ -1,0 +1,246 @@
+package io.mqroute.actors.chaos;
+
+import io.mqroute.actors.machine.CoreProtocol;
+import io.mqroute.actors.machine.Fault;
+import io.mqroute.actors.machine.FlowProtocol;
+import io.mqroute.actors.machine.JobProtocol;
+import io.mqroute.actors.machine.MachineProtocol;
+import io.mqroute.actors.machine.Perturbation;
+import io.mqroute.actors.machine.Perturbation.BeforeGroup;
+import io.mqroute.actors.machine.Perturbation.Collect;
+import io.mqroute.actors.machine.Perturbation.Command;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.policies.random.RandomSource;
+import io.mqroute.policies.topology.CpuTopology;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
+
+/**
+ * Drives a chaos run: generic/650's hotplug loop (every interval a random hotpluggable CPU is written a random
+ * 0 or 1), scripted events, and random fault windows — all from the run's "chaos" random stream, so the seed
+ * fixes them. Before the final job group it stops, closes every fault window and brings every CPU back
+ * online (generic/650's cleanup). Every change is logged in the event syntax, so the log replays.
+ */
+public final class ChaosController extends AbstractBehavior<Command> {
+  private final ChaosProfile profile;
+  private final Perturbation.Handles machine;
+  private final CpuTopology topology;
+  private final TimerScheduler<Command> timers;
+  private final NanoClock clock;
+  private final RandomSource random;
+  private final long start;
+  private final boolean[] online;
+  /** Open windows per (kind, queue): a fault ends when its last window closes. */
+  private final Map<Long, Integer> open = new HashMap<>();
+  private final List<String> log = new ArrayList<>();
+  private long hotplug;
+  private long faults;
+  private boolean settled;
+
+  private record Flip() implements Command {}
+
+  private record Scripted(int index) implements Command {}
+
+  private record Arrive(int schedule) implements Command {}
+
+  private record Close(Fault.Kind kind, int queue, long serial) implements Command {}
+
+  private long closeSerial;
+
+  public static Perturbation perturbation(ChaosProfile profile) {
+    return handles -> Behaviors.setup(ctx -> Behaviors.withTimers(t -> new ChaosController(ctx, t, profile,
+        handles)));
+  }
+
+  private ChaosController(ActorContext<Command> ctx, TimerScheduler<Command> timers, ChaosProfile profile,
+      Perturbation.Handles machine) {
+    super(ctx);
+    this.profile = profile;
+    this.machine = machine;
+    this.topology = profile.machine().topology();
+    this.timers = timers;
+    this.clock = NanoClock.of(ctx.getSystem());
+    this.random = machine.random();
+    this.start = clock.nanoTime();
+    this.online = new boolean[machine.cores().size()];
+    java.util.Arrays.fill(online, true);
+    if (profile.hotplugIntervalNanos() > 0 && !profile.hotpluggable().isEmpty()) {
+      timers.startTimerWithFixedDelay("flip", new Flip(), Duration.ofNanos(profile.hotplugIntervalNanos()));
+    }
+    for (int i = 0; i < profile.events().size(); i++) {
+      timers.startSingleTimer("event-" + i, new Scripted(i), Duration.ofNanos(profile.events().get(i).atNanos()));
+    }
+    for (int i = 0; i < profile.faults().size(); i++) {
+      if (profile.faults().get(i).enabled()) {
+        scheduleArrival(i);
+      }
+    }
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Flip.class, f -> onFlip())
+        .onMessage(Scripted.class, s -> apply(profile.events().get(s.index())))
+        .onMessage(Arrive.class, this::onArrive)
+        .onMessage(Close.class, this::onClose)
+        .onMessage(BeforeGroup.class, this::onBeforeGroup)
+        .onMessage(Collect.class, this::onCollect)
+        .build();
+  }
+
+  /** generic/650: pick a hotpluggable CPU, write a random 0 or 1 to its online file (a no-op if it already is). */
+  private Behavior<Command> onFlip() {
+    int cpu = profile.hotpluggable().get(random.nextInt(profile.hotpluggable().size()));
+    boolean up = random.nextInt(2) == 1;
+    long now = clock.nanoTime() - start;
+    if (up != online[cpu]) {
+      apply(up ? ChaosEvent.online(now, cpu) : ChaosEvent.offline(now, cpu));
+    }
+    return this;
+  }
+
+  private void scheduleArrival(int i) {
+    FaultSchedule f = profile.faults().get(i);
+    long gap = Math.max(1, Math.round(random.nextExponential(f.everyNanos())));
+    timers.startSingleTimer("fault-" + i, new Arrive(i), Duration.ofNanos(gap));
+  }
+
+  private Behavior<Command> onArrive(Arrive a) {
+    FaultSchedule f = profile.faults().get(a.schedule());
+    int queue = random.nextInt(machine.queues().size());
+    apply(ChaosEvent.fault(clock.nanoTime() - start, queue, new Fault(f.kind(), f.value()), f.forNanos()));
+    scheduleArrival(a.schedule());
+    return this;
+  }
+
+  private Behavior<Command> apply(ChaosEvent e) {
+    if (settled) {
+      return this; // the cleanup has run: nothing more happens to the machine
+    }
+    switch (e.action()) {
+      case OFFLINE -> {
+        if (!online[e.target()]) {
+          return this;
+        }
+        online[e.target()] = false;
+        machine.cores().get(e.target()).tell(new CoreProtocol.SetOnline(false,
+            machine.cores().get(fallback(e.target()))));
+        machine.router().tell(new FlowProtocol.CpuHotplug(e.target(), false,
+            profile.semantics() == Semantics.HOTPLUG_AWARE));
+        hotplug++;
+        tellJobs();
+      }
+      case ONLINE -> {
+        if (online[e.target()]) {
+          return this;
+        }
+        bringOnline(e.target());
+      }
+      case FAULT -> {
+        Fault f = e.fault();
+        machine.queues().get(e.target()).tell(new FlowProtocol.QueueFault(f));
+        faults++;
+        if (f.kind() != Fault.Kind.LOSE && e.forNanos() > 0) {
+          long key = key(f.kind(), e.target());
+          open.merge(key, 1, Integer::sum);
+          timers.startSingleTimer(new Close(f.kind(), e.target(), closeSerial++),
+              Duration.ofNanos(e.forNanos()));
+        }
+      }
+    }
+    log.add(e.toString());
+    return this;
+  }
+
+  private void bringOnline(int cpu) {
+    online[cpu] = true;
+    machine.cores().get(cpu).tell(new CoreProtocol.SetOnline(true, null));
+    machine.router().tell(new FlowProtocol.CpuHotplug(cpu, true, false));
+    hotplug++;
+    tellJobs();
+  }
+
+  private static long key(Fault.Kind kind, int queue) {
+    return ((long) kind.ordinal() << 32) | queue;
+  }
+
+  private Behavior<Command> onClose(Close c) {
+    long key = key(c.kind(), c.queue());
+    Integer n = open.get(key);
+    if (n == null) {
+      return this; // closed by the cleanup already
+    }
+    if (n > 1) {
+      open.put(key, n - 1);
+    } else {
+      open.remove(key);
+      machine.queues().get(c.queue()).tell(new FlowProtocol.QueueFault(new Fault(c.kind(), 0)));
+    }
+    return this;
+  }
+
+  /**
+   * Where the tasks of a dying CPU go (select_fallback_rq): an online CPU of the same NUMA node, else any
+   * online CPU; CPU 0 never goes offline, so there always is one.
+   */
+  private int fallback(int cpu) {
+    int n = online.length;
+    for (int i = 1; i < n; i++) {
+      int c = (cpu + i) % n;
+      if (online[c] && topology.cpuToNode(c) == topology.cpuToNode(cpu)) {
+        return c;
+      }
+    }
+    for (int i = 1; i < n; i++) {
+      int c = (cpu + i) % n;
+      if (online[c]) {
+        return c;
+      }
+    }
+    throw new IllegalStateException("no online CPU left");
+  }
+
+  private void tellJobs() {
+    JobProtocol.Hotplug h = new JobProtocol.Hotplug(online.clone());
+    machine.jobs().forEach(j -> j.tell(h));
+  }
+
+  /** Before the last group (the per-CPU check): stop, close every fault window, all CPUs back online. */
+  private Behavior<Command> onBeforeGroup(BeforeGroup b) {
+    if (b.last() && !settled) {
+      long now = clock.nanoTime() - start;
+      timers.cancelAll();
+      for (Long key : List.copyOf(open.keySet())) {
+        Fault.Kind kind = Fault.Kind.values()[(int) (key >>> 32)];
+        int queue = (int) (key & 0xFFFFFFFFL);
+        machine.queues().get(queue).tell(new FlowProtocol.QueueFault(new Fault(kind, 0)));
+      }
+      open.clear();
+      for (int cpu = 0; cpu < online.length; cpu++) {
+        if (!online[cpu]) {
+          bringOnline(cpu);
+          log.add(ChaosEvent.online(now, cpu).toString());
+        }
+      }
+      settled = true;
+    }
+    b.replyTo().tell(new MachineProtocol.Proceed(b.group()));
+    return this;
+  }
+
+  private Behavior<Command> onCollect(Collect c) {
+    c.replyTo().tell(new MachineProtocol.GotPerturbation(new Perturbation.Report(List.copyOf(log), hotplug, faults,
+        List.of())));
+    return this;
+  }
+}

@@ -1,0 +1,75 @@
+package io.mqroute.actors.chaos;
+
+import io.mqroute.actors.machine.CoreProtocol;
+import io.mqroute.actors.machine.FlowProtocol;
+import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.LittlesLaw;
+import io.mqroute.actors.machine.MachineResult;
+import io.mqroute.actors.machine.MachineRun;
+import io.mqroute.actors.machine.RunDigest;
+import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.actors.workload.FioWorkload;
+import io.mqroute.policies.strategy.Durations;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs one seed of a chaos profile in virtual time and checks it: DESIGN §5's invariants (the machine checks
+ * them all the time), plus no request waiting on a queue beyond {@code max-wait}, every queue drained at every
+ * unmount, and every CPU online and serving after the final online.
+ */
+public final class ChaosRun {
+  private ChaosRun() {}
+
+  public static SeedResult run(ChaosProfile profile, long seed) {
+    FioWorkload workload = FioWorkload.parse(profile.jobFile(), profile.name() + " (generated job file)");
+    List<JobPlan> plans = workload.plans(profile.machine());
+    MachineRun.Outcome o;
+    try {
+      o = MachineRun.run("chaos-" + seed, profile.machine(), plans, i -> workload.newStats(plans.get(i)), seed,
+          ChaosController.perturbation(profile));
+    } catch (IllegalStateException e) { // a livelock or a run past its horizon: no result to check
+      return new SeedResult(seed, profile.semantics(), 0, 0, 0, 0, List.of("no result: " + e.getMessage()),
+          List.of(), "-", 0);
+    }
+    return check(profile, seed, o.result());
+  }
+
+  static SeedResult check(ChaosProfile profile, long seed, MachineResult r) {
+    List<String> violations = new ArrayList<>(r.violations());
+    if (r.stall() != null) {
+      violations.add("deadlock: " + r.stall());
+    }
+    if (r.perturbation() != null) {
+      violations.addAll(r.perturbation().violations());
+    }
+    for (FlowProtocol.QueueStats q : r.queues()) {
+      if (q.maxWaitNanos() > profile.maxWaitNanos()) {
+        violations.add("queue " + q.queue() + " (cpu " + q.homeCpu() + "): a request waited "
+            + Durations.format(q.maxWaitNanos()) + " on it, more than max-wait " + Durations.format(profile.maxWaitNanos()));
+      }
+    }
+    if (r.stall() == null) {
+      for (CoreProtocol.CoreStats c : r.cores()) {
+        if (!c.online()) {
+          violations.add("cpu " + c.cpu() + " is still offline after the final online");
+        } else if (c.itemsSinceOnline() == 0) {
+          violations.add("cpu " + c.cpu() + " ran nothing after the final online (its work still runs elsewhere)");
+        }
+      }
+    }
+    long requests = 0;
+    for (LittlesLaw l : r.little()) {
+      requests += l.requests();
+    }
+    long errors = 0;
+    for (JobStats j : r.jobs()) {
+      errors += j.totalErrors();
+    }
+    List<String> events = r.perturbation() == null ? List.of() : r.perturbation().events();
+    long hotplug = r.perturbation() == null ? 0 : r.perturbation().hotplug();
+    long faults = r.perturbation() == null ? 0 : r.perturbation().faults();
+    return new SeedResult(seed, profile.semantics(), requests, errors, hotplug, faults, violations, events,
+        RunDigest.of(r), r.endNanos());
+  }
+}

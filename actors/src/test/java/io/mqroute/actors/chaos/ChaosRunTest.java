@@ -1,0 +1,147 @@
+package io.mqroute.actors.chaos;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mqroute.actors.config.ConfigError;
+import java.nio.file.Path;
+import java.util.List;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The checker on runs that must pass and runs that must fail. */
+class ChaosRunTest {
+  /** Two CPUs, a writer on each, no random hotplug or faults: only what a test scripts happens. */
+  private static ChaosProfile small(String extraChaos, String machineExtra) {
+    String text = """
+        name = small
+        machine { numa-nodes = 1, cores-per-node = 2 }
+        queues { kind = per-cpu, ring-size = 4 }
+        device = "fixed(100us)"
+        stall-limit = 50ms
+        %s
+        chaos {
+          load-factor = 2
+          iterations = 2
+          hotplug-interval = 0
+          ops-per-writer = 200
+          iteration-runtime = 1s
+          %s
+        }
+        """.formatted(machineExtra, extraChaos);
+    return ChaosProfileParser.parse(new ChaosProfileParser.Source("small.conf", text), null, false);
+  }
+
+  @Test
+  void generic650QuickHasNoViolationsUnderEitherSemantics() {
+    for (Semantics s : Semantics.values()) {
+      ChaosProfile p = ChaosProfileParser.parse(ChaosProfileParser.load("generic-650"), s, true);
+      List<SeedResult> results = ChaosSuite.run(p, 1, 20, 2, r -> { });
+      assertThat(results).hasSize(20);
+      for (SeedResult r : results) {
+        assertThat(r.violations()).as("seed %d %s", r.seed(), s).isEmpty();
+        assertThat(r.hotplug()).as("hotplug events, seed %d", r.seed()).isGreaterThan(10);
+        assertThat(r.faults()).as("faults, seed %d", r.seed()).isGreaterThan(10);
+        assertThat(r.requests()).isGreaterThan(5_000);
+        assertThat(r.events()).hasSizeGreaterThanOrEqualTo((int) (r.hotplug() + r.faults()));
+      }
+    }
+  }
+
+  @Test
+  void sameSeedSameRunAndParallelismDoesNotMatter() {
+    ChaosProfile p = ChaosProfileParser.parse(ChaosProfileParser.load("generic-650"), Semantics.HOTPLUG_AWARE, true);
+    List<SeedResult> one = ChaosSuite.run(p, 5, 7, 1, r -> { });
+    List<SeedResult> two = ChaosSuite.run(p, 5, 7, 2, r -> { });
+    for (int i = 0; i < one.size(); i++) {
+      assertThat(two.get(i).digest()).isEqualTo(one.get(i).digest());
+      assertThat(two.get(i).events()).isEqualTo(one.get(i).events());
+    }
+    assertThat(one.get(0).digest()).isNotEqualTo(one.get(1).digest());
+  }
+
+  @Test
+  void scriptedHotplugMovesWorkAndEveryCpuServesAgain() {
+    SeedResult r = ChaosRun.run(small("events = [\"at 5ms offline cpu 1\", \"at 30ms online cpu 1\", "
+        + "\"at 40ms offline cpu 1\"]", ""), 1);
+    assertThat(r.violations()).isEmpty();
+    assertThat(r.events()).containsExactly("at 5ms offline cpu 1", "at 30ms online cpu 1", "at 40ms offline cpu 1",
+        r.events().get(3));
+    assertThat(r.events().get(3)).endsWith("online cpu 1"); // the cleanup before the per-CPU check
+    assertThat(r.hotplug()).isEqualTo(4);
+    assertThat(r.requests()).isEqualTo(2 * 2 * 200 + 2 * 16);
+  }
+
+  @Test
+  void faultsEndRequestsWithErrorsNotLosses() {
+    SeedResult r = ChaosRun.run(small("events = [\"at 1ms eio queue 0 rate 1 for 10ms\", "
+        + "\"at 1ms enomem queue 1 rate 1 for 10ms\", \"at 20ms stall queue 0 for 5ms\", "
+        + "\"at 30ms slow queue 1 x20 for 5ms\", \"at 40ms ring-full queue 0 slots 1 for 5ms\"]", ""), 3);
+    assertThat(r.violations()).isEmpty();
+    assertThat(r.errors()).isGreaterThan(50); // 10 ms of EIO and ENOMEM at 100 us per request, two writers each
+    assertThat(r.faults()).isEqualTo(5);
+  }
+
+  @Test
+  void theV2EnomemRequeueIsReportedAsADeadlockNamingTheRequestAndQueue() {
+    SeedResult r = ChaosRun.run(small("events = [\"at 2ms enomem queue 1 rate 1\"]",
+        "queues.enqueue-error = requeue"), 1);
+    assertThat(r.passed()).isFalse();
+    // both writers can end up parked on queue 1: woken writers move between the two CPUs (select_idle_sibling)
+    assertThat(r.violations()).anySatisfy(v -> assertThat(v).startsWith("deadlock: stall: job")
+        .containsPattern("queue 1 \\(cpu 1\\): on ring 0, overflow [12],").contains("stuck ["));
+  }
+
+  @Test
+  void theMergedFormReturnsEnomemInstead() {
+    SeedResult r = ChaosRun.run(small("events = [\"at 2ms enomem queue 1 rate 1\"]", ""), 1);
+    assertThat(r.violations()).isEmpty();
+    assertThat(r.errors()).isGreaterThan(100);
+  }
+
+  @Test
+  void aQueueThatDropsARequestIsReportedAsALostRequest() {
+    SeedResult r = ChaosRun.run(small("events = [\"at 3ms lose queue 1 count 1\"]", ""), 1);
+    assertThat(r.passed()).isFalse();
+    assertThat(r.violations()).anySatisfy(v -> assertThat(v).startsWith("lost request(s) [0x"));
+    assertThat(r.violations()).anySatisfy(v -> assertThat(v).contains("in_flight 1 != on_ring 0 + queued 0"));
+  }
+
+  @Test
+  void aLongWaitOnAQueueIsAViolation() {
+    SeedResult r = ChaosRun.run(small("max-wait = 5ms\nevents = [\"at 2ms stall queue 0 for 8ms\"]", ""), 1);
+    assertThat(r.violations()).anySatisfy(v -> assertThat(v).contains("queue 0 (cpu 0): a request waited")
+        .contains("more than max-wait 5ms"));
+  }
+
+  @Test
+  void aReplayFileReproducesTheFailure(@TempDir Path dir) throws Exception {
+    ChaosProfile p = small("hotplug-interval = 3ms\nevents = [\"at 9ms lose queue 0 count 1\"]", "");
+    SeedResult first = ChaosRun.run(p, 11);
+    assertThat(first.passed()).isFalse();
+    Path file = dir.resolve("replay.conf");
+    ReplayFile.of(p, first).write(file);
+    ReplayFile rec = ReplayFile.read(file);
+    SeedResult again = ChaosRun.run(rec.profile(), rec.seed());
+    assertThat(rec.divergence(again)).isNull();
+    assertThat(again.events()).isEqualTo(first.events()).hasSizeGreaterThan(3);
+    assertThat(again.digest()).isEqualTo(first.digest());
+    assertThat(again.violations()).isEqualTo(first.violations());
+    SeedResult other = ChaosRun.run(rec.profile(), rec.seed() + 1);
+    assertThat(rec.divergence(other)).isNotNull();
+  }
+
+  @Test
+  void badProfilesNameTheKey() {
+    Assertions.assertThatThrownBy(() -> small("hotpluggable = [0, 1]", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.hotpluggable").hasMessageContaining("CPU 0");
+    Assertions.assertThatThrownBy(() -> small("events = [\"at 1ms offline cpu 7\"]", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.events").hasMessageContaining("not hotpluggable");
+    Assertions.assertThatThrownBy(() -> small("iteratons = 3", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("did you mean \"iterations\"");
+    Assertions.assertThatThrownBy(() -> small("writer = \"bs=8k\"", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("must not set bs=");
+    Assertions.assertThatThrownBy(() -> small("semantics = blk-mq", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("kernel, hotplug-aware");
+  }
+}
