@@ -12,8 +12,8 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
  * CPU of the same LLC, paying a remote wake-up, the idle CPU's C-state exit and a cold cache, and
  * recent_used_cpu makes the task ping-pong between two CPUs. {@code wake_up_on_current_cpu} (WF_CURRENT_CPU)
  * skips all of it. select_idle_sibling's per-cpu kthread exception ("An obvious example of this pattern is IO
- * completions") keeps the waiter on its CPU when the waker is a kworker on that CPU with nothing else to run:
- * virtio-fs ends requests in done_work (a kworker), fuse-over-io-uring in the ring thread (a user thread).
+ * completions") keeps the waiter on its CPU when the waker is a kworker on that CPU: virtio-fs ends requests
+ * in done_work (a kworker), fuse-over-io-uring in the ring thread (a user thread).
  *
  * <p>One instance per machine, shared by the Core actors (idle state), the Router (the waker's decision) and
  * the Job actors (their task_cpu), as task_struct and the runqueues are shared in the kernel. Reads are as
@@ -59,7 +59,7 @@ public final class WakeTargets {
     this.awake = new AtomicIntegerArray(cpuToLlc.length);
     this.offline = new AtomicIntegerArray(cpuToLlc.length);
     for (int t = 0; t < taskCpus.length; t++) {
-      recentUsed.set(t, taskCpus[t]); // fork sets p->recent_used_cpu to the CPU it starts on
+      recentUsed.set(t, taskCpus[t]); // no earlier CPU to go back to on the first wake-up
     }
     this.allowed = taskAllowed.clone();
   }
