@@ -19,7 +19,7 @@ class ShippedExperimentsTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"smoke.conf", "seed-001-full-ring.conf", "seed-004-request-order.conf",
-      "policy-tour.conf", "seed-000-direct-dispatch.conf"})
+      "policy-tour.conf", "seed-000-direct-dispatch.conf", "seed-002-numa-background.conf"})
   void holdsItsBandsWithTheQuickProfile(String file, @TempDir Path out) {
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();

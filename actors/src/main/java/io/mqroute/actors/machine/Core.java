@@ -3,6 +3,7 @@ package io.mqroute.actors.machine;
 import io.mqroute.actors.cpu.CState;
 import io.mqroute.actors.cpu.CoreModel;
 import io.mqroute.actors.cpu.Governor;
+import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.CoreProtocol.Command;
 import io.mqroute.actors.machine.CoreProtocol.CoreStats;
 import io.mqroute.actors.machine.CoreProtocol.Exec;
@@ -42,15 +43,21 @@ public final class Core extends AbstractBehavior<Command> {
   private final long switchNanos;
   /** The thread (Work.thread()) that ran last: a different task thread costs a context switch. */
   private int lastThread = -1;
+  /** Where this core publishes whether it is idle, for wake-up placement; null when nobody asks. */
+  private final WakeTargets wakeTargets;
 
-  /** @param switchNanos cost of switching between the application and a server thread on this core */
-  public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor, long switchNanos) {
+  /**
+   * @param switchNanos cost of switching between the application and a server thread on this core
+   * @param wakeTargets the machine's scheduler state this core publishes its idleness to, or null
+   */
+  public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor, long switchNanos,
+      WakeTargets wakeTargets) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Core(ctx, t, cpu, cstates, governor,
-        switchNanos)));
+        switchNanos, wakeTargets)));
   }
 
   private Core(ActorContext<Command> ctx, TimerScheduler<Command> timers, int cpu, List<CState> cstates,
-      Governor governor, long switchNanos) {
+      Governor governor, long switchNanos, WakeTargets wakeTargets) {
     super(ctx);
     this.cpu = cpu;
     this.clock = NanoClock.of(ctx.getSystem());
@@ -58,6 +65,7 @@ public final class Core extends AbstractBehavior<Command> {
     this.model = new CoreModel(cstates, governor, clock.nanoTime());
     this.neverSleeps = cstates.isEmpty();
     this.switchNanos = switchNanos;
+    this.wakeTargets = wakeTargets;
   }
 
   @Override
@@ -77,6 +85,7 @@ public final class Core extends AbstractBehavior<Command> {
     }
     if (running != null) {
       queue.addLast(e);
+      publishLoad();
       return this;
     }
     long now = clock.nanoTime();
@@ -87,7 +96,14 @@ public final class Core extends AbstractBehavior<Command> {
       return this;
     }
     begin(e, model.start(now, cost(e), e.kind().iowaitWakeup()), now);
+    publishLoad();
     return this;
+  }
+
+  private void publishLoad() {
+    if (wakeTargets != null) {
+      wakeTargets.load(cpu, (running == null ? 0 : 1) + queue.size());
+    }
   }
 
   private long cost(Exec<?> e) {
@@ -118,6 +134,7 @@ public final class Core extends AbstractBehavior<Command> {
     } else {
       begin(next, model.continueWith(runningEnd, cost(next)), clock.nanoTime());
     }
+    publishLoad();
     return this;
   }
 

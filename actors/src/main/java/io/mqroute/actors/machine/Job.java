@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.JobProtocol.Arrival;
 import io.mqroute.actors.machine.JobProtocol.Command;
 import io.mqroute.actors.machine.JobProtocol.Completed;
@@ -13,7 +14,6 @@ import io.mqroute.actors.metrics.Direction;
 import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.policies.random.RandomSource;
-import io.mqroute.policies.strategy.WakePolicy;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
@@ -45,9 +45,9 @@ public final class Job extends AbstractBehavior<Command> {
   private final ActorRef<MachineProtocol.Command> machine;
   private final ActorRef<Completion> completions;
   private final CpuCosts costs;
-  private final WakePolicy wake;
-  private final int[] homeCpu;
   private final long stallLimit;
+  /** The scheduler's placement of this job's thread after a wake-up (task_cpu), or null: it stays put. */
+  private final WakeTargets wakeTargets;
 
   /** Per in-flight slot: seq + 1 of the request holding it, 0 when free. */
   private final OffsetGenerator readOffsets;
@@ -79,15 +79,15 @@ public final class Job extends AbstractBehavior<Command> {
   public static Behavior<Command> create(JobPlan plan, JobStats stats, RandomSource workload,
       RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
       ActorRef<FlowProtocol.RouterCommand> router, ActorRef<MachineProtocol.Command> machine, CpuCosts costs,
-      WakePolicy wake, int[] homeCpu, long stallLimit) {
+      long stallLimit, WakeTargets wakeTargets) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Job(ctx, t, plan, stats, workload, arrivals,
-        cores, router, machine, costs, wake, homeCpu, stallLimit)));
+        cores, router, machine, costs, stallLimit, wakeTargets)));
   }
 
   private Job(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobPlan plan, JobStats stats,
       RandomSource workload, RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
       ActorRef<FlowProtocol.RouterCommand> router, ActorRef<MachineProtocol.Command> machine, CpuCosts costs,
-      WakePolicy wake, int[] homeCpu, long stallLimit) {
+      long stallLimit, WakeTargets wakeTargets) {
     super(ctx);
     this.plan = plan;
     this.stats = stats;
@@ -100,9 +100,8 @@ public final class Job extends AbstractBehavior<Command> {
     this.machine = machine;
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
     this.costs = costs;
-    this.wake = wake;
-    this.homeCpu = homeCpu;
     this.stallLimit = stallLimit;
+    this.wakeTargets = wakeTargets;
     this.readOffsets = offsets(plan, plan.bsRead(), workload);
     this.writeOffsets = offsets(plan, plan.bsWrite(), workload);
     this.slots = new long[plan.inFlight()];
@@ -145,16 +144,24 @@ public final class Job extends AbstractBehavior<Command> {
     for (int i = 0; i < allowed.length; i++) {
       int c = allowed[(indexOf(allowed, cpu) + 1 + i) % allowed.length];
       if (online[c]) {
-        cpu = c;
+        moveTo(c);
         return;
       }
     }
     for (int i = 1; i <= online.length; i++) {
       int c = (cpu + i) % online.length;
       if (online[c]) {
-        cpu = c;
+        moveTo(c);
         return;
       }
+    }
+  }
+
+  /** The thread now runs on {@code c}: the scheduler state the router's wake-ups read follows it. */
+  private void moveTo(int c) {
+    cpu = c;
+    if (wakeTargets != null) {
+      wakeTargets.moveTask(plan.index(), c);
     }
   }
 
@@ -223,6 +230,9 @@ public final class Job extends AbstractBehavior<Command> {
     stats.markDepth(plan.inFlight() - freeCount);
     Request r = new Request(id, read ? Op.READ : Op.WRITE, plan.fileId(), offset, bs, !plan.foreground(), cpu,
         now, completions);
+    if (wakeTargets != null) {
+      wakeTargets.workQueued(plan.index());
+    }
     cores.get(cpu).tell(new CoreProtocol.Exec<>(costs.submitNanos(), Work.SUBMIT, router,
         new FlowProtocol.Route(r)));
     if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
@@ -254,8 +264,10 @@ public final class Job extends AbstractBehavior<Command> {
     boolean read = slotRead[slot];
     stats.record(read ? Direction.READ : Direction.WRITE, read ? plan.bsRead() : plan.bsWrite(), slat, clat,
         c.status().errno());
-    if (c.queue() >= 0 && wake == WakePolicy.COMPLETING_CPU) {
-      migrate(wake.wakeCpu(cpu, homeCpu[c.queue()]));
+    if (wakeTargets != null && c.queue() >= 0) {
+      wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
+      cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put this thread (select_idle_sibling)
+      fallBack(); // it may have been left on a CPU that has gone offline
     }
     if (!stopping) {
       if (plan.rateIops() > 0) {
@@ -280,19 +292,6 @@ public final class Job extends AbstractBehavior<Command> {
   private void accumulate(long now) {
     area += (long) (plan.inFlight() - freeCount) * (now - areaAt);
     areaAt = now;
-  }
-
-  /** The app thread continues where it was woken if its affinity allows (wake_up_on_current_cpu). */
-  private void migrate(int target) {
-    if (online != null && !online[target]) {
-      return;
-    }
-    for (int allowed : plan.cpus()) {
-      if (allowed == target) {
-        cpu = target;
-        return;
-      }
-    }
   }
 
   private Behavior<Command> onRampDone() {

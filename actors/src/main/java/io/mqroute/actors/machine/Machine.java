@@ -1,5 +1,6 @@
 package io.mqroute.actors.machine;
 
+import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.MachineProtocol.Command;
 import io.mqroute.actors.machine.MachineProtocol.GotCore;
 import io.mqroute.actors.machine.MachineProtocol.GotQueue;
@@ -92,9 +93,13 @@ public final class Machine extends AbstractBehavior<Command> {
     this.clock = NanoClock.of(ctx.getSystem());
     SeededRandom root = SeededRandom.root(seed);
     int ncpu = spec.topology().cpuCount();
+    WakeTargets wakeTargets = new WakeTargets(
+        java.util.stream.IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
+        plans.stream().mapToInt(JobPlan::startCpu).toArray(),
+        plans.stream().map(JobPlan::cpus).toArray(int[][]::new));
     for (int c = 0; c < ncpu; c++) {
-      cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor(), spec.costs().switchNanos()),
-          "core-" + c, SAME));
+      cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor(), spec.costs().switchNanos(),
+          wakeTargets), "core-" + c, SAME));
     }
     MachineSpec.Queues q = spec.queues();
     MutableRoutingView.Builder vb = MutableRoutingView.newBuilder(spec.topology()).queues(q.count());
@@ -107,11 +112,11 @@ public final class Machine extends AbstractBehavior<Command> {
         .queues(q.count()).maxBackground(spec.router().maxBackground())
         .congestionThreshold(spec.router().congestionThreshold()).build();
     ActorRef<CoreProtocol.Command> pending = spec.router().pendingQueueNanos() < 0 ? null
-        : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0), "pending-queue",
-            SAME);
+        : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0, null),
+            "pending-queue", SAME);
     Router.Settings rs = new Router.Settings(
         Selectors.create(spec.router().selector(), spec.router().selectorParams()), view, admission, spec.wake(),
-        spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos());
+        spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos(), wakeTargets, q.kind() == QueueKind.PER_CPU);
     this.router = ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
     for (int i = 0; i < q.count(); i++) {
@@ -128,8 +133,8 @@ public final class Machine extends AbstractBehavior<Command> {
     for (JobPlan p : plans) {
       jobStats[p.index()] = stats.apply(p.index());
       jobs.add(ctx.spawn(Job.create(p, jobStats[p.index()], root.split("workload/" + p.index()),
-          root.split("arrivals/" + p.index()), cores, router, ctx.getSelf(), spec.costs(), spec.wake(),
-          q.homeCpu(), spec.stallLimitNanos()), "job-" + p.index(), SAME));
+          root.split("arrivals/" + p.index()), cores, router, ctx.getSelf(), spec.costs(), spec.stallLimitNanos(),
+          wakeTargets), "job-" + p.index(), SAME));
     }
     this.perturbation = perturbation == null ? null : ctx.spawn(perturbation.create(new Perturbation.Handles(
         List.copyOf(cores), router, List.copyOf(queues), q.homeCpu().clone(), List.copyOf(jobs), ctx.getSelf(),

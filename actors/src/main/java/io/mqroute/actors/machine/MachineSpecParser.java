@@ -24,7 +24,8 @@ import java.util.stream.IntStream;
  * <pre>
  * machine { numa-nodes = 1, cores-per-node = 4,
  *           cpu { submit-cost = 1.5us, server-cost = 3us, completion-cost = 1us, wake-cost = 3us,
- *                 reap-cost = 0.5us, switch-cost = 1.5us, c-states = skx | none, governor = performance | schedutil,
+ *                 reap-cost = 0.5us, switch-cost = 1.5us, migrate-cost = 1us, c-states = skx | none,
+ *                 governor = performance | schedutil,
  *                 min-freq-ratio = 0.4 } }
  * queues  { kind = per-cpu | virtio | independent, count = (CPUs), registered = [..], ring-size = 128,
  *           pollers = 1, full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
@@ -59,7 +60,7 @@ public final class MachineSpecParser {
     CpuTopology topology = CpuTopology.uniform(nodes, perNode);
 
     StrictConfig cpu = m.object("cpu", List.of("submit-cost", "server-cost", "completion-cost", "wake-cost",
-        "reap-cost", "switch-cost", "c-states", "governor", "min-freq-ratio"));
+        "reap-cost", "switch-cost", "migrate-cost", "c-states", "governor", "min-freq-ratio"));
     CpuCosts d = CpuCosts.DEFAULT;
     CpuCosts costs = new CpuCosts(
         cpu.nanos("submit-cost", d.submitNanos()),
@@ -67,7 +68,8 @@ public final class MachineSpecParser {
         cpu.nanos("completion-cost", d.completionNanos()),
         cpu.nanos("wake-cost", d.wakeNanos()),
         cpu.nanos("reap-cost", d.reapNanos()),
-        cpu.nanos("switch-cost", d.switchNanos()));
+        cpu.nanos("switch-cost", d.switchNanos()),
+        cpu.nanos("migrate-cost", d.migrateNanos()));
     String cs = cpu.string("c-states", "skx");
     List<CState> cstates = switch (cs) {
       case "skx" -> SKX_CSTATES;

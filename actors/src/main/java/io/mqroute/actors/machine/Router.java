@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.FlowProtocol.CpuHotplug;
 import io.mqroute.actors.machine.FlowProtocol.Ended;
 import io.mqroute.actors.machine.FlowProtocol.Enqueue;
@@ -49,6 +50,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private final ActorRef<CoreProtocol.Command> pending;
   private final long pendingNanos;
   private final NanoClock clock;
+  private final WakeTargets wakeTargets;
+  private final boolean rings;
 
   /** Background requests waiting for admission: one list for global mode, one per queue for per-queue. */
   private final ArrayDeque<Request>[] waiting;
@@ -63,10 +66,16 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private long breaches;
   private final long[] routedPerQueue;
 
-  /** What a router is built from. */
+  /**
+   * What a router is built from.
+   *
+   * @param wakeTargets where woken synchronous waiters go (select_idle_sibling); the jobs read their CPU there
+   * @param rings       the queues are fuse-over-io-uring rings (FR_URING): only then does wake_up_on_current_cpu
+   *                    apply
+   */
   public record Settings(
       QueueSelector selector, MutableRoutingView view, BackgroundAdmission admission, WakePolicy wake,
-      CpuCosts costs, int[] homeCpu, long pendingNanos) {}
+      CpuCosts costs, int[] homeCpu, long pendingNanos, WakeTargets wakeTargets, boolean rings) {}
 
   /**
    * @param queues  the queue actors by index; may still be filling while the router starts
@@ -95,6 +104,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     this.pending = pending;
     this.pendingNanos = s.pendingNanos();
     this.clock = NanoClock.of(ctx.getSystem());
+    this.wakeTargets = s.wakeTargets();
+    this.rings = s.rings();
     int lists = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 1 : homeCpu.length;
     this.waiting = new ArrayDeque[lists];
     for (int i = 0; i < lists; i++) {
@@ -106,13 +117,22 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   @Override
   public Receive<RouterCommand> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Route.class, r -> route(r.request()))
+        .onMessage(Route.class, this::onRoute)
         .onMessage(Ended.class, this::onEnded)
         .onMessage(RouterReport.class, this::onReport)
         .onMessage(CpuHotplug.class, this::onHotplug)
         .onMessage(Reroute.class, this::onReroute)
         .onMessage(RouterRemount.class, this::onRemount)
         .build();
+  }
+
+  /** A fresh submission: the submit work has run on the application's core. */
+  private Behavior<RouterCommand> onRoute(Route m) {
+    int task = JobPlan.jobOf(m.request().id());
+    if (wakeTargets != null && task < wakeTargets.tasks()) {
+      wakeTargets.workDone(task);
+    }
+    return route(m.request());
   }
 
   private Behavior<RouterCommand> route(Request r) {
@@ -216,6 +236,35 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       }
     }
     int home = homeCpu[q];
+    int task = JobPlan.jobOf(r.id());
+    if (wakeTargets == null || task >= wakeTargets.tasks()) {
+      wakeFixed(r, c, home);
+    } else if (wakeTargets.running(task)) {
+      // awake (submitting, or woken for an earlier completion): the application reaps this one where it runs
+      wakeTargets.workQueued(task);
+      cores.get(wakeTargets.taskCpu(task)).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP,
+          r.replyTo(), c));
+    } else {
+      int prev = wakeTargets.taskCpu(task);
+      // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed 003 patch
+      // (synchronous requests only); a background request's waiter is woken by io_uring's CQE task_work
+      int target = wake == WakePolicy.COMPLETING_CPU && rings && !r.background()
+          ? wakeTargets.wakeOnCurrent(task, prev, home)
+          : wakeTargets.wake(task, prev, home, !rings); // virtio-fs ends requests in done_work, a kworker
+      long migrate = target != prev ? costs.migrateNanos() : 0;
+      wakeTargets.workQueued(task);
+      if (target == home) {
+        cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c));
+      } else {
+        cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos() + migrate,
+            Work.WAKE, r.replyTo(), c));
+      }
+    }
+    return this;
+  }
+
+  /** Without scheduler state (a request from outside the machine's jobs): the wake policy's fixed CPU. */
+  private void wakeFixed(Request r, Completion c, int home) {
     int target = wake.wakeCpu(r.cpu(), home);
     if (target == home || target < 0) {
       cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c));
@@ -223,11 +272,13 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos(), Work.WAKE,
           r.replyTo(), c));
     }
-    return this;
   }
 
   private Behavior<RouterCommand> onHotplug(CpuHotplug h) {
     view.setCpuOnline(h.cpu(), h.online());
+    if (wakeTargets != null) {
+      wakeTargets.setOnline(h.cpu(), h.online()); // an offline CPU is no wake-up target
+    }
     if (!h.online() && h.evacuate()) {
       for (int q = 0; q < homeCpu.length; q++) {
         if (homeCpu[q] == h.cpu()) {

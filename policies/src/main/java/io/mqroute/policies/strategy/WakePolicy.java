@@ -6,15 +6,17 @@ package io.mqroute.policies.strategy;
 public enum WakePolicy {
 
     /**
-     * Mainline {@code wake_up(&req->waitq)}: modelled as the waiter's own CPU, keeping its cache
-     * but paying a cross-CPU wake-up (IPI) when the completion ran elsewhere.
+     * Mainline {@code wake_up(&req->waitq)}: the scheduler places the waiter. {@link #wakeCpu}
+     * answers its previous CPU, the target {@code select_idle_sibling} starts from; the machine
+     * moves it to an idle sibling when that CPU is busy (the completing ring thread runs there).
      */
     WAITER_CPU("waiter-cpu"),
 
     /**
      * Seed 003 {@code wake_up_on_current_cpu} ({@code WF_CURRENT_CPU}) for {@code FR_URING}
-     * requests: the waiter migrates to the completing CPU (the ring thread's), no IPI, but it
-     * loses the cache locality of its old CPU.
+     * synchronous requests: the waiter migrates to the completing CPU (the ring thread's), no IPI,
+     * but it loses the cache locality of its old CPU when that was another one. Other requests
+     * are woken as by {@link #WAITER_CPU}.
      */
     COMPLETING_CPU("completing-cpu");
 

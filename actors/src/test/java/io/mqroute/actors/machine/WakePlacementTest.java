@@ -1,0 +1,70 @@
+package io.mqroute.actors.machine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mqroute.actors.metrics.Direction;
+import io.mqroute.actors.metrics.JobInfo;
+import io.mqroute.actors.metrics.JobStats;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Seed 003's mechanism on a whole machine: a synchronous reader on per-core rings, woken by a plain wake_up,
+ * leaves its busy CPU for an idle sibling after every request; woken on the completing CPU it stays.
+ */
+class WakePlacementTest {
+  private static final int CPUS = 8;
+
+  private static MachineSpec spec(String queues, String wake) {
+    return TestMachines.parse("machine { numa-nodes = 2, cores-per-node = 4 }\n"
+        + "queues { " + queues + " }\n"
+        + "router { selector = " + (queues.contains("virtio") ? "mq-map" : "static-cpu") + " }\n"
+        + "wake = " + wake + "\n"
+        + "device = \"cpu(2us)\"\n");
+  }
+
+  private static MachineResult run(MachineSpec spec) {
+    int[] all = java.util.stream.IntStream.range(0, CPUS).toArray();
+    JobPlan psync = new JobPlan(0, "qd1", 0, all, 1, 1, true, 1.0, true, 4096, 4096, 1L << 30, 0, 0,
+        10_000_000L, 0, true, 0, false);
+    MachineResult r = MachineRun.run("wake", spec, List.of(psync), i -> new JobStats(JobInfo.named("qd1")), 5)
+        .result();
+    assertThat(r.healthy()).as(r.violations() + " " + r.stall()).isTrue();
+    return r;
+  }
+
+  private static long queuesUsed(MachineResult r) {
+    return Arrays.stream(r.router().routedPerQueue()).filter(n -> n > 0).count();
+  }
+
+  private static long ios(MachineResult r) {
+    return r.jobs().get(0).direction(Direction.READ).totalIos();
+  }
+
+  @Test
+  void aPlainWakeMovesTheReaderBetweenTwoCpusOfItsNodeAndWakingOnTheCompletingCpuKeepsItOnOne() {
+    MachineResult plain = run(spec("kind = per-cpu, ring-size = 8", "waiter-cpu"));
+    MachineResult current = run(spec("kind = per-cpu, ring-size = 8", "completing-cpu"));
+    assertThat(queuesUsed(plain)).isEqualTo(2);
+    long[] perQueue = plain.router().routedPerQueue();
+    for (int q = 0; q < CPUS; q++) {
+      if (perQueue[q] > 0) {
+        assertThat(q / 4).as("queue %d stays in the reader's NUMA node", q).isZero();
+      }
+    }
+    assertThat(queuesUsed(current)).isEqualTo(1);
+    // every plain wake-up is remote: IPI, C-state exit, cold cache; on the completing CPU none of it
+    assertThat(ios(current)).isGreaterThan(ios(plain));
+  }
+
+  @Test
+  void withoutRingsTheCompletingCpuPatchChangesNothing() {
+    String virtio = "kind = virtio, count = " + CPUS;
+    MachineResult plain = run(spec(virtio, "waiter-cpu"));
+    MachineResult current = run(spec(virtio, "completing-cpu"));
+    assertThat(ios(current)).isEqualTo(ios(plain));
+    // the completion runs in done_work, a kworker on the reader's CPU: the reader stays on it
+    assertThat(queuesUsed(plain)).isEqualTo(1);
+  }
+}
