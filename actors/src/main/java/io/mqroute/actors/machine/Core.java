@@ -20,7 +20,6 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * One CPU: runs its work one item at a time, first come first served, in (virtual) nanoseconds, with C-state
@@ -30,7 +29,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 public final class Core extends AbstractBehavior<Command> {
   private final int cpu;
   private final NanoClock clock;
-  private final TimerScheduler<Command> timers;
+  private final ActorContext<Command> ctx;
   private final CoreModel model;
   private final ArrayDeque<Exec<?>> queue = new ArrayDeque<>();
   private final long[] byKind = new long[Work.values().length];
@@ -52,16 +51,16 @@ public final class Core extends AbstractBehavior<Command> {
    */
   public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor, long switchNanos,
       WakeTargets wakeTargets) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Core(ctx, t, cpu, cstates, governor,
-        switchNanos, wakeTargets)));
+    return Behaviors.setup(ctx -> new Core(ctx, cpu, cstates, governor,
+        switchNanos, wakeTargets));
   }
 
-  private Core(ActorContext<Command> ctx, TimerScheduler<Command> timers, int cpu, List<CState> cstates,
+  private Core(ActorContext<Command> ctx, int cpu, List<CState> cstates,
       Governor governor, long switchNanos, WakeTargets wakeTargets) {
     super(ctx);
     this.cpu = cpu;
     this.clock = NanoClock.of(ctx.getSystem());
-    this.timers = timers;
+    this.ctx = ctx;
     this.model = new CoreModel(cstates, governor, clock.nanoTime());
     this.neverSleeps = cstates.isEmpty();
     this.switchNanos = switchNanos;
@@ -72,7 +71,7 @@ public final class Core extends AbstractBehavior<Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Exec.class, this::onExec)
-        .onMessageEquals(Tick.INSTANCE, this::onTick)
+        .onMessage(Tick.class, m -> onTick())
         .onMessage(SetOnline.class, this::onSetOnline)
         .onMessage(Report.class, this::onReport)
         .build();
@@ -121,7 +120,8 @@ public final class Core extends AbstractBehavior<Command> {
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
     itemsSinceOnline++;
-    timers.startSingleTimer(Tick.INSTANCE, Duration.ofNanos(end - now));
+    // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every message
+    ctx.scheduleOnce(Duration.ofNanos(end - now), ctx.getSelf(), Tick.INSTANCE);
   }
 
   private Behavior<Command> onTick() {

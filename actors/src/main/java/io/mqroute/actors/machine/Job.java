@@ -117,12 +117,12 @@ public final class Job extends AbstractBehavior<Command> {
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessageEquals(Start.INSTANCE, this::onStart)
+        .onMessage(Start.class, m -> onStart())
         .onMessage(Completed.class, this::onCompleted)
-        .onMessageEquals(Arrival.INSTANCE, this::onArrival)
-        .onMessageEquals(RampDone.INSTANCE, this::onRampDone)
-        .onMessageEquals(RunEnd.INSTANCE, this::onRunEnd)
-        .onMessageEquals(StallCheck.INSTANCE, this::onStallCheck)
+        .onMessage(Arrival.class, m -> onArrival())
+        .onMessage(RampDone.class, m -> onRampDone())
+        .onMessage(RunEnd.class, m -> onRunEnd())
+        .onMessage(StallCheck.class, m -> onStallCheck())
         .onMessage(Hotplug.class, this::onHotplug)
         .build();
   }

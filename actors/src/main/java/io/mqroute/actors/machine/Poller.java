@@ -21,7 +21,6 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * The device side of one queue: its busy-polling thread(s) (the DPU model), or the FUSE server thread(s) of
@@ -31,7 +30,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  */
 public final class Poller extends AbstractBehavior<PollerCommand> {
   private final NanoClock clock;
-  private final TimerScheduler<PollerCommand> timers;
+  private final ActorContext<PollerCommand> ctx;
   private final Device device;
   private final RandomGenerator rnd;
   private final DispatchOrder order;
@@ -57,16 +56,15 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
    */
   public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
       int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core, RandomSource faults) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t ->
-        new Poller(ctx, t, device, service, order, pollers, serverNanos, core, faults)));
+    return Behaviors.setup(ctx -> new Poller(ctx, device, service, order, pollers, serverNanos, core, faults));
   }
 
-  private Poller(ActorContext<PollerCommand> ctx, TimerScheduler<PollerCommand> timers, Device device,
+  private Poller(ActorContext<PollerCommand> ctx, Device device,
       RandomSource service, DispatchOrder order, int pollers, long serverNanos,
       ActorRef<CoreProtocol.Command> core, RandomSource faults) {
     super(ctx);
     this.clock = NanoClock.of(ctx.getSystem());
-    this.timers = timers;
+    this.ctx = ctx;
     this.device = device;
     this.rnd = service::nextLong;
     this.order = order;
@@ -172,13 +170,13 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         release();
       } else {
         WorkerFree free = new WorkerFree(s);
-        timers.startSingleTimer(free, free, Duration.ofNanos(worker));
+        ctx.scheduleOnce(Duration.ofNanos(worker), ctx.getSelf(), free);
       }
       DeviceDone done = new DeviceDone(s, false);
-      timers.startSingleTimer(done, done, Duration.ofNanos(nanos));
+      ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
     } else {
       DeviceDone done = new DeviceDone(s, true);
-      timers.startSingleTimer(done, done, Duration.ofNanos(nanos));
+      ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
     }
   }
 

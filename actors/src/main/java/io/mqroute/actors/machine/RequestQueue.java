@@ -34,7 +34,6 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.stream.BoundedSourceQueue;
 import org.apache.pekko.stream.Materializer;
 import org.apache.pekko.stream.QueueOfferResult;
@@ -68,7 +67,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final ActorRef<CoreProtocol.Command> core;
   private final ActorRef<RouterCommand> router;
   private final NanoClock clock;
-  private final TimerScheduler<QueueCommand> timers;
   private final BoundedSourceQueue<OnRing> ring;
 
   private final ArrayDeque<OnRing> overflow = new ArrayDeque<>();
@@ -96,11 +94,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   public static Behavior<QueueCommand> create(Settings s, RandomSource faults,
       Behavior<PollerCommand> poller, ActorRef<CoreProtocol.Command> core, ActorRef<RouterCommand> router) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new RequestQueue(ctx, t, s, faults, poller, core,
-        router)));
+    return Behaviors.setup(ctx -> new RequestQueue(ctx, s, faults, poller, core, router));
   }
 
-  private RequestQueue(ActorContext<QueueCommand> ctx, TimerScheduler<QueueCommand> timers, Settings s,
+  private RequestQueue(ActorContext<QueueCommand> ctx, Settings s,
       RandomSource faults, Behavior<PollerCommand> pollerBehavior, ActorRef<CoreProtocol.Command> core,
       ActorRef<RouterCommand> router) {
     super(ctx);
@@ -115,7 +112,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.core = core;
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
-    this.timers = timers;
     this.ringLimit = ringSize;
     ActorRef<PollerCommand> poller = ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     this.poller = poller;
@@ -135,10 +131,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     return newReceiveBuilder()
         .onMessage(Enqueue.class, this::onEnqueue)
         .onMessage(Served.class, this::onServed)
-        .onMessageEquals(Harvest.INSTANCE, this::onHarvest)
-        .onMessageEquals(RetryTick.INSTANCE, this::onRetry)
+        .onMessage(Harvest.class, m -> onHarvest())
+        .onMessage(RetryTick.class, m -> onRetry())
         .onMessage(QueueReport.class, this::onReport)
-        .onMessageEquals(Evacuate.INSTANCE, this::onEvacuate)
+        .onMessage(Evacuate.class, m -> onEvacuate())
         .onMessage(QueueFault.class, this::onFault)
         .onMessage(QueueRemount.class, this::onRemount)
         .build();
@@ -200,7 +196,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private void armRetry() {
     if (!fullRing.refillsOnCompletion() && !retryArmed) {
       retryArmed = true;
-      timers.startSingleTimer(RetryTick.INSTANCE, Duration.ofNanos(fullRing.retryDelayNanos()));
+      getContext().scheduleOnce(Duration.ofNanos(fullRing.retryDelayNanos()), getContext().getSelf(),
+          RetryTick.INSTANCE);
     }
   }
 
