@@ -108,6 +108,14 @@ public final class MutableRoutingView implements RoutingView {
         return true;
     }
 
+    /**
+     * Sets one queue's online state directly, for queues served by a group of CPUs (a virtio-fs vq whose
+     * interrupt moves within its group: it is offline only when every CPU of the group is).
+     */
+    public void setQueueOnline(int q, boolean online) {
+        onlineQueues.set(q, online);
+    }
+
     @Override public int queueCount() { return queueCpu.length; }
     @Override public int cpuCount() { return topology.cpuCount(); }
     @Override public int nodeCount() { return topology.nodeCount(); }

@@ -116,7 +116,10 @@ public final class Machine extends AbstractBehavior<Command> {
             "pending-queue", SAME);
     Router.Settings rs = new Router.Settings(
         Selectors.create(spec.router().selector(), spec.router().selectorParams()), view, admission, spec.wake(),
-        spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos(), wakeTargets, q.kind() == QueueKind.PER_CPU);
+        spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos(), wakeTargets, q.kind() == QueueKind.PER_CPU,
+        q.kind() == QueueKind.VIRTIO ? io.mqroute.policies.selector.GroupCpusEvenly.map(
+            java.util.stream.IntStream.range(0, spec.topology().cpuCount()).map(spec.topology()::cpuToNode).toArray(),
+            q.count()) : null);
     this.router = ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
     for (int i = 0; i < q.count(); i++) {

@@ -49,6 +49,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private final List<ActorRef<CoreProtocol.Command>> cores;
   private final ActorRef<CoreProtocol.Command> pending;
   private final long pendingNanos;
+  /** For queues served by a group of CPUs (virtio), each CPU's queue; null when a queue has one CPU. */
+  private final int[] cpuToQueue;
   private final NanoClock clock;
   private final WakeTargets wakeTargets;
   private final boolean rings;
@@ -75,7 +77,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
    */
   public record Settings(
       QueueSelector selector, MutableRoutingView view, BackgroundAdmission admission, WakePolicy wake,
-      CpuCosts costs, int[] homeCpu, long pendingNanos, WakeTargets wakeTargets, boolean rings) {}
+      CpuCosts costs, int[] homeCpu, long pendingNanos, WakeTargets wakeTargets, boolean rings, int[] cpuToQueue) {}
 
   /**
    * @param queues  the queue actors by index; may still be filling while the router starts
@@ -112,6 +114,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       waiting[i] = new ArrayDeque<>();
     }
     this.routedPerQueue = new long[homeCpu.length];
+    this.cpuToQueue = s.cpuToQueue();
   }
 
   @Override
@@ -169,7 +172,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
 
   /** The selector's answer; NONE ends the request at once with the kernel's error for its kind. */
   private int select(Request r) {
-    int q = selector.select(view, r.cpu(), r.background(), routing);
+    int q = selector.select(view, taskCpu(r.cpu()), r.background(), routing);
     if (q == QueueSelector.NONE) {
       noQueue++;
       long now = clock.nanoTime();
@@ -177,6 +180,31 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       r.replyTo().tell(new Completion(r.id(), s, r.submitNanos(), now, now, -1));
     }
     return q;
+  }
+
+  /**
+   * The CPU the submitting task is on now: a request submitted (or held back for admission) on a CPU that has
+   * since gone offline is routed from where select_fallback_rq put the task — an online CPU of the same node
+   * first — since task_cpu() is never an offline CPU.
+   */
+  private int taskCpu(int cpu) {
+    if (cpu < 0 || view.cpuOnline(cpu)) {
+      return cpu;
+    }
+    int n = view.cpuCount();
+    for (int i = 1; i < n; i++) {
+      int c = (cpu + i) % n;
+      if (view.cpuOnline(c) && view.cpuToNode(c) == view.cpuToNode(cpu)) {
+        return c;
+      }
+    }
+    for (int i = 1; i < n; i++) {
+      int c = (cpu + i) % n;
+      if (view.cpuOnline(c)) {
+        return c;
+      }
+    }
+    return cpu;
   }
 
   /** flush_bg_queue (global list) or fuse_uring_flush_bg (one queue's list). */
@@ -275,13 +303,26 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   }
 
   private Behavior<RouterCommand> onHotplug(CpuHotplug h) {
+    boolean[] wasOnline = new boolean[homeCpu.length];
+    for (int q = 0; q < homeCpu.length; q++) {
+      wasOnline[q] = view.onlineQueues().contains(q);
+    }
     view.setCpuOnline(h.cpu(), h.online());
+    if (cpuToQueue != null) { // a group's queue stays online while any CPU of the group is
+      boolean[] groupOnline = new boolean[homeCpu.length];
+      for (int c = 0; c < cpuToQueue.length; c++) {
+        groupOnline[cpuToQueue[c]] |= view.cpuOnline(c);
+      }
+      for (int q = 0; q < homeCpu.length; q++) {
+        view.setQueueOnline(q, groupOnline[q]);
+      }
+    }
     if (wakeTargets != null) {
       wakeTargets.setOnline(h.cpu(), h.online()); // an offline CPU is no wake-up target
     }
     if (!h.online() && h.evacuate()) {
       for (int q = 0; q < homeCpu.length; q++) {
-        if (homeCpu[q] == h.cpu()) {
+        if (wasOnline[q] && !view.onlineQueues().contains(q)) {
           queues.get(q).tell(FlowProtocol.Evacuate.INSTANCE);
         }
       }

@@ -132,6 +132,30 @@ class ChaosRunTest {
   }
 
   @Test
+  void aVirtioQueueStaysInTheMasksWhileAnyCpuOfItsGroupIsOnline() {
+    String text = """
+        machine { numa-nodes = 1, cores-per-node = 4 }
+        queues { kind = virtio, count = 2, ring-size = 8 }
+        router.selector = mq-map
+        device = "fixed(100us)"
+        chaos {
+          semantics = hotplug-aware
+          iterations = 1
+          hotplug-interval = 0
+          writer = "rw=randwrite\\nioengine=io_uring\\niodepth=4"
+          ops-per-writer = 200
+          events = ["at 2ms offline cpu 2", "at 9ms offline cpu 3", "at 15ms online cpu 2"]
+        }
+        """;
+    SeedResult r = ChaosRun.run(ChaosProfileParser.parse(new ChaosProfileParser.Source("virtio.conf", text), null,
+        false), 1);
+    assertThat(r.violations()).isEmpty();
+    // CPU 2 takes queue 1's interrupt, CPU 3 keeps the queue alive; only between 9 ms and 15 ms is every CPU of
+    // the group offline, and then the writers of CPUs 2 and 3 have moved to CPU 0 or 1, which map to queue 0
+    assertThat(r.errors()).isZero();
+  }
+
+  @Test
   void badProfilesNameTheKey() {
     Assertions.assertThatThrownBy(() -> small("hotpluggable = [0, 1]", ""))
         .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.hotpluggable").hasMessageContaining("CPU 0");
