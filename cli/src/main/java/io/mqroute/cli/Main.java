@@ -20,6 +20,7 @@ import picocli.CommandLine.Option;
       ChaosCommand.class,
       NodeCommand.class,
       LoadCommand.class,
+      ClusterDemoCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -110,6 +110,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private final TimerScheduler<Command> timers;
   private final Executor blocking;
   private final ArrayDeque<Request> overflow = new ArrayDeque<>();
+  private final NodeMetrics metrics;
+  private final NodeMetrics.QueueGauge gauge;
   private int inFlight;
   // timer keys: request ids are the sender's, and two routers may reuse one, so the queue counts its own
   private long timerSeq;
@@ -128,6 +130,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     this.timers = timers;
     this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
     // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes like any ref
+    this.metrics = NodeMetrics.get(ctx.getSystem());
+    this.gauge = metrics.queue(ctx.getSelf().path().toString());
     ActorRef<Request> endpoint = ctx.messageAdapter(Request.class, Serve::new);
     ctx.getSystem().receptionist().tell(Receptionist.register(QUEUES, endpoint));
   }
@@ -146,6 +150,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     } else {
       overflow.addLast(s.request());
     }
+    gauge.set(inFlight, overflow.size());
     return this;
   }
 
@@ -169,12 +174,15 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private Behavior<Command> onServed(Served s) {
     inFlight--;
     Request r = s.request();
+    long now = clock.nanoTime();
     if (r.replyTo() != null) {
-      r.replyTo().tell(new Completion(r.id(), s.status(), r.submitNanos(), s.dispatchNanos(), clock.nanoTime(), index));
+      r.replyTo().tell(new Completion(r.id(), s.status(), r.submitNanos(), s.dispatchNanos(), now, index));
     }
+    metrics.completed(s.status(), now - s.dispatchNanos());
     if (!overflow.isEmpty()) {
       start(overflow.pollFirst());
     }
+    gauge.set(inFlight, overflow.size());
     return this;
   }
 }

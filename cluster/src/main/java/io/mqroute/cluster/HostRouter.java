@@ -10,8 +10,9 @@ import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -22,6 +23,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
  * The request router of a host node (role {@code host}): follows the Receptionist listing of
@@ -36,9 +38,21 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
  * is unregistered; a completion that arrives for such a request later is dropped. With no queue at all, a
  * background request ends with ENOTCONN and a foreground one with EINVAL, as the kernel answers a NULL queue.
  *
+ * <p>Window per queue: at most {@code queueWindow} requests are sent to one queue at once (the device's ring);
+ * more wait here, in a deque per slot, and are sent as the queue completes earlier ones. Keeping them on the host
+ * is what lets a lost device's queued requests be re-routed: when its queue leaves, the requests sent to it end
+ * with ENOTCONN (their fate is unknown), while the ones still waiting here are routed again over the remaining
+ * queues (ENOTCONN/EINVAL as above when none is left). A queue that (re)appears gets a slot and is used at once.
+ *
+ * <p>Clients reach the router through the Receptionist: it registers a {@link Request} endpoint under
+ * {@link #ROUTERS}, so a client node only needs the wire messages {@link Request} and {@link Completion}.
+ *
  * <p>Queues get slots (routing-view queue indices) in a stable order, see {@link QueueSlots}.
  */
 public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
+  /** The Receptionist key of every host router's client endpoint (requests in, completions to replyTo). */
+  public static final ServiceKey<Request> ROUTERS = ServiceKey.create(Request.class, "mqroute-router");
+
   /** What a host router handles. */
   public interface Command {}
 
@@ -51,44 +65,63 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   /** The answer to {@link GetSlots}: {@code queues.get(slot)} and {@code nrReqs.get(slot)} for every slot. */
   public record Slots(List<ActorRef<Request>> queues, List<Integer> nrReqs, int inFlight) {}
 
+  /** Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for tests. */
+  public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
+
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
   private record Completed(Completion completion) implements Command {}
 
   /**
-   * @param selector  a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
-   * @param maxQueues routing slots, i.e. queues the router can use at once
-   * @param seed      seed of the routing random stream
+   * @param selector    a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
+   * @param maxQueues   routing slots, i.e. queues the router can use at once
+   * @param seed        seed of the routing random stream
+   * @param queueWindow requests sent to one queue at once; more wait on the host (re-routable)
    */
-  public record Settings(String selector, int maxQueues, long seed) {
+  public record Settings(String selector, int maxQueues, long seed, int queueWindow) {
     public Settings {
       Objects.requireNonNull(selector, "selector");
       if (maxQueues < 1) {
         throw new IllegalArgumentException("maxQueues must be >= 1, was " + maxQueues);
       }
+      if (queueWindow < 1) {
+        throw new IllegalArgumentException("queueWindow must be >= 1, was " + queueWindow);
+      }
     }
 
-    /** Round robin over up to 64 queues. */
+    /** Round robin over up to 64 queues, 64 requests sent to each at once. */
     public static Settings defaults() {
-      return new Settings("round-robin", 64, 1);
+      return new Settings("round-robin", 64, 1, 64);
     }
 
-    /** From a config block with {@code selector}, {@code max-queues} and {@code seed}. */
+    /** From a config block with {@code selector}, {@code max-queues}, {@code seed} and {@code queue-window}. */
     public static Settings fromConfig(com.typesafe.config.Config c) {
-      return new Settings(c.getString("selector"), c.getInt("max-queues"), c.getLong("seed"));
+      return new Settings(c.getString("selector"), c.getInt("max-queues"), c.getLong("seed"),
+          c.getInt("queue-window"));
     }
   }
 
-  private record InFlight(long clientId, ActorRef<Completion> client, long submitNanos, int slot) {}
+  /** A client's request on this host: {@code forward} is what goes to a queue (router id, router replyTo). */
+  private record InFlight(long clientId, ActorRef<Completion> client, Request forward, long arrivalNanos,
+      int slot) {
+    InFlight toSlot(int newSlot) {
+      return new InFlight(clientId, client, forward, arrivalNanos, newSlot);
+    }
+  }
 
   private final QueueSelector selector;
   private final SeededRandom random;
   private final MutableRoutingView view;
   private final QueueSlots<ActorRef<Request>> slots;
+  private final int queueWindow;
+  // per slot: ids sent to the queue, and ids waiting here for room in its window (arrival order)
   private final List<Set<Long>> inFlightBySlot;
-  private final LinkedHashMap<Long, InFlight> inFlight = new LinkedHashMap<>();
+  private final List<ArrayDeque<Long>> waitingBySlot;
+  private final HashMap<Long, InFlight> inFlight = new HashMap<>();
   private final ActorRef<Completion> completions;
   private final NanoClock clock = NanoClock.SYSTEM;
+  private final NodeMetrics metrics;
+  private final NodeMetrics.QueueGauge[] gauges;
   private long nextId;
 
   public static Behavior<Command> create(Settings settings) {
@@ -103,13 +136,27 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     this.view = MutableRoutingView.newBuilder(CpuTopology.uniform(1, s.maxQueues()))
         .queues(s.maxQueues()).registered().build();
     this.slots = new QueueSlots<>(s.maxQueues(), ref -> ref.path().toString());
+    this.queueWindow = s.queueWindow();
     this.inFlightBySlot = new ArrayList<>(s.maxQueues());
+    this.waitingBySlot = new ArrayList<>(s.maxQueues());
     for (int i = 0; i < s.maxQueues(); i++) {
-      inFlightBySlot.add(new LinkedHashSet<>());
+      inFlightBySlot.add(new HashSet<>());
+      waitingBySlot.add(new ArrayDeque<>());
     }
+    this.metrics = NodeMetrics.get(ctx.getSystem());
+    this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
-    ActorRef<Receptionist.Listing> listings = ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
+    // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
+    // service with different messages: the same ref cannot be both. The listing (rare) comes through a child.
+    ActorRef<Command> self = ctx.getSelf();
+    ActorRef<Receptionist.Listing> listings = ctx.spawn(Behaviors.receive(Receptionist.Listing.class)
+        .onAnyMessage(l -> {
+          self.tell(new ListingChanged(l));
+          return Behaviors.same();
+        }).build(), "listings");
     ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, listings));
+    ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
+    ctx.getSystem().receptionist().tell(Receptionist.register(ROUTERS, entry));
   }
 
   @Override
@@ -119,6 +166,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(ListingChanged.class, this::onListing)
         .onMessage(GetSlots.class, this::onGetSlots)
+        .onMessage(GetWaiting.class, this::onGetWaiting)
         .build();
   }
 
@@ -128,59 +176,123 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       getContext().getLog().warn("request {} without replyTo dropped: nobody could receive its completion", r.id());
       return this;
     }
+    long id = nextId++;
+    Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
+        r.submitNanos(), completions);
+    route(new InFlight(r.id(), r.replyTo(), forward, clock.nanoTime(), -1));
+    metrics.setInFlight(inFlight.size());
+    return this;
+  }
+
+  /** Picks a queue for {@code f} (new, or re-routed from a departed queue) and sends it or lets it wait. */
+  private void route(InFlight f) {
+    Request r = f.forward();
     int slot = selector.select(view, Math.floorMod(r.cpu(), view.cpuCount()), r.background(), random);
     if (slot == QueueSelector.NONE || slots.queue(slot) == null) {
-      long now = clock.nanoTime();
-      Status status = r.background() ? Status.ENOTCONN : Status.EINVAL;
-      r.replyTo().tell(new Completion(r.id(), status, r.submitNanos(), now, now, -1));
-      return this;
+      end(f, r.background() ? Status.ENOTCONN : Status.EINVAL);
+      return;
     }
-    long id = nextId++;
-    inFlight.put(id, new InFlight(r.id(), r.replyTo(), r.submitNanos(), slot));
-    inFlightBySlot.get(slot).add(id);
+    f = f.toSlot(slot);
+    inFlight.put(r.id(), f);
     view.addNrReqs(slot, 1);
-    slots.queue(slot).tell(new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
-        r.submitNanos(), completions));
-    return this;
+    if (inFlightBySlot.get(slot).size() < queueWindow) {
+      send(f);
+    } else {
+      waitingBySlot.get(slot).addLast(r.id());
+      updateGauge(slot);
+    }
+  }
+
+  private void send(InFlight f) {
+    inFlightBySlot.get(f.slot()).add(f.forward().id());
+    updateGauge(f.slot());
+    slots.queue(f.slot()).tell(f.forward());
+  }
+
+  /** Ends a request that never reached a queue or whose queue left: the client gets one completion. */
+  private void end(InFlight f, Status status) {
+    long now = clock.nanoTime();
+    f.client().tell(new Completion(f.clientId(), status, f.forward().submitNanos(), now, now, -1));
+    metrics.completed(status, now - f.arrivalNanos());
+  }
+
+  private void updateGauge(int slot) {
+    NodeMetrics.QueueGauge g = gauges[slot];
+    if (g != null) {
+      g.set(inFlightBySlot.get(slot).size(), waitingBySlot.get(slot).size());
+    }
   }
 
   private Behavior<Command> onCompleted(Completed done) {
     Completion c = done.completion();
-    InFlight f = inFlight.remove(c.id());
-    if (f == null) {
+    InFlight f = inFlight.get(c.id());
+    if (f == null || !inFlightBySlot.get(f.slot()).remove(c.id())) {
       return this; // already ended with ENOTCONN when its queue left
     }
-    inFlightBySlot.get(f.slot()).remove(c.id());
-    view.addNrReqs(f.slot(), -1);
+    inFlight.remove(c.id());
+    int slot = f.slot();
+    view.addNrReqs(slot, -1);
     f.client().tell(new Completion(f.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(),
         c.queue()));
+    metrics.completed(c.status(), clock.nanoTime() - f.arrivalNanos());
+    Long next = waitingBySlot.get(slot).pollFirst();
+    if (next != null) {
+      send(inFlight.get(next));
+    } else {
+      updateGauge(slot);
+    }
+    metrics.setInFlight(inFlight.size());
     return this;
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
     // reachable instances only: an unreachable node's queues leave the masks at once (DESIGN §7)
     QueueSlots.Change change = slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
+    List<InFlight> reroute = new ArrayList<>();
     for (int slot : change.removed()) {
       view.unregister(slot);
-      long now = clock.nanoTime();
       Set<Long> lost = inFlightBySlot.get(slot);
       for (long id : lost) {
-        InFlight f = inFlight.remove(id);
-        f.client().tell(new Completion(f.clientId(), Status.ENOTCONN, f.submitNanos(), now, now, -1));
+        end(inFlight.remove(id), Status.ENOTCONN);
       }
-      if (!lost.isEmpty()) {
-        getContext().getLog().info("queue slot {} left: {} requests in flight ended with ENOTCONN", slot,
-            lost.size());
+      ArrayDeque<Long> waiting = waitingBySlot.get(slot);
+      for (long id : waiting) {
+        reroute.add(inFlight.remove(id));
+      }
+      if (!lost.isEmpty() || !waiting.isEmpty()) {
+        getContext().getLog().info("queue slot {} left: {} requests in flight ended with ENOTCONN, {} waiting "
+            + "re-routed", slot, lost.size(), waiting.size());
       }
       lost.clear();
+      waiting.clear();
       view.setNrReqs(slot, 0);
+      if (gauges[slot] != null) {
+        metrics.removeQueue(gauges[slot].name());
+        gauges[slot] = null;
+      }
     }
     for (int slot : change.added()) {
       view.register(slot);
+      gauges[slot] = metrics.queue(slots.queue(slot).path().toString());
+      updateGauge(slot);
     }
+    // after the new queues are in: a device that left while another joined hands its waiting requests over
+    for (InFlight f : reroute) {
+      route(f);
+    }
+    metrics.setInFlight(inFlight.size());
     if (slots.waiting() > 0) {
       getContext().getLog().warn("{} queues found no routing slot (max {})", slots.waiting(), slots.capacity());
     }
+    return this;
+  }
+
+  private Behavior<Command> onGetWaiting(GetWaiting get) {
+    List<Integer> waiting = new ArrayList<>();
+    for (ArrayDeque<Long> w : waitingBySlot) {
+      waiting.add(w.size());
+    }
+    get.replyTo().tell(List.copyOf(waiting));
     return this;
   }
 
