@@ -3,10 +3,14 @@ package io.mqroute.cluster;
 import io.mqroute.actors.device.FileBackend;
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -35,6 +39,11 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * <p>Blocking I/O never runs on the actor's dispatcher: the {@code file} backend's calls run on
  * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message.
  *
+ * <p>Batches: a host router sends a {@link RequestBatch} (its requests answered together to the batch's
+ * {@code replyTo}); the queue answers those with {@link CompletionBatch}es: completions for one router accumulate
+ * until a {@code Flush} that the queue sends itself when the first one is added, so everything that completed
+ * while the mailbox was busy leaves in one message. Single {@link Request}s are answered one by one.
+ *
  * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock; they are
  * comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
  */
@@ -48,7 +57,15 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   /** A request from a router (the registered endpoint adapts every {@link Request} to this). */
   public record Serve(Request request) implements Command {}
 
-  private record Served(Request request, long dispatchNanos, Status status) implements Command {}
+  /** Requests from a router in one message (the endpoint adapts {@link RequestBatch} to this). */
+  public record ServeBatch(RequestBatch batch) implements Command {}
+
+  /** A request on this queue and where its completion goes: {@code batchReply}, or its own replyTo if null. */
+  private record Job(Request request, ActorRef<CompletionBatch> batchReply) {}
+
+  private record Served(Job job, long dispatchNanos, Status status) implements Command {}
+
+  private enum Flush implements Command { INSTANCE }
 
   /** Where requests are served. */
   public sealed interface Backend permits NullBackend, FileStore {}
@@ -109,7 +126,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private final NanoClock clock;
   private final TimerScheduler<Command> timers;
   private final Executor blocking;
-  private final ArrayDeque<Request> overflow = new ArrayDeque<>();
+  private final ArrayDeque<Job> overflow = new ArrayDeque<>();
+  // completions waiting for the next Flush, per router
+  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
+  private boolean flushPending;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
   private int inFlight;
@@ -132,57 +152,101 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes like any ref
     this.metrics = NodeMetrics.get(ctx.getSystem());
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
+    // one ref for both adapters (an actor's adapters share it): routers send batches to the registered ref
     ActorRef<Request> endpoint = ctx.messageAdapter(Request.class, Serve::new);
+    ctx.messageAdapter(RequestBatch.class, ServeBatch::new);
     ctx.getSystem().receptionist().tell(Receptionist.register(QUEUES, endpoint));
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Serve.class, this::onServe)
+        .onMessage(Serve.class, m -> {
+          accept(new Job(m.request(), null));
+          gauge.set(inFlight, overflow.size());
+          return this;
+        })
+        .onMessage(ServeBatch.class, m -> {
+          ActorRef<CompletionBatch> reply = m.batch().replyTo();
+          for (Request r : m.batch().requests()) {
+            accept(new Job(r, reply));
+          }
+          gauge.set(inFlight, overflow.size());
+          return this;
+        })
         .onMessage(Served.class, this::onServed)
+        .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .build();
   }
 
-  private Behavior<Command> onServe(Serve s) {
+  private void accept(Job job) {
     if (inFlight < ringSize) {
-      start(s.request());
+      start(job);
     } else {
-      overflow.addLast(s.request());
+      overflow.addLast(job);
     }
-    gauge.set(inFlight, overflow.size());
-    return this;
   }
 
-  private void start(Request r) {
-    inFlight++;
+  private void start(Job job) {
+    Request r = job.request();
     long dispatch = clock.nanoTime();
     if (backend instanceof NullBackend n) {
       if (n.serviceDelay().isZero()) {
-        getContext().getSelf().tell(new Served(r, dispatch, Status.OK));
-      } else {
-        timers.startSingleTimer(timerSeq++, new Served(r, dispatch, Status.OK), n.serviceDelay());
+        // nothing to wait for: complete here, without a message to self per request
+        complete(job, dispatch, Status.OK);
+        return;
       }
+      inFlight++;
+      timers.startSingleTimer(timerSeq++, new Served(job, dispatch, Status.OK), n.serviceDelay());
     } else if (backend instanceof FileStore f) {
+      inFlight++;
       CompletableFuture<Status> io = CompletableFuture.supplyAsync(
           () -> f.files().serve(r.op(), r.fileId(), r.offset(), r.length()), blocking);
       // FileBackend answers errors as a Status; anything thrown anyway is a device I/O error
-      getContext().pipeToSelf(io, (status, failure) -> new Served(r, dispatch, failure == null ? status : Status.EIO));
+      getContext().pipeToSelf(io, (status, failure) -> new Served(job, dispatch, failure == null ? status : Status.EIO));
     }
   }
 
   private Behavior<Command> onServed(Served s) {
     inFlight--;
-    Request r = s.request();
-    long now = clock.nanoTime();
-    if (r.replyTo() != null) {
-      r.replyTo().tell(new Completion(r.id(), s.status(), r.submitNanos(), s.dispatchNanos(), now, index));
-    }
-    metrics.completed(s.status(), now - s.dispatchNanos());
+    complete(s.job(), s.dispatchNanos(), s.status());
     if (!overflow.isEmpty()) {
       start(overflow.pollFirst());
     }
     gauge.set(inFlight, overflow.size());
+    return this;
+  }
+
+  private void complete(Job job, long dispatchNanos, Status status) {
+    Request r = job.request();
+    long now = clock.nanoTime();
+    Completion c = new Completion(r.id(), status, r.submitNanos(), dispatchNanos, now, index);
+    if (job.batchReply() != null) {
+      ArrayList<Completion> list = outbox.computeIfAbsent(job.batchReply(), k -> new ArrayList<>());
+      list.add(c);
+      if (list.size() == RequestBatch.MAX_SIZE) {
+        job.batchReply().tell(new CompletionBatch(list));
+        list.clear();
+      } else if (!flushPending) {
+        flushPending = true;
+        getContext().getSelf().tell(Flush.INSTANCE);
+      }
+    } else if (r.replyTo() != null) {
+      r.replyTo().tell(c);
+    }
+    metrics.completed(status, now - dispatchNanos);
+  }
+
+  private Behavior<Command> onFlush() {
+    flushPending = false;
+    for (var e : outbox.entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        e.getKey().tell(new CompletionBatch(e.getValue()));
+        e.getValue().clear();
+      }
+    }
+    // routers come and go: drop the emptied lists rather than keep one per router ever seen
+    outbox.values().removeIf(ArrayList::isEmpty);
     return this;
   }
 }

@@ -7,7 +7,9 @@ import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.util.ArrayList;
 import java.util.ArrayDeque;
@@ -44,6 +46,11 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * with ENOTCONN (their fate is unknown), while the ones still waiting here are routed again over the remaining
  * queues (ENOTCONN/EINVAL as above when none is left). A queue that (re)appears gets a slot and is used at once.
  *
+ * <p>Batches: requests for a queue are not sent one by one. They collect in the slot's outbox until a
+ * {@code Flush} that the router sends itself when the first one is added, and leave as one {@link RequestBatch};
+ * the device answers with {@link CompletionBatch}es. Under load the outbox gathers everything that arrived while
+ * the mailbox was busy (no timer, no added latency when idle: the Flush is just the next message).
+ *
  * <p>Clients reach the router through the Receptionist: it registers a {@link Request} endpoint under
  * {@link #ROUTERS}, so a client node only needs the wire messages {@link Request} and {@link Completion}.
  *
@@ -71,6 +78,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
   private record Completed(Completion completion) implements Command {}
+
+  private record CompletedBatch(CompletionBatch batch) implements Command {}
+
+  private enum Flush implements Command { INSTANCE }
 
   /**
    * @param selector    a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
@@ -119,6 +130,11 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final List<ArrayDeque<Long>> waitingBySlot;
   private final HashMap<Long, InFlight> inFlight = new HashMap<>();
   private final ActorRef<Completion> completions;
+  private final ActorRef<CompletionBatch> batchReplies;
+  // per slot: requests routed to the queue but not yet sent (see Flush), and the slots that have any
+  private final List<ArrayList<Request>> outbox;
+  private final ArrayDeque<Integer> dirty = new ArrayDeque<>();
+  private boolean flushPending;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge[] gauges;
@@ -139,13 +155,16 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     this.queueWindow = s.queueWindow();
     this.inFlightBySlot = new ArrayList<>(s.maxQueues());
     this.waitingBySlot = new ArrayList<>(s.maxQueues());
+    this.outbox = new ArrayList<>(s.maxQueues());
     for (int i = 0; i < s.maxQueues(); i++) {
       inFlightBySlot.add(new HashSet<>());
       waitingBySlot.add(new ArrayDeque<>());
+      outbox.add(new ArrayList<>());
     }
     this.metrics = NodeMetrics.get(ctx.getSystem());
     this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
+    this.batchReplies = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
     // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
     // service with different messages: the same ref cannot be both. The listing (rare) comes through a child.
     ActorRef<Command> self = ctx.getSelf();
@@ -163,7 +182,19 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
-        .onMessage(Completed.class, this::onCompleted)
+        .onMessage(Completed.class, c -> {
+          complete(c.completion());
+          metrics.setInFlight(inFlight.size());
+          return this;
+        })
+        .onMessage(CompletedBatch.class, b -> {
+          for (Completion c : b.batch().completions()) {
+            complete(c);
+          }
+          metrics.setInFlight(inFlight.size());
+          return this;
+        })
+        .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(ListingChanged.class, this::onListing)
         .onMessage(GetSlots.class, this::onGetSlots)
         .onMessage(GetWaiting.class, this::onGetWaiting)
@@ -177,8 +208,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       return this;
     }
     long id = nextId++;
+    // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
     Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
-        r.submitNanos(), completions);
+        r.submitNanos(), null);
     route(new InFlight(r.id(), r.replyTo(), forward, clock.nanoTime(), -1));
     metrics.setInFlight(inFlight.size());
     return this;
@@ -204,9 +236,42 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   }
 
   private void send(InFlight f) {
-    inFlightBySlot.get(f.slot()).add(f.forward().id());
-    updateGauge(f.slot());
-    slots.queue(f.slot()).tell(f.forward());
+    int slot = f.slot();
+    inFlightBySlot.get(slot).add(f.forward().id());
+    updateGauge(slot);
+    ArrayList<Request> out = outbox.get(slot);
+    if (out.isEmpty()) {
+      dirty.addLast(slot);
+    }
+    out.add(f.forward());
+    if (!flushPending) {
+      flushPending = true;
+      getContext().getSelf().tell(Flush.INSTANCE);
+    }
+  }
+
+  private Behavior<Command> onFlush() {
+    flushPending = false;
+    Integer slot;
+    while ((slot = dirty.pollFirst()) != null) {
+      ArrayList<Request> out = outbox.get(slot);
+      ActorRef<RequestBatch> queue = batchesTo(slots.queue(slot));
+      for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
+        queue.tell(new RequestBatch(out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)),
+            batchReplies));
+      }
+      out.clear();
+    }
+    return this;
+  }
+
+  /**
+   * The queue's registered {@code ActorRef<Request>} is its message adapters' shared ref, which also adapts
+   * {@link RequestBatch} (see {@link DeviceQueue}): the same ref, typed for batches.
+   */
+  @SuppressWarnings("unchecked")
+  private static ActorRef<RequestBatch> batchesTo(ActorRef<Request> queue) {
+    return (ActorRef<RequestBatch>) (ActorRef<?>) queue;
   }
 
   /** Ends a request that never reached a queue or whose queue left: the client gets one completion. */
@@ -223,11 +288,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
   }
 
-  private Behavior<Command> onCompleted(Completed done) {
-    Completion c = done.completion();
+  private void complete(Completion c) {
     InFlight f = inFlight.get(c.id());
     if (f == null || !inFlightBySlot.get(f.slot()).remove(c.id())) {
-      return this; // already ended with ENOTCONN when its queue left
+      return; // already ended with ENOTCONN when its queue left
     }
     inFlight.remove(c.id());
     int slot = f.slot();
@@ -241,8 +305,6 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     } else {
       updateGauge(slot);
     }
-    metrics.setInFlight(inFlight.size());
-    return this;
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
@@ -252,6 +314,13 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     for (int slot : change.removed()) {
       view.unregister(slot);
       Set<Long> lost = inFlightBySlot.get(slot);
+      // routed but never sent (the Flush had not come yet): as good as waiting, route them again
+      for (Request unsent : outbox.get(slot)) {
+        lost.remove(unsent.id());
+        reroute.add(inFlight.remove(unsent.id()));
+      }
+      outbox.get(slot).clear();
+      dirty.remove(slot);
       for (long id : lost) {
         end(inFlight.remove(id), Status.ENOTCONN);
       }
