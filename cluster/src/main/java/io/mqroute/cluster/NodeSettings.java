@@ -186,7 +186,12 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     }
     d.getDuration("service-delay");
     d.getBytes("file-max-bytes");
-    HostRouter.Settings.fromConfig(c.getConfig("mqroute.cluster.host"));
+    HostRouter.Settings host = HostRouter.Settings.fromConfig(c.getConfig("mqroute.cluster.host"));
+    try {
+      io.mqroute.policies.selector.Selectors.create(host.selector());
+    } catch (RuntimeException e) {
+      throw new NodeConfigException("mqroute.cluster.host.selector: " + e.getMessage());
+    }
     String transport = c.getString("pekko.remote.artery.transport");
     if (!transport.equals("tcp") && !transport.equals("tls-tcp")) {
       throw new NodeConfigException("pekko.remote.artery.transport must be tcp (or tls-tcp), was " + transport);
