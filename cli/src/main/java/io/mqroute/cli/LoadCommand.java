@@ -56,6 +56,7 @@ final class LoadCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    ClusterLogging.quietPeerDisconnects();
     FioJobFile file;
     try {
       file = FioJobParser.parse(jobFile);

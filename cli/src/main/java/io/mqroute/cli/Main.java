@@ -21,6 +21,7 @@ import picocli.CommandLine.Option;
       NodeCommand.class,
       LoadCommand.class,
       ClusterDemoCommand.class,
+      ClusterBenchCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

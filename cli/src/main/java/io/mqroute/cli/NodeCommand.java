@@ -50,6 +50,7 @@ final class NodeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    ClusterLogging.quietPeerDisconnects();
     ClusterNode.Started node;
     try {
       NodeSettings settings = new NodeSettings(NodeSettings.Role.ofNode(role), port, NodeSettings.parseSeeds(seeds),

@@ -84,5 +84,4 @@ class LoadRunnerTest {
         "Run status group 1");
     assertThat(FioJsonReport.render(r.clones(), file.globalOptions(), "test", 0)).contains("\"jobname\" : \"seq\"");
   }
-
 }
