@@ -66,6 +66,12 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   /** A client's request; its {@code replyTo} receives exactly one completion. */
   public record Submit(Request request) implements Command {}
 
+  /**
+   * A client's requests in one message (the entry adapts {@link RequestBatch} to this): each gets exactly one
+   * completion, in {@link CompletionBatch}es to the batch's {@code replyTo}.
+   */
+  public record SubmitBatch(RequestBatch batch) implements Command {}
+
   /** Asks for the queue refs by slot (null for a free slot); for tests and management. */
   public record GetSlots(ActorRef<Slots> replyTo) implements Command {}
 
@@ -112,11 +118,14 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
   }
 
-  /** A client's request on this host: {@code forward} is what goes to a queue (router id, router replyTo). */
-  private record InFlight(long clientId, ActorRef<Completion> client, Request forward, long arrivalNanos,
-      int slot) {
+  /**
+   * A client's request on this host: {@code forward} is what goes to a queue (router id, no replyTo); the
+   * completion goes to {@code client}, or into {@code batchClient}'s next batch when the client sent a batch.
+   */
+  private record InFlight(long clientId, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient,
+      Request forward, long arrivalNanos, int slot) {
     InFlight toSlot(int newSlot) {
-      return new InFlight(clientId, client, forward, arrivalNanos, newSlot);
+      return new InFlight(clientId, client, batchClient, forward, arrivalNanos, newSlot);
     }
   }
 
@@ -134,6 +143,8 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   // per slot: requests routed to the queue but not yet sent (see Flush), and the slots that have any
   private final List<ArrayList<Request>> outbox;
   private final ArrayDeque<Integer> dirty = new ArrayDeque<>();
+  // completions for batch clients, sent at the next Flush
+  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox = new HashMap<>();
   private boolean flushPending;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final NodeMetrics metrics;
@@ -175,6 +186,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
         }).build(), "listings");
     ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, listings));
     ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
+    ctx.messageAdapter(RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it
     ctx.getSystem().receptionist().tell(Receptionist.register(ROUTERS, entry));
   }
 
@@ -194,6 +206,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
           metrics.setInFlight(inFlight.size());
           return this;
         })
+        .onMessage(SubmitBatch.class, this::onSubmitBatch)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(ListingChanged.class, this::onListing)
         .onMessage(GetSlots.class, this::onGetSlots)
@@ -207,13 +220,30 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       getContext().getLog().warn("request {} without replyTo dropped: nobody could receive its completion", r.id());
       return this;
     }
+    accept(r, r.replyTo(), null);
+    metrics.setInFlight(inFlight.size());
+    return this;
+  }
+
+  private Behavior<Command> onSubmitBatch(SubmitBatch submit) {
+    ActorRef<CompletionBatch> client = submit.batch().replyTo();
+    if (client == null) {
+      getContext().getLog().warn("batch of {} requests without replyTo dropped", submit.batch().requests().size());
+      return this;
+    }
+    for (Request r : submit.batch().requests()) {
+      accept(r, null, client);
+    }
+    metrics.setInFlight(inFlight.size());
+    return this;
+  }
+
+  private void accept(Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
     long id = nextId++;
     // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
     Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
         r.submitNanos(), null);
-    route(new InFlight(r.id(), r.replyTo(), forward, clock.nanoTime(), -1));
-    metrics.setInFlight(inFlight.size());
-    return this;
+    route(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1));
   }
 
   /** Picks a queue for {@code f} (new, or re-routed from a departed queue) and sends it or lets it wait. */
@@ -250,8 +280,32 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
   }
 
+  private void reply(InFlight f, Completion c) {
+    if (f.batchClient() == null) {
+      f.client().tell(c);
+      return;
+    }
+    ArrayList<Completion> out = clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
+    out.add(c);
+    if (out.size() == RequestBatch.MAX_SIZE) {
+      f.batchClient().tell(new CompletionBatch(out));
+      out.clear();
+    } else if (!flushPending) {
+      flushPending = true;
+      getContext().getSelf().tell(Flush.INSTANCE);
+    }
+  }
+
   private Behavior<Command> onFlush() {
     flushPending = false;
+    for (var e : clientOutbox.entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        e.getKey().tell(new CompletionBatch(e.getValue()));
+        e.getValue().clear();
+      }
+    }
+    // clients come and go: keep no list for one that has nothing pending
+    clientOutbox.values().removeIf(ArrayList::isEmpty);
     Integer slot;
     while ((slot = dirty.pollFirst()) != null) {
       ArrayList<Request> out = outbox.get(slot);
@@ -277,7 +331,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   /** Ends a request that never reached a queue or whose queue left: the client gets one completion. */
   private void end(InFlight f, Status status) {
     long now = clock.nanoTime();
-    f.client().tell(new Completion(f.clientId(), status, f.forward().submitNanos(), now, now, -1));
+    reply(f, new Completion(f.clientId(), status, f.forward().submitNanos(), now, now, -1));
     metrics.completed(status, now - f.arrivalNanos());
   }
 
@@ -296,7 +350,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     inFlight.remove(c.id());
     int slot = f.slot();
     view.addNrReqs(slot, -1);
-    f.client().tell(new Completion(f.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(),
+    reply(f, new Completion(f.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(),
         c.queue()));
     metrics.completed(c.status(), clock.nanoTime() - f.arrivalNanos());
     Long next = waitingBySlot.get(slot).pollFirst();

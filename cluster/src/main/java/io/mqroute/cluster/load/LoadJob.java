@@ -5,10 +5,13 @@ import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.actors.workload.JobSpec;
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.Map;
@@ -27,7 +30,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * One clone of an fio job, run in real time against a host router over the cluster: keeps {@code iodepth}
  * requests in flight (1 for synchronous engines), picks reads or writes by {@code rwmixread} and offsets
  * sequentially or at random in the job's region of its own file (the file id is the clone's pid), and records
- * every completion in a {@link JobStats} as fio would.
+ * every completion in a {@link JobStats} as fio would. What it issues while handling one message goes to the
+ * router as one {@link RequestBatch}, and the router answers with {@link CompletionBatch}es: one network message
+ * per batch instead of per request each way.
  *
  * <p>It stops issuing after {@code size} bytes ({@code loops} times), or at {@code runtime} (always for
  * {@code time_based}), then waits for what is in flight. Every request ends once: with the router's completion,
@@ -46,6 +51,8 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   public record Finished(JobStats stats, Map<Status, Long> byStatus, long abandoned) {}
 
   private record Completed(Completion completion) implements Command {}
+
+  private record CompletedBatch(CompletionBatch batch) implements Command {}
 
   private enum Stop implements Command { ISSUE, DRAIN }
 
@@ -70,7 +77,9 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
 
   private final Settings s;
   private final TimerScheduler<Command> timers;
-  private final ActorRef<Completion> self;
+  private final ActorRef<CompletionBatch> batchSelf;
+  // issued while handling the current message, sent at its end (send)
+  private final ArrayList<Request> out = new ArrayList<>();
   private final NanoClock clock = NanoClock.SYSTEM;
   private final SplittableRandom random;
   private final long blocks;
@@ -91,7 +100,9 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
     super(ctx);
     this.s = s;
     this.timers = timers;
-    this.self = ctx.messageAdapter(Completion.class, Completed::new);
+    // single completions too (same ref): whatever answers a batch one completion at a time is understood
+    ctx.messageAdapter(Completion.class, Completed::new);
+    this.batchSelf = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
     this.random = new SplittableRandom(0x6d71726f75746500L ^ s.pid());
     JobSpec j = s.job();
     long bs = Math.max(1, Math.max(j.blockSizeRead(), j.blockSizeWrite()));
@@ -105,7 +116,18 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Run.class, this::onRun)
-        .onMessage(Completed.class, this::onCompleted)
+        .onMessage(Completed.class, c -> {
+          onCompleted(c.completion());
+          send();
+          return finishIfDone();
+        })
+        .onMessage(CompletedBatch.class, b -> {
+          for (Completion c : b.batch().completions()) {
+            onCompleted(c);
+          }
+          send();
+          return finishIfDone();
+        })
         .onMessageEquals(Stop.ISSUE, this::onStopIssuing)
         .onMessageEquals(Stop.DRAIN, this::onDrainTimeout)
         .onSignal(Terminated.class, t -> onRouterGone())
@@ -121,6 +143,7 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
     for (int i = 0; i < s.job().inFlight() && canIssue(); i++) {
       issue();
     }
+    send();
     return finishIfDone();
   }
 
@@ -137,21 +160,32 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
     long id = issued++;
     inFlight.put(id, new Issued(d, bytes));
     s.stats().markDepth(inFlight.size());
-    s.router().tell(new Request(id, read ? Op.READ : Op.WRITE, s.pid(), j.offset() + block * bytes, bytes,
-        !j.isForeground(), s.pid(), clock.nanoTime(), self));
+    out.add(new Request(id, read ? Op.READ : Op.WRITE, s.pid(), j.offset() + block * bytes, bytes,
+        !j.isForeground(), s.pid(), clock.nanoTime(), null));
   }
 
-  private Behavior<Command> onCompleted(Completed c) {
-    Completion done = c.completion();
+  /** The router's entry adapts {@link RequestBatch} too (see {@link io.mqroute.cluster.HostRouter}). */
+  @SuppressWarnings("unchecked")
+  private void send() {
+    if (out.isEmpty()) {
+      return;
+    }
+    ActorRef<RequestBatch> router = (ActorRef<RequestBatch>) (ActorRef<?>) s.router();
+    for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
+      router.tell(new RequestBatch(out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)), batchSelf));
+    }
+    out.clear();
+  }
+
+  private void onCompleted(Completion done) {
     Issued i = inFlight.remove(done.id());
     if (i == null) {
-      return this; // ended already (router gone or abandoned)
+      return; // ended already (router gone or abandoned)
     }
     record(i, done.status(), clock.nanoTime() - done.submitNanos());
     if (canIssue()) {
       issue();
     }
-    return finishIfDone();
   }
 
   private void record(Issued i, Status status, long latencyNanos) {
