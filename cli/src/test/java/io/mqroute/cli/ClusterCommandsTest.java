@@ -67,6 +67,15 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void aPortInUseIsOneLineBeforeAnythingStarts() throws IOException {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      assertOneLineError(run("node", "--role", "host", "--port", Integer.toString(taken.getLocalPort())),
+          "Artery port 127.0.0.1:" + taken.getLocalPort() + " is not free");
+    }
+  }
+
+  @Test
   void dataIsForDevicesOnly(@TempDir Path dir) {
     assertOneLineError(run("node", "--role", "host", "--data", dir.toString()), "--data is for --role device");
   }

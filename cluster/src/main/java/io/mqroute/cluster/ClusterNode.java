@@ -29,6 +29,14 @@ public final class ClusterNode {
   }
 
   public static Started start(NodeSettings.Role role, Config config) {
+    // Checked before the system starts: Pekko would log the bind failure with a stack trace first
+    String host = config.getString("pekko.remote.artery.canonical.hostname");
+    requireFree(host, config.getInt("pekko.remote.artery.canonical.port"), "Artery");
+    boolean management = config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT;
+    if (management) {
+      requireFree(config.getString("pekko.management.http.hostname"), config.getInt("pekko.management.http.port"),
+          "management");
+    }
     ActorSystem<Void> system;
     try {
       system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);
@@ -36,7 +44,7 @@ public final class ClusterNode {
       throw new NodeConfigException("cannot start the node: " + rootMessage(e));
     }
     String uri = null;
-    if (config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT) {
+    if (management) {
       try {
         uri = PekkoManagement.get(system).start().toCompletableFuture().get(30, TimeUnit.SECONDS).toString();
       } catch (Exception e) {
@@ -47,6 +55,19 @@ public final class ClusterNode {
       }
     }
     return new Started(system, uri);
+  }
+
+  /** Fails with one line when {@code port} (not 0) cannot be bound on {@code host} right now. */
+  private static void requireFree(String host, int port, String what) {
+    if (port == 0) {
+      return;
+    }
+    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new java.net.InetSocketAddress(host, port));
+    } catch (java.io.IOException e) {
+      throw new NodeConfigException(what + " port " + host + ":" + port + " is not free (" + e.getMessage() + ")");
+    }
   }
 
   /** Waits for the system to end; false if it did not within {@code timeout}. */
