@@ -1,6 +1,8 @@
 package io.mqroute.cli;
 
+import io.mqroute.actors.experiment.Summary;
 import io.mqroute.actors.metrics.FioJsonReport;
+import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.metrics.FioTextReport;
 import io.mqroute.actors.workload.FioJobFile;
 import io.mqroute.actors.workload.FioJobParser;
@@ -17,7 +19,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
@@ -32,7 +37,8 @@ import picocli.CommandLine.Parameters;
     mixinStandardHelpOptions = true,
     description = "Join a cluster as a client and run an fio job against its host router(s) in real time: "
         + "fio-style text (and JSON with --out), and a summary that counts the requests that ended with an "
-        + "error (ENOTCONN when a device node was lost, ...). Not modelled: ramp_time, rate_iops, fsync.")
+        + "error (ENOTCONN when a device node was lost, ...), with a table of the jobs as 'mqroute run' prints "
+        + "its variants. Not modelled: ramp_time, rate_iops, fsync.")
 final class LoadCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "JOB.fio", description = "The fio job file.")
   Path jobFile;
@@ -98,7 +104,7 @@ final class LoadCommand implements Callable<Integer> {
           Duration.ofHours(24));
       String text = FioTextReport.render(r.clones(), String.format(Locale.ROOT, "real t=%.3fs",
           r.wallNanos() / 1e9));
-      String summary = summary(r);
+      String summary = table(r) + summary(r);
       o.print(text);
       o.print(summary);
       if (out != null) {
@@ -116,12 +122,48 @@ final class LoadCommand implements Callable<Integer> {
     }
   }
 
+  /** The comparison table's columns (as {@code mqroute run} prints them), one row per job, all clones merged. */
+  static String table(LoadRunner.Result r) {
+    Map<String, List<JobStats>> byJob = new LinkedHashMap<>();
+    for (JobStats s : r.clones()) {
+      byJob.computeIfAbsent(s.info().name(), k -> new ArrayList<>()).add(s);
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(new String[] {"job", "IOPS", "BW MiB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "p99.99 us",
+        "errors"});
+    byJob.forEach((name, clones) -> {
+      Summary m = Summary.of(clones);
+      rows.add(new String[] {name, f("%.0f", m.iops()), f("%.1f", m.bwBytes() / (1 << 20)),
+          f("%.1f", m.meanNs() / 1e3), f("%.1f", m.p50Ns() / 1e3), f("%.1f", m.p99Ns() / 1e3), f("%.1f", m.p999Ns() / 1e3),
+          f("%.1f", m.p9999Ns() / 1e3), Long.toString(m.errors())});
+    });
+    int[] width = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        width[i] = Math.max(width[i], row[i].length());
+      }
+    }
+    StringBuilder sb = new StringBuilder("\n");
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        sb.append(i == 0 ? String.format(Locale.ROOT, "%-" + width[i] + "s", row[i])
+            : String.format(Locale.ROOT, "  %" + width[i] + "s", row[i]));
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
+  private static String f(String fmt, double v) {
+    return String.format(Locale.ROOT, fmt, v);
+  }
+
   static String summary(LoadRunner.Result r) {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format(Locale.ROOT, "%nsummary: %d requests in %.3f s (%.0f/s), %d OK, %d errors",
         r.requests(), r.wallNanos() / 1e9, r.requests() / Math.max(1e-9, r.wallNanos() / 1e9),
         r.byStatus().getOrDefault(Status.OK, 0L), r.errors()));
-    r.byStatus().entrySet().stream().filter(e -> e.getKey() != Status.OK).sorted(java.util.Map.Entry.comparingByKey())
+    r.byStatus().entrySet().stream().filter(e -> e.getKey() != Status.OK).sorted(Map.Entry.comparingByKey())
         .forEach(e -> sb.append(String.format(Locale.ROOT, " %s=%d", e.getKey(), e.getValue())));
     if (r.abandoned() > 0) {
       sb.append(String.format(Locale.ROOT, " (%d unanswered, counted as ENOTCONN)", r.abandoned()));
