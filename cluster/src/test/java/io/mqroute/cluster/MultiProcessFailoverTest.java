@@ -58,10 +58,13 @@ class MultiProcessFailoverTest {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final List<Process> processes = new ArrayList<>();
+  // polls other processes with a deadline (TestProbe.awaitAssert), from a local system of its own
+  private final ActorTestKit waiter = ActorTestKit.create("waiter");
   private ActorSystem<Void> client;
 
   @AfterEach
   void stopEverything() throws Exception {
+    waiter.shutdownTestKit();
     if (client != null) {
       client.terminate();
     }
@@ -133,19 +136,18 @@ class MultiProcessFailoverTest {
     }
   }
 
-  /** Polls the host's /status until {@code ok} holds, failing after {@code timeout}. */
-  private static JsonNode awaitStatus(int managementPort, Duration timeout, String what, Predicate<JsonNode> ok)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    JsonNode last = null;
-    while (System.nanoTime() < deadline) {
-      last = status(managementPort);
-      if (last != null && ok.test(last)) {
-        return last;
-      }
-      TimeUnit.MILLISECONDS.sleep(50); // the pause between polls of another process, not a wait for a condition
+  /** Polls the host's /status until {@code ok} holds, failing after {@code timeout} with the last body. */
+  private JsonNode awaitStatus(int managementPort, Duration timeout, String what, Predicate<JsonNode> ok) {
+    JsonNode[] last = new JsonNode[1];
+    try {
+      return waiter.createTestProbe().awaitAssert(timeout, Duration.ofMillis(50), () -> {
+        last[0] = status(managementPort);
+        assertThat(last[0] != null && ok.test(last[0])).isTrue();
+        return last[0];
+      });
+    } catch (AssertionError e) {
+      throw new AssertionError("host /status did not show " + what + " within " + timeout + "; last: " + last[0]);
     }
-    throw new AssertionError("host /status did not show " + what + " within " + timeout + "; last: " + last);
   }
 
   private static int queueCount(JsonNode s, int from, int to) {
