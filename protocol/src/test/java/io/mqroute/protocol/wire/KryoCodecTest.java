@@ -58,6 +58,21 @@ class KryoCodecTest {
   }
 
   @Test
+  void theLargestBatchesOfTheLargestElementsFitInOneFrame() {
+    // every varint at its longest: a full batch must still fit in max-message-size (64 KiB)
+    var big = new io.mqroute.protocol.Request(Long.MIN_VALUE, io.mqroute.protocol.Op.WRITE, Long.MIN_VALUE,
+        Long.MAX_VALUE, Integer.MAX_VALUE, true, Integer.MIN_VALUE, Long.MIN_VALUE, null);
+    var requests = new io.mqroute.protocol.RequestBatch(
+        java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, big), null);
+    assertThat(codec.decode(codec.encode(requests))).isEqualTo(requests);
+    var done = new io.mqroute.protocol.Completion(Long.MIN_VALUE, Status.ENOTCONN, Long.MIN_VALUE, Long.MAX_VALUE,
+        Long.MIN_VALUE, Integer.MIN_VALUE);
+    var completions = new io.mqroute.protocol.CompletionBatch(
+        java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, done));
+    assertThat(codec.decode(codec.encode(completions))).isEqualTo(completions);
+  }
+
+  @Test
   void aRequestInsideABatchMustNotCarryItsOwnReplyAddress() {
     byte[] b = codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0));
     // the request's flags byte: bit 1 would announce a reply address (and the bytes after it are not one)
