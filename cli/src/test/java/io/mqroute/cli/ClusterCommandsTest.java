@@ -90,6 +90,14 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void aTimeBasedJobWithoutRuntimeIsRefused(@TempDir Path dir) throws IOException {
+    Path job = dir.resolve("forever.fio");
+    Files.writeString(job, "[forever]\nrw=randread\nsize=1m\ntime_based\n");
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
+        "time_based needs runtime");
+  }
+
+  @Test
   void loadNeedsSeeds(@TempDir Path dir) throws IOException {
     Path job = dir.resolve("ok.fio");
     Files.writeString(job, "[j]\nrw=randread\nsize=1m\n");

@@ -37,8 +37,9 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * <p>It stops issuing after {@code size} bytes ({@code loops} times), or at {@code runtime} (always for
  * {@code time_based}), then waits for what is in flight. Every request ends once: with the router's completion,
  * with ENOTCONN when the router's node goes away ({@link Terminated}), or, if neither arrives within
- * {@code drainTimeout} of the end, with ENOTCONN counted as abandoned. Not modelled: {@code ramp_time} (the
- * window opens at the start), {@code rate_iops}, {@code fsync}.
+ * {@code drainTimeout} of the end, with ENOTCONN counted as abandoned. {@code ramp_time}: requests run but are
+ * not measured for that long, and {@code runtime} counts from its end, as in fio. Not modelled: {@code rate_iops},
+ * {@code fsync}.
  */
 public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   /** What a load job handles. */
@@ -54,7 +55,7 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
 
   private record CompletedBatch(CompletionBatch batch) implements Command {}
 
-  private enum Stop implements Command { ISSUE, DRAIN }
+  private enum Stop implements Command { ISSUE, DRAIN, RAMP_DONE }
 
   /**
    * @param job          the fio job
@@ -130,15 +131,24 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
         })
         .onMessageEquals(Stop.ISSUE, this::onStopIssuing)
         .onMessageEquals(Stop.DRAIN, this::onDrainTimeout)
+        .onMessageEquals(Stop.RAMP_DONE, () -> {
+          s.stats().openWindow(now());
+          return this;
+        })
         .onSignal(Terminated.class, t -> onRouterGone())
         .build();
   }
 
   private Behavior<Command> onRun(Run run) {
     replyTo = run.replyTo();
-    s.stats().openWindow(now());
+    long ramp = s.job().rampTimeNs();
+    if (ramp > 0) {
+      timers.startSingleTimer(Stop.RAMP_DONE, Duration.ofNanos(ramp));
+    } else {
+      s.stats().openWindow(now());
+    }
     if (s.job().runtimeNs() > 0) {
-      timers.startSingleTimer(Stop.ISSUE, Duration.ofNanos(s.job().runtimeNs()));
+      timers.startSingleTimer(Stop.ISSUE, Duration.ofNanos(ramp + s.job().runtimeNs()));
     }
     for (int i = 0; i < s.job().inFlight() && canIssue(); i++) {
       issue();
@@ -227,6 +237,11 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
       return this;
     }
     if (!canIssue() && inFlight.isEmpty()) {
+      if (timers.isTimerActive(Stop.RAMP_DONE)) {
+        // the job ended within its ramp time: an empty window, as fio reports it
+        timers.cancel(Stop.RAMP_DONE);
+        s.stats().openWindow(now());
+      }
       s.stats().closeWindow(Math.max(now(), s.stats().windowStartNs()));
       replyTo.tell(new Finished(s.stats(), Map.copyOf(byStatus), abandoned));
       return Behaviors.stopped();

@@ -19,6 +19,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -36,16 +37,45 @@ class LoadRunnerTest {
     kit.shutdownTestKit();
   }
 
-  @Test
-  void aJobFileRunsToTheEndAndIsReportedAsFioWould() throws Exception {
+  private ActorRef<HostRouter.Command> router;
+
+  @BeforeAll
+  void startRouterAndQueue() {
     kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO))), "q0");
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(WAIT, () -> {
       router.tell(new HostRouter.GetSlots(slots.ref()));
       assertThat(slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(1);
       return null;
     });
+  }
+
+  @Test
+  void rampTimeIsRunButNotMeasuredAndRuntimeCountsFromItsEnd() throws Exception {
+    FioJobFile file = FioJobParser.parse("ramp.fio", """
+        [ramped]
+        ioengine=libaio
+        rw=randread
+        bs=4k
+        size=1m
+        iodepth=4
+        time_based
+        ramp_time=200ms
+        runtime=300ms
+        """);
+    LoadRunner.Result r = LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
+    JobStats s = r.clones().get(0);
+    // timers never fire early: the window opens after the ramp and lasts at least the runtime
+    assertThat(s.windowStartNs()).isGreaterThanOrEqualTo(200_000_000L);
+    assertThat(s.windowEndNs() - s.windowStartNs()).isGreaterThanOrEqualTo(300_000_000L);
+    assertThat(s.direction(Direction.READ).totalIos()).as("only the measured requests count")
+        .isLessThan(r.requests());
+    assertThat(r.errors()).isZero();
+  }
+
+  @Test
+  void aJobFileRunsToTheEndAndIsReportedAsFioWould() throws Exception {
     FioJobFile file = FioJobParser.parse("test.fio", """
         [global]
         ioengine=libaio
