@@ -66,9 +66,9 @@ class LoadRunnerTest {
         """);
     LoadRunner.Result r = LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
     JobStats s = r.clones().get(0);
-    // timers never fire early: the window opens after the ramp and lasts at least the runtime
+    // timers never fire early: the window opens after the ramp, and closes after ramp + runtime from the start
     assertThat(s.windowStartNs()).isGreaterThanOrEqualTo(200_000_000L);
-    assertThat(s.windowEndNs() - s.windowStartNs()).isGreaterThanOrEqualTo(300_000_000L);
+    assertThat(s.windowEndNs()).isGreaterThanOrEqualTo(500_000_000L);
     assertThat(s.direction(Direction.READ).totalIos()).as("only the measured requests count")
         .isLessThan(r.requests());
     assertThat(r.errors()).isZero();
