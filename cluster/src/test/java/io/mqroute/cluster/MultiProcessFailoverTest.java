@@ -33,6 +33,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -42,7 +45,7 @@ import org.junit.jupiter.api.Test;
  * the host sends at most {@value #WINDOW} requests to a queue and keeps the rest. Once A's two queues are full
  * (seen on the host's {@code /status}), A is killed with SIGKILL: exactly its {@code 2 x WINDOW} requests in
  * flight end with ENOTCONN, the ones waiting for A on the host are re-routed to B, and everything else completes
- * OK on B. Then A comes back on the same port and is used again.
+ * OK on B. Then A comes back on the same port and is used again. Last, SIGTERM makes the host leave gracefully.
  *
  * <p>Bounded: every wait polls with a deadline; the processes are killed afterwards whatever happened.
  */
@@ -233,7 +236,7 @@ class MultiProcessFailoverTest {
     int devicePortA = freePort();
     int devicePortB = freePort();
     int management = freePort();
-    start("host", NodeSettings.Role.HOST, common(hostPort, hostPort, "host") + """
+    Process host = start("host", NodeSettings.Role.HOST, common(hostPort, hostPort, "host") + """
         pekko.management.http.port = %d
         mqroute.cluster.host.queue-window = %d
         """.formatted(management, WINDOW));
@@ -283,5 +286,15 @@ class MultiProcessFailoverTest {
         r2.byStatus(), r2.okOnA(), r2.okOnB(), (System.nanoTime() - t0) / 1_000_000);
     assertThat(r2.byStatus()).containsOnlyKeys(Status.OK);
     assertThat(r2.okOnA()).as("the device that came back is used").isPositive();
+
+    // SIGTERM runs coordinated shutdown: the host leaves (members see it exit, not crash) and its JVM ends
+    TestProbe<ClusterEvent.MemberExited> exited = kit.createTestProbe();
+    Cluster.get(client).subscriptions().tell(Subscribe.create(exited.ref(), ClusterEvent.MemberExited.class));
+    host.destroy();
+    ClusterEvent.MemberExited e = exited.expectMessageClass(ClusterEvent.MemberExited.class, RUN);
+    assertThat(e.member().address().getPort().get()).isEqualTo(hostPort);
+    assertThat(host.waitFor(RUN.toSeconds(), TimeUnit.SECONDS)).as("the host's JVM ended").isTrue();
+    System.out.printf("MultiProcessFailoverTest: host left on SIGTERM; test %d ms%n",
+        (System.nanoTime() - t0) / 1_000_000);
   }
 }
