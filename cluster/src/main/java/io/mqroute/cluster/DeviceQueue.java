@@ -39,8 +39,9 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  *
  * <p>Blocking I/O never runs on the actor's dispatcher: the {@code file} backend's calls run on
  * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message. The requests
- * started while handling one message (a batch, or the overflow that a completion lets in) go to the pool as
- * one task, and come back as one message: one thread hand-over per batch rather than per 4 KiB read.
+ * started while handling one message (a batch, or the overflow that a completion lets in) go to the pool in
+ * tasks of up to {@value #IO_PER_TASK}, each answered with one message: a thread hand-over per few requests rather
+ * than per 4 KiB read, and still several I/Os at once.
  *
  * <p>Batches: a host router sends a {@link RequestBatch} (its requests answered together to the batch's
  * {@code replyTo}); the queue answers those with {@link CompletionBatch}es: completions for one router accumulate
@@ -129,6 +130,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private final int index;
   private final int ringSize;
   private final Backend backend;
+  /** File requests served one after the other by one blocking task (see submitIo). */
+  static final int IO_PER_TASK = 8;
+
   private final NanoClock clock;
   private final TimerScheduler<Command> timers;
   private final Executor blocking;
@@ -215,13 +219,19 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     }
   }
 
-  /** Sends the file I/O started since the last call to the blocking pool as one task. */
+  /**
+   * Sends the file I/O started since the last call to the blocking pool, {@value #IO_PER_TASK} requests per
+   * task: a task serves its requests one after the other, so a full ring still has several I/Os in progress at
+   * once on a real disk, while a page-cache read (a microsecond) does not pay a thread hand-over of its own.
+   */
   private void submitIo() {
-    if (ioBatch.isEmpty()) {
-      return;
+    for (int from = 0; from < ioBatch.size(); from += IO_PER_TASK) {
+      submitIo(List.copyOf(ioBatch.subList(from, Math.min(ioBatch.size(), from + IO_PER_TASK))));
     }
-    List<Job> jobs = List.copyOf(ioBatch);
     ioBatch.clear();
+  }
+
+  private void submitIo(List<Job> jobs) {
     FileBackend files = ((FileStore) backend).files();
     long dispatch = clock.nanoTime();
     CompletableFuture<List<Status>> io = CompletableFuture.supplyAsync(() -> {
