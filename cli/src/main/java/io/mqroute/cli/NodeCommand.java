@@ -7,6 +7,7 @@ import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -27,7 +28,8 @@ final class NodeCommand implements Callable<Integer> {
   int port;
 
   @Option(names = "--seeds", paramLabel = "HOST:PORT,...", description = "Seed nodes, e.g. "
-      + "127.0.0.1:25520,127.0.0.1:25521 (a bare port means 127.0.0.1). Default: the --config file's.")
+      + "127.0.0.1:25520,127.0.0.1:25521 (a bare port means 127.0.0.1). Default: the --config file's; with none "
+      + "at all the node starts a new cluster.")
   String seeds;
 
   @Option(names = "--config", paramLabel = "FILE", description = "HOCON under the flags, e.g. "
@@ -60,7 +62,13 @@ final class NodeCommand implements Callable<Integer> {
       throw new UserError(e.getMessage());
     }
     PrintWriter out = spec.commandLine().getOut();
-    out.printf("mqroute node: %s at %s%s%n", role, Cluster.get(node.system()).selfMember().address(),
+    Cluster cluster = Cluster.get(node.system());
+    if (node.system().settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
+      // no seeds anywhere: this node starts a cluster of its own, which others join with --seeds pointing here
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+      out.println("mqroute node: no seeds given, starting a new cluster");
+    }
+    out.printf("mqroute node: %s at %s%s%n", role, cluster.selfMember().address(),
         node.managementUri() == null ? "" : ", management " + node.managementUri()
             + " (/cluster/members, /status, /metrics)");
     out.flush();
