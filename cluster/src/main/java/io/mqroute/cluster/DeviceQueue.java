@@ -15,7 +15,13 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.Cancellable;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -48,6 +54,11 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * until a {@code Flush} that the queue sends itself when the first one is added, so everything that completed
  * while the mailbox was busy leaves in one message. Single {@link Request}s are answered one by one.
  *
+ * <p>Graceful stop (coordinated shutdown, e.g. SIGTERM): in the {@code service-requests-done} phase, before the
+ * node leaves the cluster, the queue withdraws from the Receptionist so that routers stop sending, keeps serving
+ * what it has and what is still on its way, and lets the shutdown go on once it has been empty for
+ * {@link #DRAIN_SETTLE} (the routers' listings have caught up by then) or when the phase times out.
+ *
  * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock; they are
  * comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
  */
@@ -73,6 +84,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private record ServedIo(List<Job> jobs, long dispatchNanos, List<Status> statuses) implements Command {}
 
   private enum Flush implements Command { INSTANCE }
+
+  /** Coordinated shutdown asks the queue to withdraw and answers when it has drained (see the class comment). */
+  private record Drain(ActorRef<Done> replyTo) implements Command {}
+
+  private enum Settled implements Command { INSTANCE }
+
+  /** How long a draining queue must stay empty before it lets the shutdown go on. */
+  static final Duration DRAIN_SETTLE = Duration.ofSeconds(1);
 
   /** Where requests are served. */
   public sealed interface Backend permits NullBackend, FileStore {}
@@ -142,6 +161,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
+  private final ActorRef<Request> endpoint;
+  private final Cancellable drainTask;
+  private ActorRef<Done> drained;
+  private boolean settled;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
   private int inFlight;
@@ -165,9 +188,16 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     this.metrics = NodeMetrics.get(ctx.getSystem());
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
     // one ref for both adapters (an actor's adapters share it): routers send batches to the registered ref
-    ActorRef<Request> endpoint = ctx.messageAdapter(Request.class, Serve::new);
+    this.endpoint = ctx.messageAdapter(Request.class, Serve::new);
     ctx.messageAdapter(RequestBatch.class, ServeBatch::new);
     ctx.getSystem().receptionist().tell(Receptionist.register(QUEUES, endpoint));
+    ActorRef<Command> self = ctx.getSelf();
+    CoordinatedShutdown shutdown = CoordinatedShutdown.get(Adapter.toClassic(ctx.getSystem()));
+    Duration phase = Duration.ofMillis(shutdown.timeout(CoordinatedShutdown.PhaseServiceRequestsDone()).toMillis());
+    this.drainTask = shutdown.addCancellableTask(
+        CoordinatedShutdown.PhaseServiceRequestsDone(), "drain-" + ctx.getSelf().path().name(),
+        () -> AskPattern.<Command, Done>ask(self, Drain::new, phase, ctx.getSystem().scheduler())
+            .exceptionally(timeout -> Done.getInstance()));
   }
 
   @Override
@@ -191,10 +221,40 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
         .onMessage(Served.class, this::onServed)
         .onMessage(ServedIo.class, this::onServedIo)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
+        .onMessage(Drain.class, this::onDrain)
+        .onMessageEquals(Settled.INSTANCE, () -> {
+          settled = true;
+          return checkDrained();
+        })
+        .onSignal(PostStop.class, stop -> {
+          drainTask.cancel();
+          return this;
+        })
         .build();
   }
 
+  private Behavior<Command> onDrain(Drain d) {
+    drained = d.replyTo();
+    getContext().getSystem().receptionist().tell(Receptionist.deregister(QUEUES, endpoint));
+    timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
+    return this;
+  }
+
+  /** While draining: empty, and settled since the last request arrived? Then the shutdown may go on. */
+  private Behavior<Command> checkDrained() {
+    if (drained != null && settled && inFlight == 0 && overflow.isEmpty()) {
+      drained.tell(Done.getInstance());
+      drained = null;
+    }
+    return this;
+  }
+
   private void accept(Job job) {
+    if (drained != null) {
+      // a router had not seen the withdrawal yet: serve it, and wait for quiet again
+      settled = false;
+      timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
+    }
     if (inFlight < ringSize) {
       start(job);
     } else {
@@ -254,7 +314,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       start(overflow.pollFirst());
     }
     gauge.set(inFlight, overflow.size());
-    return this;
+    return checkDrained();
   }
 
   private Behavior<Command> onServedIo(ServedIo s) {
@@ -267,7 +327,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     }
     submitIo();
     gauge.set(inFlight, overflow.size());
-    return this;
+    return checkDrained();
   }
 
   private void complete(Job job, long dispatchNanos, Status status) {

@@ -12,6 +12,7 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,7 +25,14 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
@@ -45,6 +53,11 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * is what lets a lost device's queued requests be re-routed: when its queue leaves, the requests sent to it end
  * with ENOTCONN (their fate is unknown), while the ones still waiting here are routed again over the remaining
  * queues (ENOTCONN/EINVAL as above when none is left). A queue that (re)appears gets a slot and is used at once.
+ *
+ * <p>Graceful leave: a queue can also leave the listing because its node is shutting down in order (it withdraws
+ * first, see {@link DeviceQueue}). If its node is still up and reachable, the requests sent to it are not lost:
+ * they wait for their completions in {@link Draining}, and end with ENOTCONN only if the node becomes
+ * unreachable or is removed first, or after {@link #DRAIN_TIMEOUT}.
  *
  * <p>Batches: requests for a queue are not sent one by one. They collect in the slot's outbox until a
  * {@code Flush} that the router sends itself when the first one is added, and leave as one {@link RequestBatch};
@@ -82,6 +95,12 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
 
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
+
+  /** A node's queues are gone for good (removed, unreachable) or their drain took too long. */
+  private record NodeGone(Address node, String why) implements Command {}
+
+  /** Longer than a device's drain (the service-requests-done phase, 15 s in mqroute-node.conf). */
+  static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
 
   private record Completed(Completion completion) implements Command {}
 
@@ -149,14 +168,19 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final NanoClock clock = NanoClock.SYSTEM;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge[] gauges;
+  private final TimerScheduler<Command> timers;
+  private final boolean clusterSystem;
+  private final Draining<InFlight> draining = new Draining<>();
   private long nextId;
 
   public static Behavior<Command> create(Settings settings) {
-    return Behaviors.setup(ctx -> new HostRouter(ctx, settings));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostRouter(ctx, timers, settings)));
   }
 
-  private HostRouter(ActorContext<Command> ctx, Settings s) {
+  private HostRouter(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
     super(ctx);
+    this.timers = timers;
+    this.clusterSystem = ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.selector = Selectors.create(s.selector());
     this.random = SeededRandom.stream(s.seed(), "host-router");
     // one CPU per slot: the view needs a topology, and the cluster has no host CPUs to model (yet)
@@ -177,14 +201,27 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
     this.batchReplies = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
     // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
-    // service with different messages: the same ref cannot be both. The listing (rare) comes through a child.
+    // service with different messages: the same ref cannot be both. The listing and the membership events
+    // (rare) come through a child.
     ActorRef<Command> self = ctx.getSelf();
-    ActorRef<Receptionist.Listing> listings = ctx.spawn(Behaviors.receive(Receptionist.Listing.class)
-        .onAnyMessage(l -> {
-          self.tell(new ListingChanged(l));
+    ActorRef<Object> events = ctx.spawn(Behaviors.receive(Object.class)
+        .onAnyMessage(e -> {
+          if (e instanceof Receptionist.Listing l) {
+            self.tell(new ListingChanged(l));
+          } else if (e instanceof ClusterEvent.MemberRemoved m) {
+            self.tell(new NodeGone(m.member().address(), "was removed"));
+          } else if (e instanceof ClusterEvent.UnreachableMember m) {
+            self.tell(new NodeGone(m.member().address(), "became unreachable"));
+          }
           return Behaviors.same();
-        }).build(), "listings");
-    ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, listings));
+        }).build(), "events");
+    ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, events.narrow()));
+    if (clusterSystem) {
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
+          ClusterEvent.MemberRemoved.class));
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
+          ClusterEvent.UnreachableMember.class));
+    }
     ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
     ctx.messageAdapter(RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it
     ctx.getSystem().receptionist().tell(Receptionist.register(ROUTERS, entry));
@@ -209,6 +246,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
         .onMessage(SubmitBatch.class, this::onSubmitBatch)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(ListingChanged.class, this::onListing)
+        .onMessage(NodeGone.class, this::onNodeGone)
         .onMessage(GetSlots.class, this::onGetSlots)
         .onMessage(GetWaiting.class, this::onGetWaiting)
         .build();
@@ -344,8 +382,17 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
 
   private void complete(Completion c) {
     InFlight f = inFlight.get(c.id());
-    if (f == null || !inFlightBySlot.get(f.slot()).remove(c.id())) {
-      return; // already ended with ENOTCONN when its queue left
+    if (f == null) {
+      InFlight drained = draining.remove(c.id());
+      if (drained != null) { // sent to a queue whose node is leaving in order: it finished it
+        reply(drained, new Completion(drained.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(),
+            c.completeNanos(), c.queue()));
+        metrics.completed(c.status(), clock.nanoTime() - drained.arrivalNanos());
+      }
+      return; // otherwise it already ended with ENOTCONN when its queue's node was lost
+    }
+    if (!inFlightBySlot.get(f.slot()).remove(c.id())) {
+      return;
     }
     inFlight.remove(c.id());
     int slot = f.slot();
@@ -363,10 +410,16 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
 
   private Behavior<Command> onListing(ListingChanged changed) {
     // reachable instances only: an unreachable node's queues leave the masks at once (DESIGN §7)
+    List<ActorRef<Request>> before = new ArrayList<>();
+    for (int slot = 0; slot < slots.capacity(); slot++) {
+      before.add(slots.queue(slot));
+    }
     QueueSlots.Change change = slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
     List<InFlight> reroute = new ArrayList<>();
     for (int slot : change.removed()) {
       view.unregister(slot);
+      Address node = before.get(slot).path().address();
+      boolean leavingInOrder = leavingInOrder(node);
       Set<Long> lost = inFlightBySlot.get(slot);
       // routed but never sent (the Flush had not come yet): as good as waiting, route them again
       for (Request unsent : outbox.get(slot)) {
@@ -376,15 +429,24 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       outbox.get(slot).clear();
       dirty.remove(slot);
       for (long id : lost) {
-        end(inFlight.remove(id), Status.ENOTCONN);
+        if (leavingInOrder) {
+          draining.add(node, id, inFlight.remove(id));
+        } else {
+          end(inFlight.remove(id), Status.ENOTCONN);
+        }
+      }
+      if (leavingInOrder && !lost.isEmpty() && !timers.isTimerActive(node)) {
+        timers.startSingleTimer(node, new NodeGone(node, "did not finish within " + DRAIN_TIMEOUT.toSeconds() + " s"),
+            DRAIN_TIMEOUT);
       }
       ArrayDeque<Long> waiting = waitingBySlot.get(slot);
       for (long id : waiting) {
         reroute.add(inFlight.remove(id));
       }
       if (!lost.isEmpty() || !waiting.isEmpty()) {
-        getContext().getLog().info("queue slot {} left: {} requests in flight ended with ENOTCONN, {} waiting "
-            + "re-routed", slot, lost.size(), waiting.size());
+        getContext().getLog().info("queue slot {} left: {} requests in flight {}, {} waiting re-routed", slot,
+            lost.size(), leavingInOrder ? "left to finish (its node is leaving in order)" : "ended with ENOTCONN",
+            waiting.size());
       }
       lost.clear();
       waiting.clear();
@@ -406,6 +468,36 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     metrics.setInFlight(inFlight.size());
     if (slots.waiting() > 0) {
       getContext().getLog().warn("{} queues found no routing slot (max {})", slots.waiting(), slots.capacity());
+    }
+    return this;
+  }
+
+  /** A member that is still up and reachable: its queues withdrew on purpose (a coordinated shutdown). */
+  private boolean leavingInOrder(Address node) {
+    if (!clusterSystem || node.host().isEmpty()) {
+      return false; // a local queue that stopped: nothing will answer
+    }
+    ClusterEvent.CurrentClusterState state = Cluster.get(getContext().getSystem()).state();
+    for (Member m : state.getMembers()) {
+      if (m.address().equals(node)) {
+        MemberStatus st = m.status();
+        boolean alive = st == MemberStatus.up() || st == MemberStatus.weaklyUp() || st == MemberStatus.leaving()
+            || st == MemberStatus.exiting();
+        return alive && !state.getUnreachable().contains(m);
+      }
+    }
+    return false;
+  }
+
+  private Behavior<Command> onNodeGone(NodeGone gone) {
+    List<InFlight> lost = draining.removeNode(gone.node());
+    timers.cancel(gone.node());
+    for (InFlight f : lost) {
+      end(f, Status.ENOTCONN);
+    }
+    if (!lost.isEmpty()) {
+      getContext().getLog().info("node {} {}: {} requests it was finishing ended with ENOTCONN", gone.node(),
+          gone.why(), lost.size());
     }
     return this;
   }
