@@ -20,6 +20,8 @@ import picocli.CommandLine.Option;
       ChaosCommand.class,
       NodeCommand.class,
       LoadCommand.class,
+      ClusterDemoCommand.class,
+      ClusterBenchCommand.class,
       BenchCommand.class,
       CommandLine.HelpCommand.class
     })

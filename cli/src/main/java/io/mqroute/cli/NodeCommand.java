@@ -1,11 +1,80 @@
 package io.mqroute.cli;
 
+import io.mqroute.cluster.ClusterNode;
+import io.mqroute.cluster.NodeConfigException;
+import io.mqroute.cluster.NodeSettings;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
-@Command(name = "node", mixinStandardHelpOptions = true, description = "Run a Pekko Cluster node (host or device role) in real time.")
-final class NodeCommand extends NotBuiltYet {
+@Command(
+    name = "node",
+    mixinStandardHelpOptions = true,
+    description = "Run a Pekko Cluster node in real time until SIGTERM or Ctrl-C (then it leaves the cluster "
+        + "gracefully). host: the router and the client entry; device: queues in front of a device backend "
+        + "(null, or file under --data). Artery TCP on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
+        + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
+final class NodeCommand implements Callable<Integer> {
+  @Option(names = "--role", required = true, paramLabel = "host|device", description = "What the node runs.")
+  String role;
+
+  @Option(names = "--port", paramLabel = "P", description = "Artery TCP port (default: the --config file's, "
+      + "else any free port).", defaultValue = "0")
+  int port;
+
+  @Option(names = "--seeds", paramLabel = "HOST:PORT,...", description = "Seed nodes, e.g. "
+      + "127.0.0.1:25520,127.0.0.1:25521 (a bare port means 127.0.0.1). Default: the --config file's; with none "
+      + "at all the node starts a new cluster.")
+  String seeds;
+
+  @Option(names = "--config", paramLabel = "FILE", description = "HOCON under the flags, e.g. "
+      + "cluster-config/host.conf.")
+  Path config;
+
+  @Option(names = "--data", paramLabel = "DIR", description = "Device only: serve requests with the file "
+      + "backend on files under DIR (created if missing).")
+  Path data;
+
+  @Option(names = "--management-port", paramLabel = "P", description = "Pekko Management HTTP port "
+      + "(default: the config's, else --port + 1000; 0: any free port).", defaultValue = "-1")
+  int managementPort;
+
+  @Option(names = "--first-queue", paramLabel = "N", description = "Device only: index of the node's first "
+      + "queue, reported in completions (default: the config's, 0).", defaultValue = "-1")
+  int firstQueue;
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
   @Override
-  int issue() {
-    return 7;
+  public Integer call() {
+    ClusterLogging.quietPeerDisconnects();
+    ClusterNode.Started node;
+    try {
+      NodeSettings settings = new NodeSettings(NodeSettings.Role.ofNode(role), port, NodeSettings.parseSeeds(seeds),
+          config, data, managementPort, firstQueue);
+      node = ClusterNode.start(settings);
+    } catch (NodeConfigException e) {
+      throw new UserError(e.getMessage());
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    Cluster cluster = Cluster.get(node.system());
+    if (node.system().settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
+      // no seeds anywhere: this node starts a cluster of its own, which others join with --seeds pointing here
+      cluster.manager().tell(Join.create(cluster.selfMember().address()));
+      out.println("mqroute node: no seeds given, starting a new cluster");
+    }
+    out.printf("mqroute node: %s at %s%s%n", role, cluster.selfMember().address(),
+        node.managementUri() == null ? "" : ", management " + node.managementUri()
+            + " (/cluster/members, /status, /metrics)");
+    out.flush();
+    // Until the system ends: SIGTERM/Ctrl-C runs coordinated shutdown (leave, then stop) from Pekko's JVM hook;
+    // a node downed by the Split Brain Resolver ends the same way.
+    node.system().getWhenTerminated().toCompletableFuture().join();
+    return Main.OK;
   }
 }

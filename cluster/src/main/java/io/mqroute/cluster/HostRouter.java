@@ -7,11 +7,15 @@ import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.Set;
@@ -21,7 +25,15 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
  * The request router of a host node (role {@code host}): follows the Receptionist listing of
@@ -36,14 +48,42 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
  * is unregistered; a completion that arrives for such a request later is dropped. With no queue at all, a
  * background request ends with ENOTCONN and a foreground one with EINVAL, as the kernel answers a NULL queue.
  *
+ * <p>Window per queue: at most {@code queueWindow} requests are sent to one queue at once (the device's ring);
+ * more wait here, in a deque per slot, and are sent as the queue completes earlier ones. Keeping them on the host
+ * is what lets a lost device's queued requests be re-routed: when its queue leaves, the requests sent to it end
+ * with ENOTCONN (their fate is unknown), while the ones still waiting here are routed again over the remaining
+ * queues (ENOTCONN/EINVAL as above when none is left). A queue that (re)appears gets a slot and is used at once.
+ *
+ * <p>Graceful leave: a queue can also leave the listing because its node is shutting down in order (it withdraws
+ * first, see {@link DeviceQueue}). If its node is still up and reachable, the requests sent to it are not lost:
+ * they wait for their completions in {@link Draining}, and end with ENOTCONN only if the node becomes
+ * unreachable or is removed first, or after {@link #DRAIN_TIMEOUT}.
+ *
+ * <p>Batches: requests for a queue are not sent one by one. They collect in the slot's outbox until a
+ * {@code Flush} that the router sends itself when the first one is added, and leave as one {@link RequestBatch};
+ * the device answers with {@link CompletionBatch}es. Under load the outbox gathers everything that arrived while
+ * the mailbox was busy (no timer, no added latency when idle: the Flush is just the next message).
+ *
+ * <p>Clients reach the router through the Receptionist: it registers a {@link Request} endpoint under
+ * {@link #ROUTERS}, so a client node only needs the wire messages {@link Request} and {@link Completion}.
+ *
  * <p>Queues get slots (routing-view queue indices) in a stable order, see {@link QueueSlots}.
  */
 public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
+  /** The Receptionist key of every host router's client endpoint (requests in, completions to replyTo). */
+  public static final ServiceKey<Request> ROUTERS = ServiceKey.create(Request.class, "mqroute-router");
+
   /** What a host router handles. */
   public interface Command {}
 
   /** A client's request; its {@code replyTo} receives exactly one completion. */
   public record Submit(Request request) implements Command {}
+
+  /**
+   * A client's requests in one message (the entry adapts {@link RequestBatch} to this): each gets exactly one
+   * completion, in {@link CompletionBatch}es to the batch's {@code replyTo}.
+   */
+  public record SubmitBatch(RequestBatch batch) implements Command {}
 
   /** Asks for the queue refs by slot (null for a free slot); for tests and management. */
   public record GetSlots(ActorRef<Slots> replyTo) implements Command {}
@@ -51,74 +91,164 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   /** The answer to {@link GetSlots}: {@code queues.get(slot)} and {@code nrReqs.get(slot)} for every slot. */
   public record Slots(List<ActorRef<Request>> queues, List<Integer> nrReqs, int inFlight) {}
 
+  /** Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for tests. */
+  public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
+
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
+
+  /** A node's queues are gone for good (removed, unreachable) or their drain took too long. */
+  private record NodeGone(Address node, String why) implements Command {}
+
+  /** Longer than a device's drain (the service-requests-done phase, 15 s in mqroute-node.conf). */
+  static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
 
   private record Completed(Completion completion) implements Command {}
 
+  private record CompletedBatch(CompletionBatch batch) implements Command {}
+
+  private enum Flush implements Command { INSTANCE }
+
   /**
-   * @param selector  a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
-   * @param maxQueues routing slots, i.e. queues the router can use at once
-   * @param seed      seed of the routing random stream
+   * @param selector    a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
+   * @param maxQueues   routing slots, i.e. queues the router can use at once
+   * @param seed        seed of the routing random stream
+   * @param queueWindow requests sent to one queue at once; more wait on the host (re-routable)
    */
-  public record Settings(String selector, int maxQueues, long seed) {
+  public record Settings(String selector, int maxQueues, long seed, int queueWindow) {
     public Settings {
       Objects.requireNonNull(selector, "selector");
       if (maxQueues < 1) {
         throw new IllegalArgumentException("maxQueues must be >= 1, was " + maxQueues);
       }
+      if (queueWindow < 1) {
+        throw new IllegalArgumentException("queueWindow must be >= 1, was " + queueWindow);
+      }
     }
 
-    /** Round robin over up to 64 queues. */
+    /** Round robin over up to 64 queues, 64 requests sent to each at once. */
     public static Settings defaults() {
-      return new Settings("round-robin", 64, 1);
+      return new Settings("round-robin", 64, 1, 64);
     }
 
-    /** From a config block with {@code selector}, {@code max-queues} and {@code seed}. */
+    /** From a config block with {@code selector}, {@code max-queues}, {@code seed} and {@code queue-window}. */
     public static Settings fromConfig(com.typesafe.config.Config c) {
-      return new Settings(c.getString("selector"), c.getInt("max-queues"), c.getLong("seed"));
+      return new Settings(c.getString("selector"), c.getInt("max-queues"), c.getLong("seed"),
+          c.getInt("queue-window"));
     }
   }
 
-  private record InFlight(long clientId, ActorRef<Completion> client, long submitNanos, int slot) {}
+  /**
+   * A client's request on this host: {@code forward} is what goes to a queue (router id, no replyTo); the
+   * completion goes to {@code client}, or into {@code batchClient}'s next batch when the client sent a batch.
+   */
+  private record InFlight(long clientId, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient,
+      Request forward, long arrivalNanos, int slot) {
+    InFlight toSlot(int newSlot) {
+      return new InFlight(clientId, client, batchClient, forward, arrivalNanos, newSlot);
+    }
+  }
 
   private final QueueSelector selector;
   private final SeededRandom random;
   private final MutableRoutingView view;
   private final QueueSlots<ActorRef<Request>> slots;
+  private final int queueWindow;
+  // per slot: ids sent to the queue, and ids waiting here for room in its window (arrival order)
   private final List<Set<Long>> inFlightBySlot;
-  private final LinkedHashMap<Long, InFlight> inFlight = new LinkedHashMap<>();
+  private final List<ArrayDeque<Long>> waitingBySlot;
+  private final HashMap<Long, InFlight> inFlight = new HashMap<>();
   private final ActorRef<Completion> completions;
+  private final ActorRef<CompletionBatch> batchReplies;
+  // per slot: requests routed to the queue but not yet sent (see Flush), and the slots that have any
+  private final List<ArrayList<Request>> outbox;
+  private final ArrayDeque<Integer> dirty = new ArrayDeque<>();
+  // completions for batch clients, sent at the next Flush
+  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox = new HashMap<>();
+  private boolean flushPending;
   private final NanoClock clock = NanoClock.SYSTEM;
+  private final NodeMetrics metrics;
+  private final NodeMetrics.QueueGauge[] gauges;
+  private final TimerScheduler<Command> timers;
+  private final boolean clusterSystem;
+  private final Draining<InFlight> draining = new Draining<>();
   private long nextId;
 
   public static Behavior<Command> create(Settings settings) {
-    return Behaviors.setup(ctx -> new HostRouter(ctx, settings));
+    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostRouter(ctx, timers, settings)));
   }
 
-  private HostRouter(ActorContext<Command> ctx, Settings s) {
+  private HostRouter(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
     super(ctx);
+    this.timers = timers;
+    this.clusterSystem = ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.selector = Selectors.create(s.selector());
     this.random = SeededRandom.stream(s.seed(), "host-router");
     // one CPU per slot: the view needs a topology, and the cluster has no host CPUs to model (yet)
     this.view = MutableRoutingView.newBuilder(CpuTopology.uniform(1, s.maxQueues()))
         .queues(s.maxQueues()).registered().build();
     this.slots = new QueueSlots<>(s.maxQueues(), ref -> ref.path().toString());
+    this.queueWindow = s.queueWindow();
     this.inFlightBySlot = new ArrayList<>(s.maxQueues());
+    this.waitingBySlot = new ArrayList<>(s.maxQueues());
+    this.outbox = new ArrayList<>(s.maxQueues());
     for (int i = 0; i < s.maxQueues(); i++) {
-      inFlightBySlot.add(new LinkedHashSet<>());
+      inFlightBySlot.add(new HashSet<>());
+      waitingBySlot.add(new ArrayDeque<>());
+      outbox.add(new ArrayList<>());
     }
+    this.metrics = NodeMetrics.get(ctx.getSystem());
+    this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
-    ActorRef<Receptionist.Listing> listings = ctx.messageAdapter(Receptionist.Listing.class, ListingChanged::new);
-    ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, listings));
+    this.batchReplies = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
+    // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
+    // service with different messages: the same ref cannot be both. The listing and the membership events
+    // (rare) come through a child.
+    ActorRef<Command> self = ctx.getSelf();
+    ActorRef<Object> events = ctx.spawn(Behaviors.receive(Object.class)
+        .onAnyMessage(e -> {
+          if (e instanceof Receptionist.Listing l) {
+            self.tell(new ListingChanged(l));
+          } else if (e instanceof ClusterEvent.MemberRemoved m) {
+            self.tell(new NodeGone(m.member().address(), "was removed"));
+          } else if (e instanceof ClusterEvent.UnreachableMember m) {
+            self.tell(new NodeGone(m.member().address(), "became unreachable"));
+          }
+          return Behaviors.same();
+        }).build(), "events");
+    ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, events.narrow()));
+    if (clusterSystem) {
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
+          ClusterEvent.MemberRemoved.class));
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
+          ClusterEvent.UnreachableMember.class));
+    }
+    ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
+    ctx.messageAdapter(RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it
+    ctx.getSystem().receptionist().tell(Receptionist.register(ROUTERS, entry));
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
-        .onMessage(Completed.class, this::onCompleted)
+        .onMessage(Completed.class, c -> {
+          complete(c.completion());
+          metrics.setInFlight(inFlight.size());
+          return this;
+        })
+        .onMessage(CompletedBatch.class, b -> {
+          for (Completion c : b.batch().completions()) {
+            complete(c);
+          }
+          metrics.setInFlight(inFlight.size());
+          return this;
+        })
+        .onMessage(SubmitBatch.class, this::onSubmitBatch)
+        .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(ListingChanged.class, this::onListing)
+        .onMessage(NodeGone.class, this::onNodeGone)
         .onMessage(GetSlots.class, this::onGetSlots)
+        .onMessage(GetWaiting.class, this::onGetWaiting)
         .build();
   }
 
@@ -128,59 +258,256 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       getContext().getLog().warn("request {} without replyTo dropped: nobody could receive its completion", r.id());
       return this;
     }
-    int slot = selector.select(view, Math.floorMod(r.cpu(), view.cpuCount()), r.background(), random);
-    if (slot == QueueSelector.NONE || slots.queue(slot) == null) {
-      long now = clock.nanoTime();
-      Status status = r.background() ? Status.ENOTCONN : Status.EINVAL;
-      r.replyTo().tell(new Completion(r.id(), status, r.submitNanos(), now, now, -1));
-      return this;
-    }
-    long id = nextId++;
-    inFlight.put(id, new InFlight(r.id(), r.replyTo(), r.submitNanos(), slot));
-    inFlightBySlot.get(slot).add(id);
-    view.addNrReqs(slot, 1);
-    slots.queue(slot).tell(new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
-        r.submitNanos(), completions));
+    accept(r, r.replyTo(), null);
+    metrics.setInFlight(inFlight.size());
     return this;
   }
 
-  private Behavior<Command> onCompleted(Completed done) {
-    Completion c = done.completion();
-    InFlight f = inFlight.remove(c.id());
-    if (f == null) {
-      return this; // already ended with ENOTCONN when its queue left
+  private Behavior<Command> onSubmitBatch(SubmitBatch submit) {
+    ActorRef<CompletionBatch> client = submit.batch().replyTo();
+    if (client == null) {
+      getContext().getLog().warn("batch of {} requests without replyTo dropped", submit.batch().requests().size());
+      return this;
     }
-    inFlightBySlot.get(f.slot()).remove(c.id());
-    view.addNrReqs(f.slot(), -1);
-    f.client().tell(new Completion(f.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(),
-        c.queue()));
+    for (Request r : submit.batch().requests()) {
+      accept(r, null, client);
+    }
+    metrics.setInFlight(inFlight.size());
     return this;
+  }
+
+  private void accept(Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
+    long id = nextId++;
+    // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
+    Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
+        r.submitNanos(), null);
+    route(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1));
+  }
+
+  /** Picks a queue for {@code f} (new, or re-routed from a departed queue) and sends it or lets it wait. */
+  private void route(InFlight f) {
+    Request r = f.forward();
+    int slot = selector.select(view, Math.floorMod(r.cpu(), view.cpuCount()), r.background(), random);
+    if (slot == QueueSelector.NONE || slots.queue(slot) == null) {
+      end(f, r.background() ? Status.ENOTCONN : Status.EINVAL);
+      return;
+    }
+    f = f.toSlot(slot);
+    inFlight.put(r.id(), f);
+    view.addNrReqs(slot, 1);
+    if (inFlightBySlot.get(slot).size() < queueWindow) {
+      send(f);
+    } else {
+      waitingBySlot.get(slot).addLast(r.id());
+      updateGauge(slot);
+    }
+  }
+
+  private void send(InFlight f) {
+    int slot = f.slot();
+    inFlightBySlot.get(slot).add(f.forward().id());
+    updateGauge(slot);
+    ArrayList<Request> out = outbox.get(slot);
+    if (out.isEmpty()) {
+      dirty.addLast(slot);
+    }
+    out.add(f.forward());
+    if (!flushPending) {
+      flushPending = true;
+      getContext().getSelf().tell(Flush.INSTANCE);
+    }
+  }
+
+  private void reply(InFlight f, Completion c) {
+    if (f.batchClient() == null) {
+      f.client().tell(c);
+      return;
+    }
+    ArrayList<Completion> out = clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
+    out.add(c);
+    if (out.size() == RequestBatch.MAX_SIZE) {
+      f.batchClient().tell(new CompletionBatch(out));
+      out.clear();
+    } else if (!flushPending) {
+      flushPending = true;
+      getContext().getSelf().tell(Flush.INSTANCE);
+    }
+  }
+
+  private Behavior<Command> onFlush() {
+    flushPending = false;
+    for (var e : clientOutbox.entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        e.getKey().tell(new CompletionBatch(e.getValue()));
+        e.getValue().clear();
+      }
+    }
+    // clients come and go: keep no list for one that has nothing pending
+    clientOutbox.values().removeIf(ArrayList::isEmpty);
+    Integer slot;
+    while ((slot = dirty.pollFirst()) != null) {
+      ArrayList<Request> out = outbox.get(slot);
+      ActorRef<RequestBatch> queue = batchesTo(slots.queue(slot));
+      for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
+        queue.tell(new RequestBatch(out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)),
+            batchReplies));
+      }
+      out.clear();
+    }
+    return this;
+  }
+
+  /**
+   * The queue's registered {@code ActorRef<Request>} is its message adapters' shared ref, which also adapts
+   * {@link RequestBatch} (see {@link DeviceQueue}): the same ref, typed for batches.
+   */
+  @SuppressWarnings("unchecked")
+  private static ActorRef<RequestBatch> batchesTo(ActorRef<Request> queue) {
+    return (ActorRef<RequestBatch>) (ActorRef<?>) queue;
+  }
+
+  /** Ends a request that never reached a queue or whose queue left: the client gets one completion. */
+  private void end(InFlight f, Status status) {
+    long now = clock.nanoTime();
+    reply(f, new Completion(f.clientId(), status, f.forward().submitNanos(), now, now, -1));
+    metrics.completed(status, now - f.arrivalNanos());
+  }
+
+  private void updateGauge(int slot) {
+    NodeMetrics.QueueGauge g = gauges[slot];
+    if (g != null) {
+      g.set(inFlightBySlot.get(slot).size(), waitingBySlot.get(slot).size());
+    }
+  }
+
+  private void complete(Completion c) {
+    InFlight f = inFlight.get(c.id());
+    if (f == null) {
+      InFlight drained = draining.remove(c.id());
+      if (drained != null) { // sent to a queue whose node is leaving in order: it finished it
+        reply(drained, new Completion(drained.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(),
+            c.completeNanos(), c.queue()));
+        metrics.completed(c.status(), clock.nanoTime() - drained.arrivalNanos());
+      }
+      return; // otherwise it already ended with ENOTCONN when its queue's node was lost
+    }
+    if (!inFlightBySlot.get(f.slot()).remove(c.id())) {
+      return;
+    }
+    inFlight.remove(c.id());
+    int slot = f.slot();
+    view.addNrReqs(slot, -1);
+    reply(f, new Completion(f.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(),
+        c.queue()));
+    metrics.completed(c.status(), clock.nanoTime() - f.arrivalNanos());
+    Long next = waitingBySlot.get(slot).pollFirst();
+    if (next != null) {
+      send(inFlight.get(next));
+    } else {
+      updateGauge(slot);
+    }
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
     // reachable instances only: an unreachable node's queues leave the masks at once (DESIGN §7)
+    List<ActorRef<Request>> before = new ArrayList<>();
+    for (int slot = 0; slot < slots.capacity(); slot++) {
+      before.add(slots.queue(slot));
+    }
     QueueSlots.Change change = slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
+    List<InFlight> reroute = new ArrayList<>();
     for (int slot : change.removed()) {
       view.unregister(slot);
-      long now = clock.nanoTime();
+      Address node = before.get(slot).path().address();
+      boolean leavingInOrder = leavingInOrder(node);
       Set<Long> lost = inFlightBySlot.get(slot);
-      for (long id : lost) {
-        InFlight f = inFlight.remove(id);
-        f.client().tell(new Completion(f.clientId(), Status.ENOTCONN, f.submitNanos(), now, now, -1));
+      // routed but never sent (the Flush had not come yet): as good as waiting, route them again
+      for (Request unsent : outbox.get(slot)) {
+        lost.remove(unsent.id());
+        reroute.add(inFlight.remove(unsent.id()));
       }
-      if (!lost.isEmpty()) {
-        getContext().getLog().info("queue slot {} left: {} requests in flight ended with ENOTCONN", slot,
-            lost.size());
+      outbox.get(slot).clear();
+      dirty.remove(slot);
+      for (long id : lost) {
+        if (leavingInOrder) {
+          draining.add(node, id, inFlight.remove(id));
+        } else {
+          end(inFlight.remove(id), Status.ENOTCONN);
+        }
+      }
+      if (leavingInOrder && !lost.isEmpty() && !timers.isTimerActive(node)) {
+        timers.startSingleTimer(node, new NodeGone(node, "did not finish within " + DRAIN_TIMEOUT.toSeconds() + " s"),
+            DRAIN_TIMEOUT);
+      }
+      ArrayDeque<Long> waiting = waitingBySlot.get(slot);
+      for (long id : waiting) {
+        reroute.add(inFlight.remove(id));
+      }
+      if (!lost.isEmpty() || !waiting.isEmpty()) {
+        getContext().getLog().info("queue slot {} left: {} requests in flight {}, {} waiting re-routed", slot,
+            lost.size(), leavingInOrder ? "left to finish (its node is leaving in order)" : "ended with ENOTCONN",
+            waiting.size());
       }
       lost.clear();
+      waiting.clear();
       view.setNrReqs(slot, 0);
+      if (gauges[slot] != null) {
+        metrics.removeQueue(gauges[slot].name());
+        gauges[slot] = null;
+      }
     }
     for (int slot : change.added()) {
       view.register(slot);
+      gauges[slot] = metrics.queue(slots.queue(slot).path().toString());
+      updateGauge(slot);
     }
+    // after the new queues are in: a device that left while another joined hands its waiting requests over
+    for (InFlight f : reroute) {
+      route(f);
+    }
+    metrics.setInFlight(inFlight.size());
     if (slots.waiting() > 0) {
       getContext().getLog().warn("{} queues found no routing slot (max {})", slots.waiting(), slots.capacity());
     }
+    return this;
+  }
+
+  /** A member that is still up and reachable: its queues withdrew on purpose (a coordinated shutdown). */
+  private boolean leavingInOrder(Address node) {
+    if (!clusterSystem || node.host().isEmpty()) {
+      return false; // a local queue that stopped: nothing will answer
+    }
+    ClusterEvent.CurrentClusterState state = Cluster.get(getContext().getSystem()).state();
+    for (Member m : state.getMembers()) {
+      if (m.address().equals(node)) {
+        MemberStatus st = m.status();
+        boolean alive = st == MemberStatus.up() || st == MemberStatus.weaklyUp() || st == MemberStatus.leaving()
+            || st == MemberStatus.exiting();
+        return alive && !state.getUnreachable().contains(m);
+      }
+    }
+    return false;
+  }
+
+  private Behavior<Command> onNodeGone(NodeGone gone) {
+    List<InFlight> lost = draining.removeNode(gone.node());
+    timers.cancel(gone.node());
+    for (InFlight f : lost) {
+      end(f, Status.ENOTCONN);
+    }
+    if (!lost.isEmpty()) {
+      getContext().getLog().info("node {} {}: {} requests it was finishing ended with ENOTCONN", gone.node(),
+          gone.why(), lost.size());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onGetWaiting(GetWaiting get) {
+    List<Integer> waiting = new ArrayList<>();
+    for (ArrayDeque<Long> w : waitingBySlot) {
+      waiting.add(w.size());
+    }
+    get.replyTo().tell(List.copyOf(waiting));
     return this;
   }
 

@@ -59,6 +59,8 @@ class DeviceFailoverTest {
         pekko.coordinated-shutdown.exit-jvm = off
         pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
         pekko.cluster.split-brain-resolver.stable-after = 3s
+        # the dying device never finishes a request: its graceful drain would only wait for the phase to time out
+        pekko.coordinated-shutdown.phases.service-requests-done.timeout = 1s
         # the host's listing follows membership changes sooner (default 500 ms)
         pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval = 100ms
         pekko.loglevel = WARNING

@@ -2,8 +2,10 @@ package io.mqroute.protocol.wire;
 
 import com.esotericsoftware.kryo.Kryo;
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.protocol.WireMessage;
 import java.util.List;
@@ -30,12 +32,13 @@ public final class WireRegistry {
   static final String ACTOR_REF_CLASS = "org.apache.pekko.actor.typed.internal.adapter.ActorRefAdapter";
 
   /**
-   * Messages and their ids, in id order. The per-request messages have explicit serializers
-   * ({@link RequestSerializer}, {@link CompletionSerializer}); any other record goes through Kryo's
-   * RecordSerializer (components in name order).
+   * Messages and their ids, in id order. The per-request messages and their batches have explicit serializers
+   * ({@link RequestSerializer}, {@link CompletionSerializer}, {@link BatchSerializers}); any other record goes
+   * through Kryo's RecordSerializer (components in name order).
    */
   private static final List<Entry> MESSAGES =
-      List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101));
+      List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101), new Entry(RequestBatch.class, 102),
+          new Entry(CompletionBatch.class, 103));
 
   private record Entry(Class<? extends WireMessage> type, int id) {}
 
@@ -54,8 +57,12 @@ public final class WireRegistry {
     kryo.register(actorRefClass(), actorRefSerializer, ACTOR_REF_ID);
     kryo.register(Op.class, 30);
     kryo.register(Status.class, 31);
-    kryo.register(Request.class, new RequestSerializer(actorRefSerializer), 100);
-    kryo.register(Completion.class, new CompletionSerializer(), 101);
+    RequestSerializer requests = new RequestSerializer(actorRefSerializer);
+    CompletionSerializer completions = new CompletionSerializer();
+    kryo.register(Request.class, requests, 100);
+    kryo.register(Completion.class, completions, 101);
+    kryo.register(RequestBatch.class, new BatchSerializers.Requests(requests, actorRefSerializer), 102);
+    kryo.register(CompletionBatch.class, new BatchSerializers.Completions(completions), 103);
     for (Entry e : MESSAGES) {
       if (kryo.getClassResolver().getRegistration(e.id()) == null) {
         kryo.register(e.type(), e.id());

@@ -39,6 +39,51 @@ class KryoCodecTest {
   }
 
   @Test
+  void batchGoldenBytes() {
+    assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0))))
+        .isEqualTo("6801" + "87ad4b000e808080de028020012280b9acc2df01" + "00");
+    assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.CompletionBatch.class).get(0))))
+        .isEqualTo("6901" + "87ad4b0880b9acc2df0180f104a2660a");
+  }
+
+  @Test
+  void aBatchCountBeyondTheLimitIsRejectedBeforeAllocating() {
+    // RequestBatch claiming 2^31 - 1 requests, and one claiming none
+    byte[] huge = {(byte) (102 + 2), (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07};
+    assertThatThrownBy(() -> codec.decode(huge)).isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("batch count");
+    byte[] empty = {(byte) (103 + 2), 0};
+    assertThatThrownBy(() -> codec.decode(empty)).isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("batch count 0");
+  }
+
+  @Test
+  void theLargestBatchesOfTheLargestElementsFitInOneFrame() {
+    // every varint at its longest: a full batch must still fit in max-message-size (64 KiB)
+    var big = new io.mqroute.protocol.Request(Long.MIN_VALUE, io.mqroute.protocol.Op.WRITE, Long.MIN_VALUE,
+        Long.MAX_VALUE, Integer.MAX_VALUE, true, Integer.MIN_VALUE, Long.MIN_VALUE, null);
+    var requests = new io.mqroute.protocol.RequestBatch(
+        java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, big), null);
+    assertThat(codec.decode(codec.encode(requests))).isEqualTo(requests);
+    var done = new io.mqroute.protocol.Completion(Long.MIN_VALUE, Status.ENOTCONN, Long.MIN_VALUE, Long.MAX_VALUE,
+        Long.MIN_VALUE, Integer.MIN_VALUE);
+    var completions = new io.mqroute.protocol.CompletionBatch(
+        java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, done));
+    assertThat(codec.decode(codec.encode(completions))).isEqualTo(completions);
+  }
+
+  @Test
+  void aRequestInsideABatchMustNotCarryItsOwnReplyAddress() {
+    byte[] b = codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0));
+    // the request's flags byte: bit 1 would announce a reply address (and the bytes after it are not one)
+    // class id and count (2 bytes), then id 3, op 1, fileId 1, offset 5, length 2 bytes (see batchGoldenBytes)
+    int flagsAt = 2 + 12;
+    assertThat(b[flagsAt]).isEqualTo((byte) 1);
+    b[flagsAt] = 3;
+    assertThatThrownBy(() -> codec.decode(b)).isInstanceOf(WireFormatException.class);
+  }
+
+  @Test
   void aRequestFitsIn48Bytes() {
     assertThat(codec.encode(WireSamples.REQUEST).length).isLessThanOrEqualTo(48);
   }

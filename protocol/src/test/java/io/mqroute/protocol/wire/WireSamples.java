@@ -1,8 +1,10 @@
 package io.mqroute.protocol.wire;
 
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.protocol.WireMessage;
 import java.util.List;
@@ -28,5 +30,11 @@ final class WireSamples {
               new Request(Long.MAX_VALUE, Op.WRITE, -1, Long.MAX_VALUE, Integer.MAX_VALUE, false, 255,
                   Long.MIN_VALUE, null)),
           Completion.class,
-          List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)));
+          List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)),
+          RequestBatch.class,
+          List.of(new RequestBatch(List.of(REQUEST), null),
+              new RequestBatch(List.of(REQUEST, new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null)), null)),
+          CompletionBatch.class,
+          List.of(new CompletionBatch(List.of(COMPLETION)),
+              new CompletionBatch(List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)))));
 }

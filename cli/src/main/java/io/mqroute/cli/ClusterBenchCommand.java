@@ -1,0 +1,49 @@
+package io.mqroute.cli;
+
+import io.mqroute.cluster.bench.ClusterBench;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+@Command(
+    name = "cluster-bench",
+    mixinStandardHelpOptions = true,
+    description = "Cross-node throughput of the cluster path in one JVM: a host system (closed-loop client and "
+        + "router) and a device system on loopback Artery TCP, 4 KiB random reads with N in flight. With --backend "
+        + "file, also direct FileChannel reads of the same page-cached file and the ratio. Prints, asserts nothing.")
+final class ClusterBenchCommand implements Callable<Integer> {
+  @Option(names = "--backend", paramLabel = "null|file", defaultValue = "null",
+      description = "Device backend (default ${DEFAULT-VALUE}).")
+  String backend;
+
+  @Option(names = "--requests", paramLabel = "N", defaultValue = "1000000",
+      description = "Requests in the measured run, after a quarter as many to warm up (default ${DEFAULT-VALUE}).")
+  long requests;
+
+  @Option(names = "--in-flight", paramLabel = "N", defaultValue = "64",
+      description = "Requests in flight (default ${DEFAULT-VALUE}).")
+  int window;
+
+  @Option(names = "--queues", paramLabel = "N", defaultValue = "2",
+      description = "Queues on the device node (default ${DEFAULT-VALUE}).")
+  int queues;
+
+  @Option(names = "--dir", paramLabel = "DIR", defaultValue = "target/cluster-bench",
+      description = "File backend root; a 256 MiB file f-0 is written there once (default ${DEFAULT-VALUE}).")
+  Path dir;
+
+  @Override
+  public Integer call() throws Exception {
+    if (!backend.equals("null") && !backend.equals("file")) {
+      throw new UserError("--backend must be null or file, was " + backend);
+    }
+    if (requests < 1 || window < 1 || queues < 1) {
+      throw new UserError("--requests, --in-flight and --queues must be >= 1");
+    }
+    ClusterBench.run(new ClusterBench.Options(backend, requests, Math.max(1, requests / 4), window, queues, dir,
+        256L << 20), new PrintStream(System.out, true));
+    return Main.OK;
+  }
+}

@@ -1,0 +1,117 @@
+package io.mqroute.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** node, load and cluster-demo refuse bad flags, files and config with one line and exit code 2. */
+class ClusterCommandsTest {
+  private final StringWriter out = new StringWriter();
+  private final StringWriter err = new StringWriter();
+
+  private int run(String... args) {
+    return Main.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+  }
+
+  private void assertOneLineError(int exit, String contains) {
+    assertThat(exit).as(err.toString()).isEqualTo(Main.BAD_INPUT);
+    String e = err.toString();
+    assertThat(e.lines().findFirst().orElseThrow()).startsWith("mqroute: ").contains(contains);
+    assertThat(e).doesNotContain("Exception").doesNotContain("\tat ");
+  }
+
+  @Test
+  void anUnknownRoleIsOneLine() {
+    assertOneLineError(run("node", "--role", "router", "--port", "25520"), "--role must be host or device");
+  }
+
+  @Test
+  void aPortOutOfRangeIsOneLine() {
+    assertOneLineError(run("node", "--role", "host", "--port", "70000"), "--port must be in 0..65535");
+  }
+
+  @Test
+  void aSeedThatIsNotHostPortIsOneLine() {
+    assertOneLineError(run("node", "--role", "device", "--seeds", "127.0.0.1:25520,localhost:x"),
+        "'localhost:x' is not host:port");
+  }
+
+  @Test
+  void aMissingConfigFileIsOneLine(@TempDir Path dir) {
+    assertOneLineError(run("node", "--role", "host", "--config", dir.resolve("nope.conf").toString()),
+        "nope.conf: no such file");
+  }
+
+  @Test
+  void aConfigFileThatDoesNotParseIsOneLineNamingIt(@TempDir Path dir) throws IOException {
+    Path bad = dir.resolve("bad.conf");
+    Files.writeString(bad, "pekko.cluster {\n  roles = [host\n");
+    assertOneLineError(run("node", "--role", "host", "--config", bad.toString()), "bad.conf");
+  }
+
+  @Test
+  void aBadValueInTheConfigIsOneLine(@TempDir Path dir) throws IOException {
+    Path bad = dir.resolve("bad.conf");
+    Files.writeString(bad, "mqroute.cluster.device.backend = tape\n");
+    assertOneLineError(run("node", "--role", "device", "--config", bad.toString()),
+        "mqroute.cluster.device.backend must be null or file");
+    err.getBuffer().setLength(0);
+    Files.writeString(bad, "mqroute.cluster.host.selector = sideways\n");
+    assertOneLineError(run("node", "--role", "host", "--config", bad.toString()), "sideways");
+  }
+
+  @Test
+  void aPortInUseIsOneLineBeforeAnythingStarts() throws IOException {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      assertOneLineError(run("node", "--role", "host", "--port", Integer.toString(taken.getLocalPort())),
+          "Artery port 127.0.0.1:" + taken.getLocalPort() + " is not free");
+    }
+  }
+
+  @Test
+  void dataIsForDevicesOnly(@TempDir Path dir) {
+    assertOneLineError(run("node", "--role", "host", "--data", dir.toString()), "--data is for --role device");
+  }
+
+  @Test
+  void loadWithAMissingOrBadJobFileIsOneLine(@TempDir Path dir) throws IOException {
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", dir.resolve("none.fio").toString()), "none.fio");
+    err.getBuffer().setLength(0);
+    Path job = dir.resolve("bad.fio");
+    Files.writeString(job, "[j]\nrw=sideways\n");
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()), "bad.fio");
+  }
+
+  @Test
+  void aTimeBasedJobWithoutRuntimeIsRefused(@TempDir Path dir) throws IOException {
+    Path job = dir.resolve("forever.fio");
+    Files.writeString(job, "[forever]\nrw=randread\nsize=1m\ntime_based\n");
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
+        "time_based needs runtime");
+  }
+
+  @Test
+  void loadNeedsSeeds(@TempDir Path dir) throws IOException {
+    Path job = dir.resolve("ok.fio");
+    Files.writeString(job, "[j]\nrw=randread\nsize=1m\n");
+    assertOneLineError(run("load", "--seeds", " ", job.toString()), "--seeds");
+  }
+
+  @Test
+  void clusterDemoRefusesABasePortWithoutRoom() {
+    assertOneLineError(run("cluster-demo", "--base-port", "65000"), "--base-port must be in 1..64533");
+  }
+
+  @Test
+  void helpListsTheClusterCommands() {
+    assertThat(run("--help")).isZero();
+    assertThat(out.toString()).contains("node", "load", "cluster-demo");
+  }
+}

@@ -1,0 +1,131 @@
+package io.mqroute.cluster;
+
+import io.mqroute.protocol.Status;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.atomic.LongAdder;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.Recorder;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Extension;
+import org.apache.pekko.actor.typed.ExtensionId;
+
+/**
+ * What one node has done, for {@code /status} and {@code /metrics}: written by the node's actors (router and
+ * queues) on their own threads, read by the management HTTP routes on others. Everything is a counter, a
+ * gauge or an HdrHistogram {@link Recorder}, so writers never lock and never wait for a reader.
+ */
+public final class NodeMetrics implements Extension {
+  /** One per ActorSystem. */
+  public static final ExtensionId<NodeMetrics> ID = new ExtensionId<>() {
+    @Override
+    public NodeMetrics createExtension(ActorSystem<?> system) {
+      return new NodeMetrics();
+    }
+  };
+
+  public static NodeMetrics get(ActorSystem<?> system) {
+    return ID.apply(system);
+  }
+
+  /** Depth of one queue as this node sees it: sent to the queue (on its ring) and waiting for room. */
+  public static final class QueueGauge {
+    private final String name;
+    private volatile int inFlight;
+    private volatile int waiting;
+
+    QueueGauge(String name) {
+      this.name = name;
+    }
+
+    public String name() {
+      return name;
+    }
+
+    public int inFlight() {
+      return inFlight;
+    }
+
+    public int waiting() {
+      return waiting;
+    }
+
+    /** Called by the one actor that owns the queue's counts. */
+    public void set(int inFlight, int waiting) {
+      this.inFlight = inFlight;
+      this.waiting = waiting;
+    }
+  }
+
+  /** A copy of the latency distribution so far, in nanoseconds. */
+  public record LatencySnapshot(long count, double meanNanos, long p50, long p90, long p99, long p999, long max) {}
+
+  private final LongAdder requests = new LongAdder();
+  private final LongAdder[] byStatus = new LongAdder[Status.values().length];
+  private final Recorder latency = new Recorder(3);
+  // readers fold the recorder's intervals into this; guarded by itself
+  private final Histogram total = new Histogram(3);
+  private final Map<String, QueueGauge> queues = new ConcurrentSkipListMap<>();
+  private volatile int inFlight;
+
+  private NodeMetrics() {
+    for (int i = 0; i < byStatus.length; i++) {
+      byStatus[i] = new LongAdder();
+    }
+  }
+
+  /** One request ended here with {@code status} after {@code latencyNanos} on this node. */
+  public void completed(Status status, long latencyNanos) {
+    requests.increment();
+    byStatus[status.ordinal()].increment();
+    if (status == Status.OK) {
+      latency.recordValue(Math.max(0, latencyNanos));
+    }
+  }
+
+  /** The gauge of a queue, created on first use. */
+  public QueueGauge queue(String name) {
+    return queues.computeIfAbsent(name, QueueGauge::new);
+  }
+
+  /** Drops a departed queue's gauge. */
+  public void removeQueue(String name) {
+    queues.remove(name);
+  }
+
+  public List<QueueGauge> queues() {
+    return new ArrayList<>(queues.values());
+  }
+
+  /** Requests in flight on this node (a host router's count, or a device's queues together). */
+  public void setInFlight(int n) {
+    inFlight = n;
+  }
+
+  public int inFlight() {
+    return inFlight;
+  }
+
+  public long requests() {
+    return requests.sum();
+  }
+
+  public long count(Status status) {
+    return byStatus[status.ordinal()].sum();
+  }
+
+  public long errors() {
+    return requests.sum() - count(Status.OK);
+  }
+
+  public LatencySnapshot latency() {
+    synchronized (total) {
+      total.add(latency.getIntervalHistogram());
+      return new LatencySnapshot(total.getTotalCount(), total.getMean(), total.getValueAtPercentile(50),
+          total.getValueAtPercentile(90), total.getValueAtPercentile(99), total.getValueAtPercentile(99.9),
+          total.getMaxValue());
+    }
+  }
+}

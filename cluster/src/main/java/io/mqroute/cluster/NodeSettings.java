@@ -1,0 +1,200 @@
+package io.mqroute.cluster;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * What {@code mqroute node} and {@code mqroute load} are told on the command line, and the configuration they
+ * make of it: the flags over {@code --config FILE} over the node defaults ({@code mqroute-node.conf}) over the
+ * class path's {@code reference.conf} files.
+ *
+ * <p>Every mistake is a {@link NodeConfigException} with one line that names the flag, file or key.
+ *
+ * @param role           host, device or client
+ * @param port           Artery port, 0 for any free one
+ * @param seeds          {@code host:port} of the seed nodes (empty: the config's seed list, or a new cluster)
+ * @param configFile     a HOCON file under the flags, or null
+ * @param dataDir        device only: the file backend's root (created if missing), or null for the config's
+ *                       backend
+ * @param managementPort Pekko Management's HTTP port; -1: the config's (default: port + 1000), 0: any free one
+ * @param firstQueue     device only: index of the first queue, or -1 for the config's
+ */
+public record NodeSettings(Role role, int port, List<String> seeds, Path configFile, Path dataDir,
+    int managementPort, int firstQueue) {
+  /** What a node runs. */
+  public enum Role {
+    /** The router and the client entry. */
+    HOST,
+    /** Device queues and a device backend. */
+    DEVICE,
+    /** A load client: joins, routes nothing, serves nothing. */
+    CLIENT;
+
+    public String configName() {
+      return name().toLowerCase(Locale.ROOT);
+    }
+
+    /** host or device (a client is started by {@code mqroute load}, not by {@code mqroute node}). */
+    public static Role ofNode(String name) {
+      return switch (name == null ? "" : name.trim().toLowerCase(Locale.ROOT)) {
+        case "host" -> HOST;
+        case "device" -> DEVICE;
+        default -> throw new NodeConfigException("--role must be host or device, was '" + name + "'");
+      };
+    }
+  }
+
+  public NodeSettings {
+    Objects.requireNonNull(role, "role");
+    seeds = List.copyOf(seeds);
+    if (port < 0 || port > 65535) {
+      throw new NodeConfigException("--port must be in 0..65535, was " + port);
+    }
+    if (managementPort < -1 || managementPort > 65535) {
+      throw new NodeConfigException("--management-port must be in 0..65535, was " + managementPort);
+    }
+    for (String s : seeds) {
+      seedAddress(s);
+    }
+    if (dataDir != null && role != Role.DEVICE) {
+      throw new NodeConfigException("--data is for --role device only");
+    }
+  }
+
+  /**
+   * Parses a {@code --seeds} value: comma-separated {@code host:port} (a bare port means 127.0.0.1).
+   */
+  public static List<String> parseSeeds(String value) {
+    List<String> out = new ArrayList<>();
+    if (value == null || value.isBlank()) {
+      return out;
+    }
+    for (String part : value.split(",")) {
+      String s = part.trim();
+      if (s.isEmpty()) {
+        continue;
+      }
+      if (!s.contains(":")) {
+        s = "127.0.0.1:" + s;
+      }
+      seedAddress(s);
+      out.add(s);
+    }
+    return out;
+  }
+
+  /** {@code host:port} as a Pekko address of the {@code mqroute} system. */
+  static String seedAddress(String hostPort) {
+    int colon = hostPort.lastIndexOf(':');
+    String host = colon < 0 ? "" : hostPort.substring(0, colon);
+    String port = colon < 0 ? "" : hostPort.substring(colon + 1);
+    int p;
+    try {
+      p = Integer.parseInt(port);
+    } catch (NumberFormatException e) {
+      p = -1;
+    }
+    if (host.isEmpty() || p < 1 || p > 65535 || !host.matches("[A-Za-z0-9.\\-\\[\\]:]+")) {
+      throw new NodeConfigException("--seeds: '" + hostPort + "' is not host:port (e.g. 127.0.0.1:25520)");
+    }
+    return "pekko://mqroute@" + host + ":" + p;
+  }
+
+  /** The node's whole configuration, resolved and checked. */
+  public Config toConfig() {
+    Config file = ConfigFactory.empty();
+    if (configFile != null) {
+      if (!Files.isRegularFile(configFile)) {
+        throw new NodeConfigException("--config " + configFile + ": no such file");
+      }
+      try {
+        file = ConfigFactory.parseFile(configFile.toFile(),
+            com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false));
+      } catch (ConfigException e) {
+        throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
+      }
+    }
+    Config flags = ConfigFactory.empty()
+        .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.configName())));
+    // an explicit --port wins; without a config file that sets one, 0 means any free port
+    if (port != 0 || !file.hasPath("pekko.remote.artery.canonical.port")) {
+      flags = flags.withValue("pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port));
+    }
+    if (!seeds.isEmpty()) {
+      flags = flags.withValue("pekko.cluster.seed-nodes",
+          ConfigValueFactory.fromIterable(seeds.stream().map(NodeSettings::seedAddress).toList()));
+    }
+    if (managementPort >= 0) {
+      flags = flags.withValue("pekko.management.http.port", ConfigValueFactory.fromAnyRef(managementPort));
+    } else if (!file.hasPath("pekko.management.http.port") && port != 0) {
+      flags = flags.withValue("pekko.management.http.port", ConfigValueFactory.fromAnyRef(
+          port + 1000 <= 65535 ? port + 1000 : 0));
+    }
+    if (role == Role.CLIENT) {
+      // a load client ends when its run does, and its command returns the exit code: never exit the JVM itself
+      flags = flags.withValue("pekko.coordinated-shutdown.exit-jvm", ConfigValueFactory.fromAnyRef("off"));
+    }
+    if (firstQueue >= 0) {
+      flags = flags.withValue("mqroute.cluster.device.first-queue", ConfigValueFactory.fromAnyRef(firstQueue));
+    }
+    if (dataDir != null) {
+      try {
+        Files.createDirectories(dataDir);
+      } catch (IOException e) {
+        throw new NodeConfigException("--data " + dataDir + ": cannot create the directory (" + e + ")");
+      }
+      flags = flags.withValue("mqroute.cluster.device.backend", ConfigValueFactory.fromAnyRef("file"))
+          .withValue("mqroute.cluster.device.file-root",
+              ConfigValueFactory.fromAnyRef(dataDir.toAbsolutePath().toString()));
+    }
+    Config all;
+    try {
+      all = flags.withFallback(file).withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+          .withFallback(ConfigFactory.load()).resolve();
+      check(all);
+    } catch (NodeConfigException e) {
+      throw e;
+    } catch (ConfigException | IllegalArgumentException e) {
+      // IllegalArgumentException: a settings record refused a value (e.g. an unknown selector name)
+      throw new NodeConfigException((configFile != null ? "--config " + configFile + ": " : "") + e.getMessage());
+    }
+    return all;
+  }
+
+  /** Values the node would only trip over later, checked now. */
+  private static void check(Config c) {
+    Config d = c.getConfig("mqroute.cluster.device");
+    String backend = d.getString("backend");
+    if (!backend.equals("null") && !backend.equals("file")) {
+      throw new NodeConfigException("mqroute.cluster.device.backend must be null or file, was '" + backend + "'");
+    }
+    if (d.getInt("queues") < 1 || d.getInt("ring-size") < 1 || d.getInt("first-queue") < 0) {
+      throw new NodeConfigException("mqroute.cluster.device: queues and ring-size must be >= 1, first-queue >= 0");
+    }
+    if (backend.equals("file") && !Files.isDirectory(Path.of(d.getString("file-root")))) {
+      throw new NodeConfigException("mqroute.cluster.device.file-root '" + d.getString("file-root")
+          + "' is not a directory (or give --data DIR)");
+    }
+    d.getDuration("service-delay");
+    d.getBytes("file-max-bytes");
+    HostRouter.Settings host = HostRouter.Settings.fromConfig(c.getConfig("mqroute.cluster.host"));
+    try {
+      io.mqroute.policies.selector.Selectors.create(host.selector());
+    } catch (RuntimeException e) {
+      throw new NodeConfigException("mqroute.cluster.host.selector: " + e.getMessage());
+    }
+    String transport = c.getString("pekko.remote.artery.transport");
+    if (!transport.equals("tcp") && !transport.equals("tls-tcp")) {
+      throw new NodeConfigException("pekko.remote.artery.transport must be tcp (or tls-tcp), was " + transport);
+    }
+  }
+}

@@ -1,0 +1,148 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.Address;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Join;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A device node that stops in order (coordinated shutdown, as on SIGTERM) under load loses nothing: its queues
+ * withdraw and finish what they have before the node leaves, the host waits for those completions, and every
+ * request ends OK — on the leaving device or on the other one.
+ */
+class GracefulLeaveTest {
+  private static final int N = 10_000;
+  private static final int WINDOW = 64;
+  private static final Duration WAIT = Duration.ofSeconds(60);
+  private final List<ActorSystem<Void>> nodes = new ArrayList<>();
+
+  private static Config node(String role, String extra) {
+    return ConfigFactory.parseString("""
+        pekko.remote.artery.canonical.port = 0
+        pekko.cluster.roles = [%s]
+        pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
+        pekko.coordinated-shutdown.exit-jvm = off
+        pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+        pekko.management.http.port = -1
+        pekko.cluster.typed.receptionist.distributed-data.notify-subscribers-interval = 100ms
+        pekko.loglevel = WARNING
+        pekko.log-dead-letters = off
+        pekko.log-dead-letters-during-shutdown = off
+        mqroute.cluster.device.queues = 1
+        """.formatted(role) + extra).withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+        .withFallback(ConfigFactory.load()).resolve();
+  }
+
+  @AfterEach
+  void stop() {
+    nodes.forEach(ActorSystem::terminate);
+    nodes.forEach(n -> ClusterNode.awaitTermination(n, WAIT));
+  }
+
+  interface Msg {}
+
+  record Reply(Completion completion) implements Msg {}
+
+  record Report(Map<Status, Integer> byStatus, int okOnLeaving, int duplicates) {}
+
+  /** N requests, WINDOW in flight; {@code midway} gets a message after N / 4 completions. */
+  private static Behavior<Msg> client(ActorRef<HostRouter.Command> router, ActorRef<String> midway,
+      ActorRef<Report> done) {
+    return Behaviors.setup(ctx -> {
+      ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
+      boolean[] answered = new boolean[N];
+      Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
+      int[] c = new int[4]; // sent, completed, okOnLeaving, duplicates
+      Runnable send = () -> {
+        int id = c[0]++;
+        router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, id, NanoClock.SYSTEM.nanoTime(),
+            self)));
+      };
+      for (int i = 0; i < WINDOW; i++) {
+        send.run();
+      }
+      return Behaviors.receive(Msg.class).onMessage(Reply.class, r -> {
+        int id = (int) r.completion().id();
+        if (answered[id]) {
+          c[3]++;
+          return Behaviors.same();
+        }
+        answered[id] = true;
+        c[1]++;
+        byStatus.merge(r.completion().status(), 1, Integer::sum);
+        if (r.completion().status() == Status.OK && r.completion().queue() == 0) {
+          c[2]++;
+        }
+        if (c[1] == N / 4) {
+          midway.tell("now");
+        }
+        if (c[0] < N) {
+          send.run();
+        } else if (c[1] == N) {
+          done.tell(new Report(Map.copyOf(byStatus), c[2], c[3]));
+        }
+        return Behaviors.same();
+      }).build();
+    });
+  }
+
+  @Test
+  void aDeviceThatStopsInOrderUnderLoadFinishesItsRequestsAndNoneFails() {
+    ActorSystem<Void> host = ClusterNode.start(NodeSettings.Role.HOST, node("host", "")).system();
+    nodes.add(host);
+    // the leaving device keeps each request 20 ms: it has requests on its ring when it is told to stop
+    ActorSystem<Void> leaving = ClusterNode.start(NodeSettings.Role.DEVICE, node("device",
+        "mqroute.cluster.device { first-queue = 0, service-delay = 20ms }")).system();
+    nodes.add(leaving);
+    ActorSystem<Void> staying = ClusterNode.start(NodeSettings.Role.DEVICE, node("device",
+        "mqroute.cluster.device.first-queue = 1")).system();
+    nodes.add(staying);
+    Address hostAddress = Cluster.get(host).selfMember().address();
+    nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
+
+    ActorTestKit kit = ActorTestKit.create(host);
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    slots.awaitAssert(WAIT, () -> {
+      router.tell(new HostRouter.GetSlots(slots.ref()));
+      assertThat(slots.receiveMessage(WAIT).queues().stream().filter(q -> q != null).count()).isEqualTo(2);
+      return null;
+    });
+
+    TestProbe<String> midway = kit.createTestProbe();
+    TestProbe<Report> done = kit.createTestProbe();
+    kit.spawn(client(router, midway.ref(), done.ref()), "client");
+    midway.expectMessage(WAIT, "now");
+    leaving.terminate(); // coordinated shutdown: drain, leave, stop
+
+    Report r = done.expectMessageClass(Report.class, WAIT);
+    assertThat(ClusterNode.awaitTermination(leaving, WAIT)).isTrue();
+    System.out.printf("GracefulLeaveTest: %s, %d OK on the leaving device%n", r.byStatus(), r.okOnLeaving());
+    assertThat(r.byStatus()).containsOnlyKeys(Status.OK);
+    assertThat(r.byStatus().get(Status.OK)).isEqualTo(N);
+    assertThat(r.duplicates()).isZero();
+    assertThat(r.okOnLeaving()).as("it finished its share until it withdrew, then the other device took over")
+        .isPositive().isLessThan(N / 2);
+  }
+}

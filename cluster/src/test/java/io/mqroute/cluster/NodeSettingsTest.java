@@ -1,0 +1,94 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.typesafe.config.Config;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Flags over --config over the node defaults, and what the node defaults promise (DESIGN §7). */
+class NodeSettingsTest {
+  private static NodeSettings host(int port, String seeds, Path config) {
+    return new NodeSettings(NodeSettings.Role.HOST, port, NodeSettings.parseSeeds(seeds), config, null, -1, -1);
+  }
+
+  @Test
+  void flagsBecomeRolePortSeedsAndManagementPortPlus1000() {
+    Config c = host(25520, "127.0.0.1:25520,25521", null).toConfig();
+    assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("host");
+    assertThat(c.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25520);
+    assertThat(c.getStringList("pekko.cluster.seed-nodes"))
+        .containsExactly("pekko://mqroute@127.0.0.1:25520", "pekko://mqroute@127.0.0.1:25521");
+    assertThat(c.getInt("pekko.management.http.port")).isEqualTo(26520);
+  }
+
+  @Test
+  void theNodeDefaultsAreLoopbackArteryTcpWithSbrAndCoordinatedShutdown() {
+    Config c = host(0, "", null).toConfig();
+    assertThat(c.getString("pekko.actor.provider")).isEqualTo("cluster");
+    assertThat(c.getString("pekko.remote.artery.transport")).isEqualTo("tcp");
+    assertThat(c.getString("pekko.remote.artery.canonical.hostname")).isEqualTo("127.0.0.1");
+    assertThat(c.getString("pekko.management.http.hostname")).isEqualTo("127.0.0.1");
+    assertThat(c.getString("pekko.cluster.downing-provider-class"))
+        .isEqualTo("org.apache.pekko.cluster.sbr.SplitBrainResolverProvider");
+    assertThat(c.getBoolean("pekko.coordinated-shutdown.run-by-jvm-shutdown-hook")).isTrue();
+    assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isTrue();
+    assertThat(c.getString("pekko.management.http.routes.mqroute-status"))
+        .isEqualTo("io.mqroute.cluster.mgmt.StatusRoutes");
+    assertThat(c.getString("pekko.management.http.routes.cluster-management")).contains("ClusterHttpManagement");
+  }
+
+  @Test
+  void theConfigFileIsUnderTheFlagsAndOverTheDefaults(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    Files.writeString(f, """
+        pekko.remote.artery.canonical.port = 25599
+        pekko.management.http.port = 19999
+        mqroute.cluster.host.selector = p2c
+        """);
+    Config fromFile = host(0, "", f).toConfig();
+    assertThat(fromFile.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25599);
+    assertThat(fromFile.getInt("pekko.management.http.port")).isEqualTo(19999);
+    assertThat(fromFile.getString("mqroute.cluster.host.selector")).isEqualTo("p2c");
+    assertThat(host(25600, "", f).toConfig().getInt("pekko.remote.artery.canonical.port")).isEqualTo(25600);
+  }
+
+  @Test
+  void theShippedNodeFilesWork() {
+    Config c = host(0, "", Path.of("../cluster-config/device-b.conf")).toConfig();
+    assertThat(c.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25522);
+    assertThat(c.getInt("pekko.management.http.port")).isEqualTo(26522);
+    assertThat(c.getInt("mqroute.cluster.device.first-queue")).isEqualTo(16);
+    // the flag's role wins over the file's
+    assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("host");
+  }
+
+  @Test
+  void dataMakesADeviceServeFilesUnderIt(@TempDir Path dir) {
+    Path data = dir.resolve("data");
+    Config c = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, 3).toConfig();
+    assertThat(c.getString("mqroute.cluster.device.backend")).isEqualTo("file");
+    assertThat(Path.of(c.getString("mqroute.cluster.device.file-root"))).isEqualTo(data.toAbsolutePath());
+    assertThat(Files.isDirectory(data)).isTrue();
+    assertThat(c.getInt("mqroute.cluster.device.first-queue")).isEqualTo(3);
+  }
+
+  @Test
+  void aClientNeverExitsTheJvm() {
+    Config c = new NodeSettings(NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1).toConfig();
+    assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isFalse();
+  }
+
+  @Test
+  void badSeedsAndPortsAreOneLineErrors() {
+    assertThatThrownBy(() -> NodeSettings.parseSeeds("127.0.0.1:99999")).isInstanceOf(NodeConfigException.class)
+        .hasMessage("--seeds: '127.0.0.1:99999' is not host:port (e.g. 127.0.0.1:25520)");
+    assertThatThrownBy(() -> host(-1, "", null)).hasMessage("--port must be in 0..65535, was -1");
+    assertThatThrownBy(() -> NodeSettings.Role.ofNode("client")).hasMessageContaining("host or device");
+  }
+}

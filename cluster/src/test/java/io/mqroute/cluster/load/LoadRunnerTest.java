@@ -1,0 +1,117 @@
+package io.mqroute.cluster.load;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mqroute.actors.metrics.Direction;
+import io.mqroute.actors.metrics.FioJsonReport;
+import io.mqroute.actors.metrics.FioTextReport;
+import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.actors.workload.FioJobFile;
+import io.mqroute.actors.workload.FioJobParser;
+import io.mqroute.cluster.DeviceQueue;
+import io.mqroute.cluster.HostRouter;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * An fio job file through a host router and a device queue in one local system: every request of every clone
+ * is issued and recorded, stonewall groups run one after the other, the fio reports render.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class LoadRunnerTest {
+  private static final Duration WAIT = Duration.ofSeconds(30);
+  private final ActorTestKit kit = ActorTestKit.create();
+
+  @AfterAll
+  void shutDown() {
+    kit.shutdownTestKit();
+  }
+
+  private ActorRef<HostRouter.Command> router;
+
+  @BeforeAll
+  void startRouterAndQueue() {
+    kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO))), "q0");
+    router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    slots.awaitAssert(WAIT, () -> {
+      router.tell(new HostRouter.GetSlots(slots.ref()));
+      assertThat(slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(1);
+      return null;
+    });
+  }
+
+  @Test
+  void rampTimeIsRunButNotMeasuredAndRuntimeCountsFromItsEnd() throws Exception {
+    FioJobFile file = FioJobParser.parse("ramp.fio", """
+        [ramped]
+        ioengine=libaio
+        rw=randread
+        bs=4k
+        size=1m
+        iodepth=4
+        time_based
+        ramp_time=200ms
+        runtime=300ms
+        """);
+    LoadRunner.Result r = LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
+    JobStats s = r.clones().get(0);
+    // timers never fire early: the window opens after the ramp, and closes after ramp + runtime from the start
+    assertThat(s.windowStartNs()).isGreaterThanOrEqualTo(200_000_000L);
+    assertThat(s.windowEndNs()).isGreaterThanOrEqualTo(500_000_000L);
+    assertThat(s.direction(Direction.READ).totalIos()).as("only the measured requests count")
+        .isLessThan(r.requests());
+    assertThat(r.errors()).isZero();
+  }
+
+  @Test
+  void aJobFileRunsToTheEndAndIsReportedAsFioWould() throws Exception {
+    FioJobFile file = FioJobParser.parse("test.fio", """
+        [global]
+        ioengine=libaio
+        bs=4k
+
+        [mixed]
+        rw=randrw
+        rwmixread=70
+        size=1m
+        iodepth=8
+        numjobs=2
+
+        [seq]
+        stonewall
+        ioengine=psync
+        rw=read
+        size=64k
+        """);
+    List<ActorRef<Request>> routers = LoadRunner.awaitRouters(kit.system(), WAIT);
+    LoadRunner.Result r = LoadRunner.run(kit.system(), file, routers, WAIT, WAIT);
+
+    assertThat(r.byStatus()).containsOnlyKeys(Status.OK);
+    assertThat(r.requests()).isEqualTo(2 * 256 + 16);
+    assertThat(r.clones()).extracting(s -> s.info().name()).containsExactly("mixed", "mixed", "seq");
+    for (JobStats s : r.clones().subList(0, 2)) {
+      long reads = s.direction(Direction.READ).totalIos();
+      long writes = s.direction(Direction.WRITE).totalIos();
+      assertThat(reads + writes).isEqualTo(256);
+      assertThat(reads).isBetween(140L, 220L); // rwmixread=70 of 256
+    }
+    JobStats seq = r.clones().get(2);
+    assertThat(seq.direction(Direction.READ).totalIos()).isEqualTo(16);
+    assertThat(seq.windowStartNs()).as("stonewall: after the first group").isGreaterThanOrEqualTo(
+        Math.max(r.clones().get(0).windowEndNs(), r.clones().get(1).windowEndNs()));
+    assertThat(FioTextReport.render(r.clones(), "real")).contains("mixed: (groupid=0", "seq: (groupid=1",
+        "Run status group 1");
+    assertThat(FioJsonReport.render(r.clones(), file.globalOptions(), "test", 0)).contains("\"jobname\" : \"seq\"");
+  }
+}
