@@ -39,6 +39,8 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private final RandomSource random;
   private final long start;
   private final boolean[] online;
+  /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
+  private final int[] serverCpu;
   /** Open windows per (kind, queue): a fault ends when its last window closes. */
   private final Map<Long, Integer> open = new HashMap<>();
   private final List<String> log = new ArrayList<>();
@@ -73,6 +75,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
     this.start = clock.nanoTime();
     this.online = new boolean[machine.cores().size()];
     java.util.Arrays.fill(online, true);
+    this.serverCpu = machine.queueHomeCpu().clone();
     if (profile.hotplugIntervalNanos() > 0 && !profile.hotpluggable().isEmpty()) {
       timers.startTimerWithFixedDelay("flip", new Flip(), Duration.ofNanos(profile.hotplugIntervalNanos()));
     }
@@ -139,6 +142,11 @@ public final class ChaosController extends AbstractBehavior<Command> {
             profile.semantics() == Semantics.HOTPLUG_AWARE));
         hotplug++;
         tellJobs();
+        for (int q = 0; q < serverCpu.length; q++) {
+          if (serverCpu[q] == e.target()) { // migrate_tasks breaks the thread's affinity and moves it
+            moveServer(q, fallback(e.target()));
+          }
+        }
       }
       case ONLINE -> {
         if (online[e.target()]) {
@@ -162,12 +170,28 @@ public final class ChaosController extends AbstractBehavior<Command> {
     return this;
   }
 
+  /**
+   * kernel: a server thread moved off its CPU stays where it is when the CPU returns (its affinity is not
+   * restored, kernel-behaviour.md §5.1); hotplug-aware: it goes back, as managed IRQs and per-CPU kthreads do.
+   */
   private void bringOnline(int cpu) {
     online[cpu] = true;
     machine.cores().get(cpu).tell(new CoreProtocol.SetOnline(true, null));
     machine.router().tell(new FlowProtocol.CpuHotplug(cpu, true, false));
     hotplug++;
     tellJobs();
+    if (profile.semantics() == Semantics.HOTPLUG_AWARE) {
+      for (int q = 0; q < serverCpu.length; q++) {
+        if (machine.queueHomeCpu()[q] == cpu && serverCpu[q] != cpu) {
+          moveServer(q, cpu);
+        }
+      }
+    }
+  }
+
+  private void moveServer(int queue, int cpu) {
+    serverCpu[queue] = cpu;
+    machine.queues().get(queue).tell(new FlowProtocol.MoveServer(machine.cores().get(cpu)));
   }
 
   private static long key(Fault.Kind kind, int queue) {

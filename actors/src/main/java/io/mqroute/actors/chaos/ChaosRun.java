@@ -22,17 +22,22 @@ public final class ChaosRun {
   private ChaosRun() {}
 
   public static SeedResult run(ChaosProfile profile, long seed) {
-    FioWorkload workload = FioWorkload.parse(profile.jobFile(), profile.name() + " (generated job file)");
-    List<JobPlan> plans = workload.plans(profile.machine());
-    MachineRun.Outcome o;
+    MachineResult r;
     try {
-      o = MachineRun.run("chaos-" + seed, profile.machine(), plans, i -> workload.newStats(plans.get(i)), seed,
-          ChaosController.perturbation(profile));
+      r = machine(profile, seed);
     } catch (IllegalStateException e) { // a livelock or a run past its horizon: no result to check
       return new SeedResult(seed, profile.semantics(), 0, 0, 0, 0, List.of("no result: " + e.getMessage()),
           List.of(), "-", 0);
     }
-    return check(profile, seed, o.result());
+    return check(profile, seed, r);
+  }
+
+  /** The machine's own result of one seed, unchecked. */
+  static MachineResult machine(ChaosProfile profile, long seed) {
+    FioWorkload workload = FioWorkload.parse(profile.jobFile(), profile.name() + " (generated job file)");
+    List<JobPlan> plans = workload.plans(profile.machine());
+    return MachineRun.run("chaos-" + seed, profile.machine(), plans, i -> workload.newStats(plans.get(i)), seed,
+        ChaosController.perturbation(profile)).result();
   }
 
   static SeedResult check(ChaosProfile profile, long seed, MachineResult r) {

@@ -55,7 +55,7 @@ public final class FlowProtocol {
   // ---- Queue
 
   public sealed interface QueueCommand
-      permits Enqueue, Served, Harvest, RetryTick, QueueReport, Evacuate, QueueFault, QueueRemount {}
+      permits Enqueue, Served, Harvest, RetryTick, QueueReport, Evacuate, QueueFault, QueueRemount, MoveServer {}
 
   public record Enqueue(Request request) implements QueueCommand {}
 
@@ -81,6 +81,12 @@ public final class FlowProtocol {
 
   /** Start or end an injected fault on this queue or its poller (value 0 ends it). */
   public record QueueFault(Fault fault) implements QueueCommand {}
+
+  /**
+   * The queue's server thread now runs on {@code core} (the scheduler moved it off an offline CPU, or it went
+   * back): the queue hands this to its poller.
+   */
+  public record MoveServer(ActorRef<CoreProtocol.Command> core) implements QueueCommand, PollerCommand {}
 
   /** Unmount: the queue must be drained ({@code in_flight == 0}); it reports, then starts afresh. */
   public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueCommand {}
@@ -112,7 +118,7 @@ public final class FlowProtocol {
 
   // ---- Poller
 
-  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone, WorkerFree, PollerFault {}
+  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone, WorkerFree, PollerFault, MoveServer {}
 
   /** Serve a request; complete {@code done} when the device is finished with it. */
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}

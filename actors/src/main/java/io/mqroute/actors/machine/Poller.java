@@ -36,7 +36,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private final DispatchOrder order;
   private final int concurrency;
   private final long serverNanos;
-  private final ActorRef<CoreProtocol.Command> core;
+  /** Where the server thread runs: the queue's CPU, until hotplug moves it. */
+  private ActorRef<CoreProtocol.Command> core;
 
   private final ArrayDeque<Serve> arrived = new ArrayDeque<>();
   private Serve[] batch = new Serve[16];
@@ -82,6 +83,10 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         .onMessage(DeviceDone.class, d -> complete(d.serve(), d.releasesWorker()))
         .onMessage(WorkerFree.class, w -> release())
         .onMessage(PollerFault.class, this::onFault)
+        .onMessage(FlowProtocol.MoveServer.class, m -> {
+          core = m.core();
+          return this;
+        })
         .build();
   }
 

@@ -137,6 +137,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         .onMessage(Evacuate.class, m -> onEvacuate())
         .onMessage(QueueFault.class, this::onFault)
         .onMessage(QueueRemount.class, this::onRemount)
+        .onMessage(FlowProtocol.MoveServer.class, m -> {
+          poller.tell(m);
+          return this;
+        })
         .build();
   }
 

@@ -73,6 +73,23 @@ class ChaosRunTest {
   }
 
   @Test
+  void underKernelSemanticsAServerThreadStaysWhereHotplugMovedIt() {
+    String events = "events = [\"at 5ms offline cpu 1\", \"at 10ms online cpu 1\"]";
+    long kernel = serverItemsOnCpu1(small(events + "\nsemantics = kernel", ""));
+    long aware = serverItemsOnCpu1(small(events + "\nsemantics = hotplug-aware", ""));
+    // two iterations of 2 x 200 requests and the per-CPU check: with its thread back home (hotplug-aware) CPU 1
+    // serves queue 1 for almost the whole run; under kernel semantics only for the first 5 ms
+    assertThat(aware).isGreaterThan(200);
+    assertThat(kernel).isLessThan(aware / 4);
+  }
+
+  private static long serverItemsOnCpu1(ChaosProfile p) {
+    io.mqroute.actors.machine.MachineResult r = ChaosRun.machine(p, 1);
+    assertThat(ChaosRun.check(p, 1, r).violations()).isEmpty();
+    return r.cores().get(1).byKind()[io.mqroute.actors.machine.Work.SERVER.ordinal()];
+  }
+
+  @Test
   void faultsEndRequestsWithErrorsNotLosses() {
     SeedResult r = ChaosRun.run(small("events = [\"at 1ms eio queue 0 rate 1 for 10ms\", "
         + "\"at 1ms enomem queue 1 rate 1 for 10ms\", \"at 20ms stall queue 0 for 5ms\", "
