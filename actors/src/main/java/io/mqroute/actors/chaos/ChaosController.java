@@ -41,6 +41,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private final boolean[] online;
   /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
   private final int[] serverCpu;
+  private final int[] cpuToNode;
   /** Open windows per (kind, queue): a fault ends when its last window closes. */
   private final Map<Long, Integer> open = new HashMap<>();
   private final List<String> log = new ArrayList<>();
@@ -76,6 +77,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
     this.online = new boolean[machine.cores().size()];
     java.util.Arrays.fill(online, true);
     this.serverCpu = machine.queueHomeCpu().clone();
+    this.cpuToNode = java.util.stream.IntStream.range(0, online.length).map(topology::cpuToNode).toArray();
     if (profile.hotplugIntervalNanos() > 0 && !profile.hotpluggable().isEmpty()) {
       timers.startTimerWithFixedDelay("flip", new Flip(), Duration.ofNanos(profile.hotplugIntervalNanos()));
     }
@@ -235,7 +237,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
   }
 
   private void tellJobs() {
-    JobProtocol.Hotplug h = new JobProtocol.Hotplug(online.clone());
+    JobProtocol.Hotplug h = new JobProtocol.Hotplug(online.clone(), cpuToNode);
     machine.jobs().forEach(j -> j.tell(h));
   }
 

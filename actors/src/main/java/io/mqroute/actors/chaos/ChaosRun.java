@@ -40,6 +40,35 @@ public final class ChaosRun {
         ChaosController.perturbation(profile)).result();
   }
 
+  /**
+   * After the final online: every core and the router's view have every CPU online and every queue back in the
+   * masks, and the check job pinned to each CPU got all its I/O done without an error (faults are off by then).
+   */
+  private static void everyCpuServesAgain(ChaosProfile profile, MachineResult r, List<String> violations) {
+    for (CoreProtocol.CoreStats c : r.cores()) {
+      if (!c.online()) {
+        violations.add("cpu " + c.cpu() + " is still offline after the final online (its work runs elsewhere)");
+      }
+    }
+    if (r.router() != null) {
+      r.router().offlineCpus().forEach(c -> violations.add("cpu " + c + " is still offline in the router's view "
+          + "after the final online"));
+      r.router().offlineQueues().forEach(q -> violations.add("queue " + q + " is still out of the masks after the "
+          + "final online"));
+    }
+    int checks = profile.machine().topology().cpuCount();
+    int first = r.jobs().size() - checks;
+    for (int cpu = 0; cpu < checks && first >= 0; cpu++) {
+      JobStats j = r.jobs().get(first + cpu);
+      long done = r.little().get(first + cpu).requests();
+      if (done != profile.verifyOps() || j.totalErrors() != 0) {
+        violations.add("cpu " + cpu + " does not serve again after the final online: its check job ended "
+            + done + " of " + profile.verifyOps() + " requests, " + j.totalErrors() + " with an error"
+            + (j.totalErrors() > 0 ? " (first errno " + j.firstError() + ")" : ""));
+      }
+    }
+  }
+
   static SeedResult check(ChaosProfile profile, long seed, MachineResult r) {
     List<String> violations = new ArrayList<>(r.violations());
     if (r.stall() != null) {
@@ -55,13 +84,7 @@ public final class ChaosRun {
       }
     }
     if (r.stall() == null) {
-      for (CoreProtocol.CoreStats c : r.cores()) {
-        if (!c.online()) {
-          violations.add("cpu " + c.cpu() + " is still offline after the final online");
-        } else if (c.itemsSinceOnline() == 0) {
-          violations.add("cpu " + c.cpu() + " ran nothing after the final online (its work still runs elsewhere)");
-        }
-      }
+      everyCpuServesAgain(profile, r, violations);
     }
     long requests = 0;
     for (LittlesLaw l : r.little()) {

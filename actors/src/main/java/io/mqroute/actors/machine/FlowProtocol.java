@@ -47,10 +47,12 @@ public final class FlowProtocol {
    * @param admissionBreaches times active_background exceeded max_background other than by the
    *                          one-per-queue rule (invariant 5; must be 0)
    * @param holding           ids of background requests still waiting for admission in the router
+   * @param offlineCpus       CPUs the router's view holds offline at the end
+   * @param offlineQueues     queues the router's view holds out of the online mask at the end
    */
   public record RouterStats(
       long routed, long noQueue, long blocked, int maxNumBackground, int maxActive, long admissionBreaches,
-      long[] routedPerQueue, List<Long> holding) {}
+      long[] routedPerQueue, List<Long> holding, List<Integer> offlineCpus, List<Integer> offlineQueues) {}
 
   // ---- Queue
 
@@ -88,7 +90,10 @@ public final class FlowProtocol {
    */
   public record MoveServer(ActorRef<CoreProtocol.Command> core) implements QueueCommand, PollerCommand {}
 
-  /** Unmount: the queue must be drained ({@code in_flight == 0}); it reports, then starts afresh. */
+  /**
+   * Unmount and mount again: the queue must be drained ({@code in_flight == 0}); it reports what it still held,
+   * then starts the next mount with no injected fault (ENOMEM rate as configured, whole ring, device healthy).
+   */
   public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueCommand {}
 
   /** A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it fails. */

@@ -61,6 +61,7 @@ public final class Job extends AbstractBehavior<Command> {
   private boolean started;
   /** Online CPUs as last heard (null: all). */
   private boolean[] online;
+  private int[] cpuToNode;
   private long seq;
   private long bytesIssued;
   private int backlog;
@@ -129,39 +130,33 @@ public final class Job extends AbstractBehavior<Command> {
 
   private Behavior<Command> onHotplug(Hotplug h) {
     online = h.online().clone();
+    cpuToNode = h.cpuToNode();
     if (started) {
       fallBack();
     }
     return this;
   }
 
-  /** select_fallback_rq: first an allowed online CPU (searching upwards from here), then any online CPU. */
+  /**
+   * select_fallback_rq: an allowed online CPU of the task's node, then any allowed online CPU, then (affinity
+   * broken) an online CPU of the node, then any — each searched upwards from the current CPU.
+   */
   private void fallBack() {
     if (online == null || online[cpu]) {
       return;
     }
+    int node = cpuToNode[cpu];
     int[] allowed = plan.cpus();
-    for (int i = 0; i < allowed.length; i++) {
-      int c = allowed[(indexOf(allowed, cpu) + 1 + i) % allowed.length];
-      if (online[c]) {
-        moveTo(c);
-        return;
+    int from = indexOf(allowed, cpu) + 1;
+    for (int pass = 0; pass < 4; pass++) {
+      int n = pass < 2 ? allowed.length : online.length;
+      for (int i = 0; i < n; i++) {
+        int c = pass < 2 ? allowed[(from + i) % allowed.length] : (cpu + 1 + i) % online.length;
+        if (online[c] && (pass % 2 == 1 || cpuToNode[c] == node)) {
+          cpu = c;
+          return;
+        }
       }
-    }
-    for (int i = 1; i <= online.length; i++) {
-      int c = (cpu + i) % online.length;
-      if (online[c]) {
-        moveTo(c);
-        return;
-      }
-    }
-  }
-
-  /** The thread now runs on {@code c}: the scheduler state the router's wake-ups read follows it. */
-  private void moveTo(int c) {
-    cpu = c;
-    if (wakeTargets != null) {
-      wakeTargets.moveTask(plan.index(), c);
     }
   }
 

@@ -18,9 +18,10 @@ public final class JobProtocol {
 
   /**
    * The set of online CPUs changed. An app thread on a CPU that went offline moves, as select_fallback_rq
-   * moves it: to an online CPU it is allowed on, else to any online CPU (its affinity is broken).
+   * moves it: to an online CPU it is allowed on (its own NUMA node first), else to any online CPU of its node,
+   * else to any online CPU (its affinity is broken).
    */
-  public record Hotplug(boolean[] online) implements Command {}
+  public record Hotplug(boolean[] online, int[] cpuToNode) implements Command {}
 
   enum Arrival implements Command {
     INSTANCE

@@ -54,6 +54,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final FullRingStrategy fullRing;
   private final EnqueueErrorPolicy enqueueError;
   private double enomemProbability;
+  /** The configured ENOMEM rate (queues.enomem-probability): what a closed fault window returns to. */
+  private final double configuredEnomem;
   /** Usable ring slots: the ring size, less during a ring-full storm. */
   private int ringLimit;
   /** Requests the LOSE fault will still drop. */
@@ -107,6 +109,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.fullRing = s.fullRing();
     this.enqueueError = s.enqueueError();
     this.enomemProbability = s.enomemProbability();
+    this.configuredEnomem = s.enomemProbability();
     this.faults = faults;
     this.completionNanos = s.completionNanos();
     this.core = core;
@@ -314,7 +317,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private Behavior<QueueCommand> onFault(QueueFault f) {
     Fault fault = f.fault();
     switch (fault.kind()) {
-      case ENOMEM -> enomemProbability = fault.value();
+      case ENOMEM -> enomemProbability = fault.value() == 0 ? configuredEnomem : fault.value();
       case RING_LIMIT -> {
         ringLimit = fault.value() == 0 ? ringSize : (int) Math.max(1, Math.min(ringSize, fault.value()));
         if (ringLimit == ringSize && fullRing.refillsOnCompletion()) {
@@ -337,6 +340,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       problems.add("queue " + index + " (cpu " + homeCpu + "): unmount with in_flight " + inFlight + " (on ring "
           + onRing + ", overflow " + overflow.size() + "): " + stuck);
     }
+    // the next mount starts a fresh queue: no fault carries over (the chaos controller's open windows end
+    // on their own; closing one that a remount already ended changes nothing)
+    enomemProbability = configuredEnomem;
+    ringLimit = ringSize;
+    toLose = 0;
+    poller.tell(new FlowProtocol.PollerFault(new Fault(Fault.Kind.EIO, 0)));
+    poller.tell(new FlowProtocol.PollerFault(new Fault(Fault.Kind.STALL, 0)));
+    poller.tell(new FlowProtocol.PollerFault(new Fault(Fault.Kind.SLOWDOWN, 0)));
     r.replyTo().tell(new MachineProtocol.Remounted(problems));
     return this;
   }

@@ -345,6 +345,9 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         int list = perQueueBackground ? from : 0;
         admission.release(list);
         flush(list);
+        while (!blocked.isEmpty() && !admission.blocked()) {
+          route(blocked.pollFirst());
+        }
       }
       return this;
     }
@@ -388,8 +391,20 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     for (ArrayDeque<Request> w : waiting) {
       w.forEach(b -> holding.add(b.id()));
     }
+    List<Integer> offlineCpus = new ArrayList<>();
+    for (int c = 0; c < view.cpuCount(); c++) {
+      if (!view.cpuOnline(c)) {
+        offlineCpus.add(c);
+      }
+    }
+    List<Integer> offlineQueues = new ArrayList<>();
+    for (int q = 0; q < homeCpu.length; q++) {
+      if (!view.onlineQueues().contains(q)) {
+        offlineQueues.add(q);
+      }
+    }
     r.replyTo().tell(new RouterStats(routed, noQueue, blockedCount, maxNum, maxActive, breaches,
-        routedPerQueue.clone(), holding));
+        routedPerQueue.clone(), holding, offlineCpus, offlineQueues));
     return this;
   }
 }
