@@ -61,6 +61,13 @@ final class ChaosCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    if (replay != null) {
+      for (String o : List.of("--profile", "--seeds", "--semantics", "--quick")) {
+        if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
+          throw new UserError("--replay runs what the replay file recorded; " + o + " cannot change it");
+        }
+      }
+    }
     try {
       return replay != null ? replay(out) : runSeeds(out);
     } catch (ConfigError | IllegalArgumentException e) {
@@ -116,7 +123,8 @@ final class ChaosCommand implements Callable<Integer> {
 
   static String line(SeedResult r) {
     return String.format(Locale.ROOT, "seed %-6d %-13s requests %,9d  errors %,5d  hotplug %,4d  faults %,5d  "
-        + "violations %d  digest %s", r.seed(), r.semantics().id(), r.requests(), r.errors(), r.hotplug(), r.faults(),
+        + "rerouted %,5d  violations %d  digest %s", r.seed(), r.semantics().id(), r.requests(), r.errors(), r.hotplug(),
+        r.faults(), r.rerouted(),
         r.violations().size(), r.digest());
   }
 

@@ -63,5 +63,7 @@ class ChaosCommandTest {
     assertThat(err.toString()).contains("kernel, hotplug-aware");
     assertThat(run("chaos", "--profile", "no-such-profile")).isEqualTo(Main.BAD_INPUT);
     assertThat(err.toString()).contains("no such chaos profile").doesNotContain("Exception");
+    assertThat(run("chaos", "--replay", "r.conf", "--seeds", "4")).isEqualTo(Main.BAD_INPUT);
+    assertThat(err.toString()).contains("--seeds cannot change it");
   }
 }

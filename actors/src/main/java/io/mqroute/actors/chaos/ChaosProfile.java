@@ -8,6 +8,7 @@ import java.util.List;
  * shipped {@code generic-650} profile for the defaults and where they come from).
  *
  * @param text          the profile's HOCON text, kept so a replay file can carry it
+ * @param baseDir       where the profile's relative file names point
  * @param machine       the machine, with the selector already wrapped for {@link Semantics#HOTPLUG_AWARE}
  * @param hotpluggable  the CPUs the random flips pick from (never CPU 0)
  * @param hotplugIntervalNanos a random flip every this long (0: scripted events only)
@@ -23,6 +24,7 @@ public record ChaosProfile(
     String name,
     String description,
     String text,
+    java.nio.file.Path baseDir,
     Semantics semantics,
     MachineSpec machine,
     int iterations,

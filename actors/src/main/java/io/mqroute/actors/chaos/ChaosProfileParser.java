@@ -68,7 +68,7 @@ public final class ChaosProfileParser {
         if (in == null) {
           throw new IllegalStateException("built-in profile " + profile + " is missing from the jar");
         }
-        return new Source(profile, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        return new Source(profile, new String(in.readAllBytes(), StandardCharsets.UTF_8), Path.of("").toAbsolutePath());
       } catch (IOException e) {
         throw new IllegalStateException(e);
       }
@@ -82,14 +82,21 @@ public final class ChaosProfileParser {
       if (Files.size(file) > MAX_FILE_BYTES) {
         throw new ConfigError(profile + ": larger than 1 MiB; a chaos profile is a script");
       }
-      return new Source(file.toString(), Files.readString(file));
+      return new Source(file.toString(), Files.readString(file), file.toAbsolutePath().getParent());
     } catch (IOException e) {
       throw new ConfigError(profile + ": cannot read (" + e.getMessage() + ")");
     }
   }
 
-  /** A profile's name (for messages) and text. */
-  public record Source(String name, String text) {}
+  /**
+   * A profile's name (for messages), text, and the directory its relative file names (an {@code empirical}
+   * device's CSV) are read from.
+   */
+  public record Source(String name, String text, Path baseDir) {
+    public Source(String name, String text) {
+      this(name, text, Path.of("").toAbsolutePath());
+    }
+  }
 
   /**
    * @param semantics replaces the profile's {@code chaos.semantics} when not null
@@ -119,7 +126,7 @@ public final class ChaosProfileParser {
     }
     Config machineRaw = raw.withoutPath("name").withoutPath("description").withoutPath("chaos");
     MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(machineRaw, "", MachineSpecParser.KEYS),
-        Path.of(".").toAbsolutePath());
+        source.baseDir());
     if (sem == Semantics.HOTPLUG_AWARE && !machine.router().selector().equals("hotplug-aware")) {
       machine = wrapHotplugAware(machine);
     }
@@ -173,7 +180,7 @@ public final class ChaosProfileParser {
       }
       events.add(e);
     }
-    return new ChaosProfile(name, description, source.text(), sem, machine,
+    return new ChaosProfile(name, description, source.text(), source.baseDir(), sem, machine,
         c.integer("iterations", 10, 1, 1000), hot, c.nanos("hotplug-interval", 500_000_000L), writers, writer,
         c.integer("block-size", 4096, 1, 1 << 24), c.integer("ops-per-writer", 2500, 1, 10_000_000),
         c.nanos("iteration-runtime", 3_000_000_000L), c.integer("verify-ops", 16, 1, 1_000_000), maxWait, faults,

@@ -26,7 +26,7 @@ public final class ChaosRun {
     try {
       r = machine(profile, seed);
     } catch (IllegalStateException e) { // a livelock or a run past its horizon: no result to check
-      return new SeedResult(seed, profile.semantics(), 0, 0, 0, 0, List.of("no result: " + e.getMessage()),
+      return new SeedResult(seed, profile.semantics(), 0, 0, 0, 0, 0, List.of("no result: " + e.getMessage()),
           List.of(), "-", 0);
     }
     return check(profile, seed, r);
@@ -97,7 +97,8 @@ public final class ChaosRun {
     List<String> events = r.perturbation() == null ? List.of() : r.perturbation().events();
     long hotplug = r.perturbation() == null ? 0 : r.perturbation().hotplug();
     long faults = r.perturbation() == null ? 0 : r.perturbation().faults();
-    return new SeedResult(seed, profile.semantics(), requests, errors, hotplug, faults, violations, events,
+    long rerouted = r.queues().stream().mapToLong(FlowProtocol.QueueStats::rerouted).sum();
+    return new SeedResult(seed, profile.semantics(), requests, errors, hotplug, faults, rerouted, violations, events,
         RunDigest.of(r), r.endNanos());
   }
 }

@@ -27,14 +27,16 @@ public final class ChaosSuite {
       return t;
     });
     try {
-      List<Future<SeedResult>> futures = new ArrayList<>();
-      for (long s = firstSeed; s <= lastSeed; s++) {
-        long seed = s;
-        futures.add(pool.submit(() -> ChaosRun.run(profile, seed)));
-      }
+      // a bounded window of submitted seeds: a range of millions must not queue millions of tasks
+      java.util.ArrayDeque<Future<SeedResult>> window = new java.util.ArrayDeque<>();
       List<SeedResult> out = new ArrayList<>();
-      for (Future<SeedResult> f : futures) {
-        SeedResult r = f.get();
+      long next = firstSeed;
+      while (next <= lastSeed || !window.isEmpty()) {
+        while (next <= lastSeed && window.size() < 4 * parallel) {
+          long seed = next++;
+          window.addLast(pool.submit(() -> ChaosRun.run(profile, seed)));
+        }
+        SeedResult r = window.pollFirst().get();
         progress.accept(r);
         out.add(r);
       }

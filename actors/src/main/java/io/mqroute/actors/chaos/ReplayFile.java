@@ -15,24 +15,25 @@ import java.util.Map;
 
 /**
  * What it takes to run a failed chaos seed again, exactly: the profile's text (not its path, which may change),
- * the seed, the semantics, whether --quick was on, and what the run produced — its event log and digest — to
- * check the replay against.
+ * the directory its relative file names point to (a file it names, such as an empirical latency CSV, is read
+ * again from there, not carried), the seed, the semantics, whether --quick was on, and what the run produced —
+ * its event log and digest — to check the replay against.
  */
-public record ReplayFile(String profileName, String profileText, long seed, Semantics semantics, boolean quick,
-    List<String> events, String digest, List<String> violations) {
+public record ReplayFile(String profileName, String profileText, String baseDir, long seed, Semantics semantics,
+    boolean quick, List<String> events, String digest, List<String> violations) {
 
-  private static final List<String> KEYS = List.of("version", "profile-name", "profile", "seed", "semantics",
-      "quick", "events", "digest", "violations");
+  private static final List<String> KEYS = List.of("version", "profile-name", "profile", "base-dir", "seed",
+      "semantics", "quick", "events", "digest", "violations");
 
   public static ReplayFile of(ChaosProfile profile, SeedResult r) {
-    return new ReplayFile(profile.name(), profile.text(), r.seed(), r.semantics(), profile.quick(), r.events(),
-        r.digest(), r.violations());
+    return new ReplayFile(profile.name(), profile.text(), profile.baseDir().toString(), r.seed(), r.semantics(),
+        profile.quick(), r.events(), r.digest(), r.violations());
   }
 
   /** The profile as it was, with the recorded semantics and quick switch. */
   public ChaosProfile profile() {
     return ChaosProfileParser.parse(new ChaosProfileParser.Source(profileName + " (from the replay file)",
-        profileText), semantics, quick);
+        profileText, java.nio.file.Path.of(baseDir)), semantics, quick);
   }
 
   public void write(Path file) throws IOException {
@@ -40,6 +41,7 @@ public record ReplayFile(String profileName, String profileText, long seed, Sema
         "version", 1,
         "profile-name", profileName,
         "profile", profileText,
+        "base-dir", baseDir,
         "seed", seed,
         "semantics", semantics.id(),
         "quick", quick,
@@ -69,7 +71,7 @@ public record ReplayFile(String profileName, String profileText, long seed, Sema
         throw r.error("version", "this mqroute reads replay files of version 1");
       }
       return new ReplayFile(r.requiredString("profile-name"), r.requiredString("profile"),
-          Long.parseLong(r.requiredString("seed")), r.parse("semantics", "kernel", Semantics::parse),
+          r.string("base-dir", java.nio.file.Path.of("").toAbsolutePath().toString()), Long.parseLong(r.requiredString("seed")), r.parse("semantics", "kernel", Semantics::parse),
           r.bool("quick", false), r.strings("events", List.of()), r.requiredString("digest"),
           r.strings("violations", List.of()));
     } catch (ConfigException e) {

@@ -43,9 +43,13 @@ public final class MachineRun {
         + "pekko.log-dead-letters-during-shutdown = off");
     SimSystem.Outcome<MachineResult> o = SimSystem.run(name, extra, horizon,
         result -> Machine.create(spec, plans, stats, seed, result, perturbation));
-    MachineResult r = o.result().orElseThrow(() -> new IllegalStateException(
-        "run " + name + " reached its virtual horizon of " + horizon + " ns without finishing ("
-            + o.stats().stopReason() + ")"));
+    MachineResult r = o.result().orElseThrow(() -> new IllegalStateException("run " + name + switch (
+        o.stats().stopReason()) {
+          case LIVELOCK -> " stopped: a livelock (messages kept passing without virtual time moving)";
+          case IDLE -> " went idle without finishing (nothing left to happen)";
+          default -> " reached its virtual horizon of " + horizon + " ns without finishing ("
+              + o.stats().stopReason() + ")";
+        }));
     return new Outcome(r, o.stats());
   }
 

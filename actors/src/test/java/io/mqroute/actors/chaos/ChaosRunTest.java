@@ -43,9 +43,57 @@ class ChaosRunTest {
         assertThat(r.hotplug()).as("hotplug events, seed %d", r.seed()).isGreaterThan(10);
         assertThat(r.faults()).as("faults, seed %d", r.seed()).isGreaterThan(10);
         assertThat(r.requests()).isGreaterThan(5_000);
-        assertThat(r.events()).hasSizeGreaterThanOrEqualTo((int) (r.hotplug() + r.faults()));
       }
     }
+  }
+
+  /** Background writers deep enough to keep overflow lists, flips every 3 ms: re-routing under load. */
+  @Test
+  void reroutingUnderHotplugAwareLosesNothing() {
+    String text = """
+        machine { numa-nodes = 2, cores-per-node = 4 }
+        queues { kind = per-cpu, ring-size = 2 }
+        router { selector = p2c, admission = global, max-background = 64 }
+        device = "lognormal(200us, 1.0)"
+        chaos {
+          semantics = hotplug-aware
+          iterations = 3
+          hotplug-interval = 3ms
+          writer = "rw=randwrite\\nioengine=io_uring\\niodepth=8"
+          ops-per-writer = 300
+          iteration-runtime = 200ms
+          faults { ring-full { every = 7ms, for = 2ms, slots = 1 }, stall { every = 10ms, for = 2ms } }
+        }
+        """;
+    ChaosProfile p = ChaosProfileParser.parse(new ChaosProfileParser.Source("reroute.conf", text), null, false);
+    long rerouted = 0;
+    for (SeedResult r : ChaosSuite.run(p, 1, 6, 2, x -> { })) {
+      assertThat(r.violations()).as("seed %d", r.seed()).isEmpty();
+      rerouted += r.rerouted();
+    }
+    assertThat(rerouted).isGreaterThan(100);
+  }
+
+  @Test
+  void theCheckerSeesAQueueLeftOutOfTheMasksOrACpuThatDoesNotServe() {
+    ChaosProfile p = small("events = [\"at 5ms offline cpu 1\", \"at 9ms online cpu 1\"]", "");
+    io.mqroute.actors.machine.MachineResult r = ChaosRun.machine(p, 1);
+    assertThat(ChaosRun.check(p, 1, r).violations()).isEmpty();
+    var rs = r.router();
+    var broken = new io.mqroute.actors.machine.FlowProtocol.RouterStats(rs.routed(), rs.noQueue(), rs.blocked(),
+        rs.maxNumBackground(), rs.maxActive(), rs.admissionBreaches(), rs.routedPerQueue(), rs.holding(),
+        List.of(), List.of(1));
+    var stillOut = new io.mqroute.actors.machine.MachineResult(r.jobs(), r.little(), broken, r.queues(), r.cores(),
+        r.violations(), r.stall(), r.endNanos(), r.perturbation());
+    assertThat(ChaosRun.check(p, 1, stillOut).violations())
+        .containsExactly("queue 1 is still out of the masks after the final online");
+    var little = new java.util.ArrayList<>(r.little());
+    little.set(little.size() - 1, new io.mqroute.actors.machine.LittlesLaw(0, 0, 3, 0)); // cpu 1's check job
+    var shortCheck = new io.mqroute.actors.machine.MachineResult(r.jobs(), little, rs, r.queues(), r.cores(),
+        r.violations(), r.stall(), r.endNanos(), r.perturbation());
+    assertThat(ChaosRun.check(p, 1, shortCheck).violations())
+        .containsExactly("cpu 1 does not serve again after the final online: its check job ended 3 of 16 requests, "
+            + "0 with an error");
   }
 
   @Test
