@@ -36,7 +36,6 @@ public final class Core extends AbstractBehavior<Command> {
   private Exec<?> running;
   private long runningEnd;
   private ActorRef<Command> migrateTo;
-  private long itemsSinceOnline;
   /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
   private final boolean neverSleeps;
   private final long switchNanos;
@@ -90,7 +89,6 @@ public final class Core extends AbstractBehavior<Command> {
     long now = clock.nanoTime();
     if (e.costNanos() == 0 && neverSleeps) {
       byKind[e.kind().ordinal()]++;
-      itemsSinceOnline++;
       deliver(e);
       return this;
     }
@@ -119,7 +117,6 @@ public final class Core extends AbstractBehavior<Command> {
     running = e;
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
-    itemsSinceOnline++;
     // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every message
     ctx.scheduleOnce(Duration.ofNanos(end - now), ctx.getSelf(), Tick.INSTANCE);
   }
@@ -145,9 +142,6 @@ public final class Core extends AbstractBehavior<Command> {
 
   /** takedown_cpu + migrate_tasks: what is queued here (and what comes later) runs on {@code migrateTo}. */
   private Behavior<Command> onSetOnline(SetOnline s) {
-    if (s.online() && migrateTo != null) {
-      itemsSinceOnline = 0;
-    }
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
       for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
@@ -159,7 +153,7 @@ public final class Core extends AbstractBehavior<Command> {
 
   private Behavior<Command> onReport(Report r) {
     r.replyTo().tell(new CoreStats(cpu, model.busyNanos(), model.items(), model.wakeups(), model.cstateExits(),
-        byKind.clone(), migrateTo == null, itemsSinceOnline));
+        byKind.clone(), migrateTo == null));
     return this;
   }
 }

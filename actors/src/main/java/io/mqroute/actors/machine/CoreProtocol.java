@@ -32,8 +32,7 @@ public final class CoreProtocol {
    * @param cstateExits exits per C-state (shallow to deep)
    * @param byKind      items per {@link Work} kind
    * @param online      whether the CPU is online at the end of the run
-   * @param itemsSinceOnline items run here since the CPU last came online (all items if it never went off)
    */
   public record CoreStats(int cpu, long busyNanos, long items, long wakeups, long[] cstateExits, long[] byKind,
-      boolean online, long itemsSinceOnline) {}
+      boolean online) {}
 }
