@@ -61,6 +61,11 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void clusterBenchRefusesMoreQueuesThanTheRouterHasSlots() {
+    assertOneLineError(run("cluster-bench", "--queues", "65"), "--queues must be at most 64");
+  }
+
+  @Test
   void aMissingConfigFileIsOneLine(@TempDir Path dir) {
     assertOneLineError(run("node", "--role", "host", "--config", dir.resolve("nope.conf").toString()),
         "nope.conf: no such file");
