@@ -85,16 +85,16 @@ class MultiProcessFailoverTest {
   void stopEverything() throws Exception {
     waiter.shutdownTestKit();
     if (client != null) {
+      // first, while the nodes still run: a client whose peers are all killed under it cannot complete its
+      // leave and waits for the shutdown phases' timeouts (about 10 s)
       client.terminate();
+      ClusterNode.awaitTermination(client, Duration.ofSeconds(30));
     }
     killAll();
     for (Process p : processes) {
       p.waitFor(30, TimeUnit.SECONDS);
     }
     Runtime.getRuntime().removeShutdownHook(killChildren);
-    if (client != null) {
-      ClusterNode.awaitTermination(client, Duration.ofSeconds(30));
-    }
   }
 
   private static int freePort() throws IOException {
