@@ -42,6 +42,13 @@ final class ClusterBenchCommand implements Callable<Integer> {
     if (requests < 1 || window < 1 || queues < 1) {
       throw new UserError("--requests, --in-flight and --queues must be >= 1");
     }
+    // the router routes over at most this many queues; more would never all get a slot, and the bench would
+    // wait for them until it timed out
+    int maxQueues = com.typesafe.config.ConfigFactory.load().getInt("mqroute.cluster.host.max-queues");
+    if (queues > maxQueues) {
+      throw new UserError("--queues must be at most " + maxQueues + " (the router's queue slots, "
+          + "mqroute.cluster.host.max-queues), was " + queues);
+    }
     ClusterBench.run(new ClusterBench.Options(backend, requests, Math.max(1, requests / 4), window, queues, dir,
         256L << 20), new PrintStream(System.out, true));
     return Main.OK;

@@ -2,11 +2,14 @@ package io.mqroute.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -34,6 +37,14 @@ final class ClusterDemoCommand implements Callable<Integer> {
     if (basePort < 1 || basePort + 1002 > 65535) {
       throw new UserError("--base-port must be in 1..64533, was " + basePort);
     }
+    // All six ports up front: a node that cannot bind fails in its own process, and the other two would wait for
+    // it to join; one clear line before anything starts is better.
+    requireFree(basePort, "the host's Artery");
+    requireFree(basePort + 1, "device A's Artery");
+    requireFree(basePort + 2, "device B's Artery");
+    requireFree(basePort + 1000, "the host's management");
+    requireFree(basePort + 1001, "device A's management");
+    requireFree(basePort + 1002, "device B's management");
     PrintWriter out = spec.commandLine().getOut();
     String seeds = "127.0.0.1:" + basePort + ",127.0.0.1:" + (basePort + 1) + ",127.0.0.1:" + (basePort + 2);
     List<List<String>> nodes = List.of(
@@ -48,21 +59,42 @@ final class ClusterDemoCommand implements Callable<Integer> {
           cmd.size())));
       out.flush();
       ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
-      synchronized (processes) {
-        processes.add(pb.start());
+      try {
+        synchronized (processes) {
+          processes.add(pb.start());
+        }
+      } catch (IOException e) {
+        stopAll(processes);
+        throw new UserError("cannot start " + cmd.get(0) + ": " + e.getMessage());
       }
     }
     out.printf("mqroute cluster-demo: running; try%n  ./mqroute load --seeds 127.0.0.1:%d JOB.fio%n"
         + "  curl http://127.0.0.1:%d/status%n  curl http://127.0.0.1:%d/metrics%nCtrl-C stops all three.%n",
         basePort, basePort + 1000, basePort + 1001);
     out.flush();
-    int exit = Main.OK;
-    for (Process p : processes) {
-      if (p.waitFor() != 0) {
-        exit = Main.INVARIANT_BROKEN;
+    // The demo is the three nodes together: when any of them ends (failed to start, could not join, was
+    // downed, Ctrl-C), the others are stopped too instead of waiting for one that will not come back.
+    CompletableFuture.anyOf(processes.stream().map(Process::onExit).toArray(CompletableFuture[]::new)).join();
+    for (int i = 0; i < processes.size(); i++) {
+      Process p = processes.get(i);
+      if (!p.isAlive()) {
+        out.printf("mqroute cluster-demo: the node on port %d ended (exit %d); stopping the others%n",
+            basePort + i, p.exitValue());
       }
     }
-    return exit;
+    out.flush();
+    stopAll(processes);
+    return Main.INVARIANT_BROKEN;
+  }
+
+  /** One line naming the port when it cannot be bound on 127.0.0.1 now. */
+  private static void requireFree(int port, String what) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress("127.0.0.1", port));
+    } catch (IOException e) {
+      throw new UserError("port 127.0.0.1:" + port + " (" + what + ") is busy: " + e.getMessage());
+    }
   }
 
   private static List<String> node(String role, int port, String seeds, Path data, int firstQueue)
@@ -73,6 +105,8 @@ final class ClusterDemoCommand implements Callable<Integer> {
     if (Files.isRegularFile(logback)) {
       cmd.add("-Dlogback.configurationFile=" + logback);
     }
+    // if this process is killed without its shutdown hook (SIGKILL), the nodes end with it (see NodeCommand)
+    cmd.add("-D" + NodeCommand.EXIT_WITH_PARENT + "=true");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());

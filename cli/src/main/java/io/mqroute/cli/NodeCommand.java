@@ -6,6 +6,7 @@ import io.mqroute.cluster.NodeSettings;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import picocli.CommandLine;
@@ -20,6 +21,9 @@ import picocli.CommandLine.Option;
         + "(null, or file under --data). Artery TCP on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
         + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
 final class NodeCommand implements Callable<Integer> {
+  /** System property: when true, the node stops when its parent process ends (set by cluster-demo). */
+  static final String EXIT_WITH_PARENT = "mqroute.exit-with-parent";
+
   @Option(names = "--role", required = true, paramLabel = "host|device", description = "What the node runs.")
   String role;
 
@@ -60,6 +64,11 @@ final class NodeCommand implements Callable<Integer> {
       node = ClusterNode.start(settings);
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
+    }
+    if (Boolean.getBoolean(EXIT_WITH_PARENT)) {
+      // started by cluster-demo: if it dies without stopping us (SIGKILL), nobody else would; leave in order
+      ActorSystem<Void> system = node.system();
+      ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(system::terminate));
     }
     PrintWriter out = spec.commandLine().getOut();
     Cluster cluster = Cluster.get(node.system());

@@ -43,6 +43,29 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void aSeedOffLoopbackIsOneLine() {
+    assertOneLineError(run("node", "--role", "device", "--seeds", "127.0.0.1:25520,10.0.0.7:25520"),
+        "10.0.0.7:25520 is not a loopback address");
+  }
+
+  @Test
+  void clusterDemoNamesABusyPortBeforeStartingAnything() throws IOException {
+    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      // the port is taken as device A's management port: base + 1001
+      int base = taken.getLocalPort() - 1001;
+      org.junit.jupiter.api.Assumptions.assumeTrue(base >= 1 && base + 1002 <= 65535);
+      assertOneLineError(run("cluster-demo", "--base-port", Integer.toString(base)),
+          "is busy"); // normally device A's management port; another of the six may happen to be busy too
+    }
+  }
+
+  @Test
+  void clusterBenchRefusesMoreQueuesThanTheRouterHasSlots() {
+    assertOneLineError(run("cluster-bench", "--queues", "65"), "--queues must be at most 64");
+  }
+
+  @Test
   void aMissingConfigFileIsOneLine(@TempDir Path dir) {
     assertOneLineError(run("node", "--role", "host", "--config", dir.resolve("nope.conf").toString()),
         "nope.conf: no such file");

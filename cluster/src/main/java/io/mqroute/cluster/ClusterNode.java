@@ -1,9 +1,11 @@
 package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.management.javadsl.PekkoManagement;
 
@@ -37,6 +39,8 @@ public final class ClusterNode {
       requireFree(config.getString("pekko.management.http.hostname"), config.getInt("pekko.management.http.port"),
           "management");
     }
+    config = ConfigFactory.parseString("pekko.coordinated-shutdown.reason-overrides.\""
+        + ManagementFailed.class.getName() + "\".exit-jvm = off").withFallback(config);
     ActorSystem<Void> system;
     try {
       system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);
@@ -48,13 +52,22 @@ public final class ClusterNode {
       try {
         uri = PekkoManagement.get(system).start().toCompletableFuture().get(30, TimeUnit.SECONDS).toString();
       } catch (Exception e) {
-        system.terminate();
+        // not system.terminate(): with exit-jvm = on its coordinated shutdown would System.exit(0) while the
+        // caller is about to report this error and exit 2. This reason turns exit-jvm off (see start()).
+        CoordinatedShutdown.get(system).run(ManagementFailed.INSTANCE);
         awaitTermination(system, Duration.ofSeconds(30));
         throw new NodeConfigException("cannot start management on port "
             + config.getInt("pekko.management.http.port") + ": " + rootMessage(e));
       }
     }
     return new Started(system, uri);
+  }
+
+  /** Why a node stops when its management endpoint did not start: the caller exits, not the shutdown. */
+  static final class ManagementFailed implements CoordinatedShutdown.Reason {
+    static final ManagementFailed INSTANCE = new ManagementFailed();
+
+    private ManagementFailed() {}
   }
 
   /** Fails with one line when {@code port} (not 0) cannot be bound on {@code host} right now. */

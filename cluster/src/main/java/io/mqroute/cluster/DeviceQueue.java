@@ -4,6 +4,7 @@ import io.mqroute.actors.device.FileBackend;
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
@@ -55,7 +56,8 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * while the mailbox was busy leaves in one message. Single {@link Request}s are answered one by one.
  *
  * <p>Graceful stop (coordinated shutdown, e.g. SIGTERM): in the {@code service-requests-done} phase, before the
- * node leaves the cluster, the queue withdraws from the Receptionist so that routers stop sending, keeps serving
+ * node leaves the cluster, the queue tells the routers it served that it is draining ({@link QueueDraining}),
+ * withdraws from the Receptionist so that routers stop sending, keeps serving
  * what it has and what is still on its way, and lets the shutdown go on once it has been empty for
  * {@link #DRAIN_SETTLE} (the routers' listings have caught up by then) or when the phase times out.
  *
@@ -161,6 +163,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
+  // routers that sent batches here: told of a graceful drain (QueueDraining) so they wait for what is in flight
+  private final java.util.HashSet<ActorRef<CompletionBatch>> routers = new java.util.HashSet<>();
   private final ActorRef<Request> endpoint;
   private final Cancellable drainTask;
   private ActorRef<Done> drained;
@@ -211,6 +215,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
         })
         .onMessage(ServeBatch.class, m -> {
           ActorRef<CompletionBatch> reply = m.batch().replyTo();
+          if (reply != null) {
+            routers.add(reply);
+          }
           for (Request r : m.batch().requests()) {
             accept(new Job(r, reply));
           }
@@ -235,9 +242,32 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
   private Behavior<Command> onDrain(Drain d) {
     drained = d.replyTo();
+    // Before deregistering: the routers then know that the queue's leaving the listing is a drain, not a crash
+    // (which they answer with ENOTCONN at once). Same association as the registry's gossip, so it comes first.
+    QueueDraining announcement = new QueueDraining(endpoint, nodeUid());
+    for (ActorRef<CompletionBatch> router : routers) {
+      announcementsTo(router).tell(announcement);
+    }
     getContext().getSystem().receptionist().tell(Receptionist.deregister(QUEUES, endpoint));
     timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
     return this;
+  }
+
+  private long nodeUid() {
+    if (!getContext().getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
+      return 0;
+    }
+    return org.apache.pekko.cluster.typed.Cluster.get(getContext().getSystem()).selfMember().uniqueAddress()
+        .longUid();
+  }
+
+  /**
+   * A router's batch-reply ref is its message adapters' shared ref, which also adapts {@link QueueDraining} (see
+   * {@link HostRouter}): the same ref, typed for the announcement.
+   */
+  @SuppressWarnings("unchecked")
+  private static ActorRef<QueueDraining> announcementsTo(ActorRef<CompletionBatch> router) {
+    return (ActorRef<QueueDraining>) (ActorRef<?>) router;
   }
 
   /** While draining: empty, and settled since the last request arrived? Then the shutdown may go on. */

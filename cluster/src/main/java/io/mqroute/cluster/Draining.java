@@ -6,7 +6,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.pekko.actor.Address;
 
 /**
  * Requests a host router sent to queues of a node that is leaving gracefully: their queues have left the
@@ -15,14 +14,15 @@ import org.apache.pekko.actor.Address;
  *
  * <p>Not thread-safe: owned by one router actor.
  *
+ * @param <N> what identifies a node (its incarnation, so that a restarted node does not inherit a drain)
  * @param <F> what the router keeps per request
  */
-final class Draining<F> {
+final class Draining<N, F> {
   private final Map<Long, F> byId = new HashMap<>();
-  private final Map<Address, Set<Long>> byNode = new HashMap<>();
-  private final Map<Long, Address> nodeOf = new HashMap<>();
+  private final Map<N, Set<Long>> byNode = new HashMap<>();
+  private final Map<Long, N> nodeOf = new HashMap<>();
 
-  void add(Address node, long id, F request) {
+  void add(N node, long id, F request) {
     byId.put(id, request);
     nodeOf.put(id, node);
     byNode.computeIfAbsent(node, k -> new HashSet<>()).add(id);
@@ -32,7 +32,7 @@ final class Draining<F> {
   F remove(long id) {
     F f = byId.remove(id);
     if (f != null) {
-      Address node = nodeOf.remove(id);
+      N node = nodeOf.remove(id);
       Set<Long> ids = byNode.get(node);
       ids.remove(id);
       if (ids.isEmpty()) {
@@ -43,7 +43,7 @@ final class Draining<F> {
   }
 
   /** Everything still draining on {@code node}, removed from here. */
-  List<F> removeNode(Address node) {
+  List<F> removeNode(N node) {
     Set<Long> ids = byNode.remove(node);
     List<F> out = new ArrayList<>();
     if (ids != null) {

@@ -8,6 +8,7 @@ import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
@@ -25,12 +26,10 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
-import org.apache.pekko.cluster.Member;
-import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.UniqueAddress;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
@@ -54,10 +53,13 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * with ENOTCONN (their fate is unknown), while the ones still waiting here are routed again over the remaining
  * queues (ENOTCONN/EINVAL as above when none is left). A queue that (re)appears gets a slot and is used at once.
  *
- * <p>Graceful leave: a queue can also leave the listing because its node is shutting down in order (it withdraws
- * first, see {@link DeviceQueue}). If its node is still up and reachable, the requests sent to it are not lost:
- * they wait for their completions in {@link Draining}, and end with ENOTCONN only if the node becomes
- * unreachable or is removed first, or after {@link #DRAIN_TIMEOUT}.
+ * <p>Graceful leave: a queue can also leave the listing because its node is shutting down in order: it announces
+ * that with {@link QueueDraining} and then withdraws (see {@link DeviceQueue}). If it announced and its node is
+ * reachable in this router's own view (kept from the membership events, not from {@code Cluster.state()}, which
+ * is updated asynchronously), the requests sent to it are not lost: they wait for their completions in
+ * {@link Draining}, and end with ENOTCONN only if the node becomes unreachable or is removed first, or after
+ * {@link #DRAIN_TIMEOUT}. A queue that leaves without announcing stopped (crash, supervision) while its node may
+ * well be up: nothing will answer, so its requests in flight end with ENOTCONN at once.
  *
  * <p>Batches: requests for a queue are not sent one by one. They collect in the slot's outbox until a
  * {@code Flush} that the router sends itself when the first one is added, and leave as one {@link RequestBatch};
@@ -96,8 +98,23 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
 
   private record ListingChanged(Receptionist.Listing listing) implements Command {}
 
-  /** A node's queues are gone for good (removed, unreachable) or their drain took too long. */
-  private record NodeGone(Address node, String why) implements Command {}
+  /**
+   * A node incarnation's queues are gone for good (removed, unreachable) or their drain took too long. By
+   * incarnation: a node restarted on the same host:port must not inherit the old one's drain or its timer.
+   */
+  private record NodeGone(UniqueAddress node, String why, boolean unreachable) implements Command {}
+
+  /** The node became reachable again (this router's own view, see {@link #unreachable}). */
+  private record NodeReachable(UniqueAddress node) implements Command {}
+
+  /** The node left the cluster for good: forget what it announced. */
+  private record NodeRemoved(UniqueAddress node) implements Command {}
+
+  /** A queue announced that it drains (see {@link QueueDraining}). */
+  private record DrainAnnounced(QueueDraining announcement) implements Command {}
+
+  /** The drain timer of one node incarnation. */
+  private record DrainTimer(UniqueAddress node) {}
 
   /** Longer than a device's drain (the service-requests-done phase, 15 s in mqroute-node.conf). */
   static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
@@ -170,7 +187,11 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final NodeMetrics.QueueGauge[] gauges;
   private final TimerScheduler<Command> timers;
   private final boolean clusterSystem;
-  private final Draining<InFlight> draining = new Draining<>();
+  private final Draining<UniqueAddress, InFlight> draining = new Draining<>();
+  // queues that announced a graceful drain, and their node's incarnation
+  private final HashMap<ActorRef<Request>, UniqueAddress> announcedDrains = new HashMap<>();
+  // nodes this router saw become unreachable and not yet reachable again (UnreachableMember/ReachableMember)
+  private final Set<UniqueAddress> unreachable = new HashSet<>();
   private long nextId;
 
   public static Behavior<Command> create(Settings settings) {
@@ -200,6 +221,8 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
     this.batchReplies = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
+    // the same ref again: queues announce their drain to the ref they send batches to
+    ctx.messageAdapter(QueueDraining.class, DrainAnnounced::new);
     // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
     // service with different messages: the same ref cannot be both. The listing and the membership events
     // (rare) come through a child.
@@ -209,9 +232,12 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
           if (e instanceof Receptionist.Listing l) {
             self.tell(new ListingChanged(l));
           } else if (e instanceof ClusterEvent.MemberRemoved m) {
-            self.tell(new NodeGone(m.member().address(), "was removed"));
+            self.tell(new NodeRemoved(m.member().uniqueAddress()));
+            self.tell(new NodeGone(m.member().uniqueAddress(), "was removed", false));
           } else if (e instanceof ClusterEvent.UnreachableMember m) {
-            self.tell(new NodeGone(m.member().address(), "became unreachable"));
+            self.tell(new NodeGone(m.member().uniqueAddress(), "became unreachable", true));
+          } else if (e instanceof ClusterEvent.ReachableMember m) {
+            self.tell(new NodeReachable(m.member().uniqueAddress()));
           }
           return Behaviors.same();
         }).build(), "events");
@@ -221,6 +247,8 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
           ClusterEvent.MemberRemoved.class));
       Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
           ClusterEvent.UnreachableMember.class));
+      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
+          ClusterEvent.ReachableMember.class));
     }
     ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
     ctx.messageAdapter(RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it
@@ -247,6 +275,16 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(ListingChanged.class, this::onListing)
         .onMessage(NodeGone.class, this::onNodeGone)
+        .onMessage(NodeReachable.class, r -> {
+          unreachable.remove(r.node());
+          return this;
+        })
+        .onMessage(NodeRemoved.class, r -> {
+          unreachable.remove(r.node());
+          announcedDrains.values().removeIf(r.node()::equals);
+          return this;
+        })
+        .onMessage(DrainAnnounced.class, this::onDrainAnnounced)
         .onMessage(GetSlots.class, this::onGetSlots)
         .onMessage(GetWaiting.class, this::onGetWaiting)
         .build();
@@ -418,7 +456,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     List<InFlight> reroute = new ArrayList<>();
     for (int slot : change.removed()) {
       view.unregister(slot);
-      Address node = before.get(slot).path().address();
+      UniqueAddress node = announcedDrains.remove(before.get(slot));
       boolean leavingInOrder = leavingInOrder(node);
       Set<Long> lost = inFlightBySlot.get(slot);
       // routed but never sent (the Flush had not come yet): as good as waiting, route them again
@@ -435,9 +473,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
           end(inFlight.remove(id), Status.ENOTCONN);
         }
       }
-      if (leavingInOrder && !lost.isEmpty() && !timers.isTimerActive(node)) {
-        timers.startSingleTimer(node, new NodeGone(node, "did not finish within " + DRAIN_TIMEOUT.toSeconds() + " s"),
-            DRAIN_TIMEOUT);
+      if (leavingInOrder && !lost.isEmpty() && !timers.isTimerActive(new DrainTimer(node))) {
+        timers.startSingleTimer(new DrainTimer(node),
+            new NodeGone(node, "did not finish within " + DRAIN_TIMEOUT.toSeconds() + " s", false), DRAIN_TIMEOUT);
       }
       ArrayDeque<Long> waiting = waitingBySlot.get(slot);
       for (long id : waiting) {
@@ -445,7 +483,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       }
       if (!lost.isEmpty() || !waiting.isEmpty()) {
         getContext().getLog().info("queue slot {} left: {} requests in flight {}, {} waiting re-routed", slot,
-            lost.size(), leavingInOrder ? "left to finish (its node is leaving in order)" : "ended with ENOTCONN",
+            lost.size(), leavingInOrder ? "left to finish (it announced a drain)" : "ended with ENOTCONN",
             waiting.size());
       }
       lost.clear();
@@ -472,26 +510,28 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     return this;
   }
 
-  /** A member that is still up and reachable: its queues withdrew on purpose (a coordinated shutdown). */
-  private boolean leavingInOrder(Address node) {
-    if (!clusterSystem || node.host().isEmpty()) {
-      return false; // a local queue that stopped: nothing will answer
+  /**
+   * The queue announced a drain ({@code node} non-null) and its node is reachable as far as this router has
+   * seen: it will still answer. A local queue that stopped never will.
+   */
+  private boolean leavingInOrder(UniqueAddress node) {
+    return clusterSystem && node != null && node.address().host().isDefined() && !unreachable.contains(node);
+  }
+
+  private Behavior<Command> onDrainAnnounced(DrainAnnounced d) {
+    ActorRef<Request> queue = d.announcement().queue();
+    if (queue != null) {
+      announcedDrains.put(queue, new UniqueAddress(queue.path().address(), d.announcement().nodeUid()));
     }
-    ClusterEvent.CurrentClusterState state = Cluster.get(getContext().getSystem()).state();
-    for (Member m : state.getMembers()) {
-      if (m.address().equals(node)) {
-        MemberStatus st = m.status();
-        boolean alive = st == MemberStatus.up() || st == MemberStatus.weaklyUp() || st == MemberStatus.leaving()
-            || st == MemberStatus.exiting();
-        return alive && !state.getUnreachable().contains(m);
-      }
-    }
-    return false;
+    return this;
   }
 
   private Behavior<Command> onNodeGone(NodeGone gone) {
+    if (gone.unreachable()) {
+      unreachable.add(gone.node());
+    }
     List<InFlight> lost = draining.removeNode(gone.node());
-    timers.cancel(gone.node());
+    timers.cancel(new DrainTimer(gone.node()));
     for (InFlight f : lost) {
       end(f, Status.ENOTCONN);
     }

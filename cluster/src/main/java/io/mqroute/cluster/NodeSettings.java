@@ -170,6 +170,40 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return all;
   }
 
+  /**
+   * A node that listens on loopback only can never reach a seed on another host, and it would only find out by
+   * retrying for ever (or until shutdown-after-unsuccessful-join-seed-nodes): refuse such seeds now.
+   */
+  private static void checkSeedsReachable(Config c) {
+    String self = c.getString("pekko.remote.artery.canonical.hostname");
+    if (!isLoopback(self)) {
+      return;
+    }
+    for (String seed : c.getStringList("pekko.cluster.seed-nodes")) {
+      String hostPort = seed.substring(seed.indexOf('@') + 1);
+      String host = hostPort.substring(0, Math.max(0, hostPort.lastIndexOf(':')));
+      if (!isLoopback(host)) {
+        throw new NodeConfigException("--seeds: " + hostPort + " is not a loopback address, but this node "
+            + "listens on " + self + " only (pekko.remote.artery.canonical.hostname) and could never join it");
+      }
+    }
+  }
+
+  /**
+   * 127.0.0.0/8, ::1 and localhost, decided from the text (an IP literal, or the one name that is loopback by
+   * definition): other names would need a DNS lookup, and are not loopback addresses on a loopback-only node.
+   */
+  static boolean isLoopback(String host) {
+    String h = host.trim().toLowerCase(Locale.ROOT);
+    if (h.startsWith("[") && h.endsWith("]")) {
+      h = h.substring(1, h.length() - 1);
+    }
+    if (h.equals("localhost") || h.equals("::1") || h.equals("0:0:0:0:0:0:0:1")) {
+      return true;
+    }
+    return h.matches("127(\\.\\d{1,3}){3}");
+  }
+
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     Config d = c.getConfig("mqroute.cluster.device");
@@ -192,6 +226,7 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     } catch (RuntimeException e) {
       throw new NodeConfigException("mqroute.cluster.host.selector: " + e.getMessage());
     }
+    checkSeedsReachable(c);
     String transport = c.getString("pekko.remote.artery.transport");
     if (!transport.equals("tcp") && !transport.equals("tls-tcp")) {
       throw new NodeConfigException("pekko.remote.artery.transport must be tcp (or tls-tcp), was " + transport);

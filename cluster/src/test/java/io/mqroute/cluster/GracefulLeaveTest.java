@@ -29,7 +29,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A device node that stops in order (coordinated shutdown, as on SIGTERM) under load loses nothing: its queues
  * withdraw and finish what they have before the node leaves, the host waits for those completions, and every
- * request ends OK — on the leaving device or on the other one.
+ * request ends OK — on the leaving device or on the other one. A queue that stops without draining (a crash) on a
+ * node that stays up is not mistaken for one: its requests in flight end with ENOTCONN at once.
  */
 class GracefulLeaveTest {
   private static final int N = 10_000;
@@ -144,5 +145,66 @@ class GracefulLeaveTest {
     assertThat(r.duplicates()).isZero();
     assertThat(r.okOnLeaving()).as("it finished its share until it withdrew, then the other device took over")
         .isPositive().isLessThan(N / 2);
+  }
+
+  @Test
+  void aQueueThatStopsOnALiveNodeEndsItsRequestsInFlightWithEnotconnAtOnce() {
+    ActorSystem<Void> host = ClusterNode.start(NodeSettings.Role.HOST, node("host", "")).system();
+    nodes.add(host);
+    // neither queue ever completes: what is sent to them stays in flight until something ends it
+    ActorSystem<Void> device = ClusterNode.start(NodeSettings.Role.DEVICE, node("device",
+        "mqroute.cluster.device { first-queue = 0, service-delay = 10m }")).system();
+    nodes.add(device);
+    Address hostAddress = Cluster.get(host).selfMember().address();
+    nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
+    ActorTestKit deviceKit = ActorTestKit.create(device);
+    ActorRef<DeviceQueue.Command> crashing = deviceKit.spawn(DeviceQueue.create(new DeviceQueue.Settings(1, 64,
+        new DeviceQueue.NullBackend(Duration.ofMinutes(10)))), "crashing-queue");
+
+    ActorTestKit kit = ActorTestKit.create(host);
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    HostRouter.Slots both = slots.awaitAssert(WAIT, () -> {
+      router.tell(new HostRouter.GetSlots(slots.ref()));
+      HostRouter.Slots s = slots.receiveMessage(WAIT);
+      assertThat(s.queues().stream().filter(q -> q != null).count()).isEqualTo(2);
+      return s;
+    });
+    int crashingSlot = -1;
+    for (int slot = 0; slot < both.queues().size(); slot++) {
+      ActorRef<Request> q = both.queues().get(slot);
+      if (q != null && q.path().toString().contains("/crashing-queue/")) {
+        crashingSlot = slot;
+      }
+    }
+    assertThat(crashingSlot).as("the crashing queue's slot").isNotNegative();
+
+    TestProbe<Completion> client = kit.createTestProbe();
+    int sent = 16;
+    for (int i = 0; i < sent; i++) {
+      router.tell(new HostRouter.Submit(new Request(i, Op.READ, 1, 0, 4096, true, i, NanoClock.SYSTEM.nanoTime(),
+          client.ref())));
+    }
+    int slot = crashingSlot;
+    int onCrashing = slots.awaitAssert(WAIT, () -> {
+      router.tell(new HostRouter.GetSlots(slots.ref()));
+      HostRouter.Slots s = slots.receiveMessage(WAIT);
+      assertThat(s.inFlight()).isEqualTo(sent);
+      return s.nrReqs().get(slot);
+    });
+    assertThat(onCrashing).as("requests routed to the crashing queue").isPositive();
+
+    long stopped = System.nanoTime();
+    deviceKit.stop(crashing, WAIT);
+    // well under HostRouter.DRAIN_TIMEOUT: a stopped queue must not be waited for as if it were draining
+    Duration prompt = HostRouter.DRAIN_TIMEOUT.dividedBy(2);
+    for (int i = 0; i < onCrashing; i++) {
+      assertThat(client.receiveMessage(prompt).status()).isEqualTo(Status.ENOTCONN);
+    }
+    System.out.printf("GracefulLeaveTest: %d requests on a stopped queue ended with ENOTCONN %d ms after the stop%n",
+        onCrashing, (System.nanoTime() - stopped) / 1_000_000);
+    // the device node is still up, and its other queue still holds its requests
+    client.expectNoMessage(Duration.ofMillis(200));
+    assertThat(Cluster.get(host).state().getUnreachable()).isEmpty();
   }
 }

@@ -91,4 +91,23 @@ class NodeSettingsTest {
     assertThatThrownBy(() -> host(-1, "", null)).hasMessage("--port must be in 0..65535, was -1");
     assertThatThrownBy(() -> NodeSettings.Role.ofNode("client")).hasMessageContaining("host or device");
   }
+
+  @Test
+  void aLoopbackNodeRefusesSeedsItCouldNeverReach() {
+    assertThatThrownBy(() -> host(25520, "10.0.0.7:25520", null).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessage("--seeds: 10.0.0.7:25520 is not a loopback address, but this node listens on 127.0.0.1 only "
+            + "(pekko.remote.artery.canonical.hostname) and could never join it");
+    assertThatThrownBy(() -> host(25520, "127.0.0.1:25521,db.example.com:25520", null).toConfig())
+        .hasMessageContaining("db.example.com:25520 is not a loopback address");
+    assertThat(host(25520, "127.0.0.2:25521,localhost:25522", null).toConfig()
+        .getStringList("pekko.cluster.seed-nodes")).hasSize(2);
+    assertThat(NodeSettings.isLoopback("[::1]")).isTrue();
+    assertThat(NodeSettings.isLoopback("127.0.0.1.evil.com")).isFalse();
+  }
+
+  @Test
+  void aNodeThatCannotJoinGivesUp() {
+    assertThat(host(0, "", null).toConfig().getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
+        .isEqualTo(java.time.Duration.ofSeconds(60));
+  }
 }

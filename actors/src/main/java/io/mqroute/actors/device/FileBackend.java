@@ -43,6 +43,13 @@ public final class FileBackend implements AutoCloseable {
   /** Largest transfer of one request (16 MiB), far above FUSE's max_pages limit. */
   public static final int MAX_LENGTH = 16 * 1024 * 1024;
 
+  /**
+   * Largest piece of a length-only request done at once (256 KiB): its scratch buffer, one per I/O thread, and
+   * the JDK's cached direct buffer behind a heap-buffer read, stay this small instead of growing to
+   * {@link #MAX_LENGTH} for good after one large request.
+   */
+  static final int CHUNK = 256 * 1024;
+
   /** Open channels kept by default; more files still work, the least recently used channel is closed. */
   public static final int DEFAULT_MAX_OPEN = 64;
 
@@ -115,20 +122,22 @@ public final class FileBackend implements AutoCloseable {
     if (invalid != null) {
       return invalid;
     }
-    return withChannel(fileId, ch -> {
-      long pos = offset;
-      while (dst.hasRemaining()) {
-        int n = ch.read(dst, pos);
-        if (n < 0) {
-          // shorter than its size: the rest is a hole, which reads as zeros
-          while (dst.hasRemaining()) {
-            dst.put((byte) 0);
-          }
-          break;
+    return withChannel(fileId, ch -> readFully(ch, dst, offset));
+  }
+
+  private static void readFully(FileChannel ch, ByteBuffer dst, long offset) throws IOException {
+    long pos = offset;
+    while (dst.hasRemaining()) {
+      int n = ch.read(dst, pos);
+      if (n < 0) {
+        // shorter than its size: the rest is a hole, which reads as zeros
+        while (dst.hasRemaining()) {
+          dst.put((byte) 0);
         }
-        pos += n;
+        break;
       }
-    });
+      pos += n;
+    }
   }
 
   /** Writes {@code src.remaining()} bytes from {@code src} at {@code offset}. */
@@ -145,25 +154,39 @@ public final class FileBackend implements AutoCloseable {
     });
   }
 
-  /** Reads {@code length} bytes and discards them (a request without a payload buffer). */
+  /** Reads {@code length} bytes and discards them (a request without a payload buffer), in chunks. */
   public Status read(long fileId, long offset, int length) {
     Status invalid = check(fileId, offset, length);
     if (invalid != null) {
       return invalid;
     }
-    return read(fileId, offset, scratch(length));
+    ByteBuffer buf = scratch(Math.min(length, CHUNK));
+    return withChannel(fileId, ch -> {
+      for (long done = 0; done < length; done += buf.limit()) {
+        buf.clear().limit((int) Math.min(CHUNK, length - done));
+        readFully(ch, buf, offset + done);
+      }
+    });
   }
 
-  /** Writes {@code length} zero bytes (a request without a payload buffer). */
+  /** Writes {@code length} zero bytes (a request without a payload buffer), in chunks. */
   public Status write(long fileId, long offset, int length) {
     Status invalid = check(fileId, offset, length);
     if (invalid != null) {
       return invalid;
     }
-    ByteBuffer buf = scratch(length);
+    ByteBuffer buf = scratch(Math.min(length, CHUNK));
     // zero it: the scratch buffer may hold bytes read from another file
-    Arrays.fill(buf.array(), 0, length, (byte) 0);
-    return write(fileId, offset, buf);
+    Arrays.fill(buf.array(), 0, buf.capacity(), (byte) 0);
+    return withChannel(fileId, ch -> {
+      for (long done = 0; done < length; done += buf.limit()) {
+        buf.clear().limit((int) Math.min(CHUNK, length - done));
+        long pos = offset + done;
+        while (buf.hasRemaining()) {
+          pos += ch.write(buf, pos);
+        }
+      }
+    });
   }
 
   /** Forces the file's data and metadata to the device ({@code fsync(2)}). */
@@ -226,11 +249,16 @@ public final class FileBackend implements AutoCloseable {
     return null;
   }
 
+  /** This thread's scratch buffer, for tests: it never grows above {@link #CHUNK}. */
+  int scratchCapacity() {
+    return scratch.get().capacity();
+  }
+
   private ByteBuffer scratch(int length) {
     ByteBuffer buf = scratch.get();
     if (buf.capacity() < length) {
-      // grow by doubling so that mixed sizes settle quickly; never above MAX_LENGTH
-      int cap = Math.min(MAX_LENGTH, Math.max(length, buf.capacity() * 2));
+      // grow by doubling so that mixed sizes settle quickly; never above CHUNK (callers ask for at most that)
+      int cap = Math.min(CHUNK, Math.max(length, buf.capacity() * 2));
       buf = ByteBuffer.allocate(cap);
       scratch.set(buf);
     }

@@ -12,6 +12,7 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
@@ -35,6 +36,24 @@ class FileBackendTest {
 
   private static ByteBuffer bytes(String s) {
     return ByteBuffer.wrap(s.getBytes(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void largeLengthOnlyRequestsGoInChunksAndTheScratchBufferStaysSmall() throws IOException {
+    long max = 4L * FileBackend.CHUNK + 4096;
+    try (FileBackend fb = new FileBackend(root(), max)) {
+      ByteBuffer marker = ByteBuffer.allocate(4096);
+      Arrays.fill(marker.array(), (byte) 7);
+      // a chunked zero-write must cover every byte, the last (partial) chunk included
+      assertThat(fb.write(3, max - 4096, marker.duplicate())).isEqualTo(Status.OK);
+      assertThat(fb.write(3, 0, marker.duplicate())).isEqualTo(Status.OK);
+      assertThat(fb.write(3, 0, (int) max)).isEqualTo(Status.OK);
+      ByteBuffer back = ByteBuffer.allocate(4096);
+      assertThat(fb.read(3, max - 4096, back)).isEqualTo(Status.OK);
+      assertThat(back.array()).containsOnly((byte) 0);
+      assertThat(fb.read(3, 1, (int) max - 1)).isEqualTo(Status.OK);
+      assertThat(fb.scratchCapacity()).isLessThanOrEqualTo(FileBackend.CHUNK);
+    }
   }
 
   @Test

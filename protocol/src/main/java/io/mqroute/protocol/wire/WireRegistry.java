@@ -4,6 +4,7 @@ import com.esotericsoftware.kryo.Kryo;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
+import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
@@ -38,7 +39,7 @@ public final class WireRegistry {
    */
   private static final List<Entry> MESSAGES =
       List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101), new Entry(RequestBatch.class, 102),
-          new Entry(CompletionBatch.class, 103));
+          new Entry(CompletionBatch.class, 103), new Entry(QueueDraining.class, 104));
 
   private record Entry(Class<? extends WireMessage> type, int id) {}
 

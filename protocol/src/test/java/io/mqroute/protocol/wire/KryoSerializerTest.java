@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -45,6 +46,17 @@ class KryoSerializerTest {
     assertThat(back).isEqualTo(r);
     back.replyTo().tell(WireSamples.COMPLETION);
     probe.expectMessage(WireSamples.COMPLETION);
+  }
+
+  @Test
+  void aQueueDrainingAnnouncementKeepsItsQueueRef() {
+    TestProbe<Request> queue = testKit.createTestProbe();
+    QueueDraining d = new QueueDraining(queue.ref(), 42L);
+    Serializer s = serialization().findSerializerFor(d);
+    QueueDraining back = (QueueDraining) s.fromBinary(s.toBinary(d));
+    assertThat(back).isEqualTo(d);
+    back.queue().tell(WireSamples.REQUEST);
+    queue.expectMessage(WireSamples.REQUEST);
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.mqroute.protocol.wire;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
+import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
@@ -36,5 +37,7 @@ final class WireSamples {
               new RequestBatch(List.of(REQUEST, new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null)), null)),
           CompletionBatch.class,
           List.of(new CompletionBatch(List.of(COMPLETION)),
-              new CompletionBatch(List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)))));
+              new CompletionBatch(List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)))),
+          QueueDraining.class,
+          List.of(new QueueDraining(null, 0), new QueueDraining(null, -4_611_686_018_427_387_904L)));
 }
