@@ -1,10 +1,9 @@
 package io.mqroute.actors.chaos;
 
+import io.mqroute.actors.runtime.RunPool;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
@@ -21,14 +20,9 @@ public final class ChaosSuite {
     if (parallel < 1 || lastSeed < firstSeed) {
       throw new IllegalArgumentException("need parallel >= 1 and a non-empty seed range");
     }
-    ExecutorService pool = Executors.newFixedThreadPool(parallel, r -> {
-      Thread t = new Thread(r, "mqroute-chaos");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
+    try (RunPool pool = new RunPool(parallel, "mqroute-chaos")) {
       // a bounded window of submitted seeds: a range of millions must not queue millions of tasks
-      java.util.ArrayDeque<Future<SeedResult>> window = new java.util.ArrayDeque<>();
+      ArrayDeque<Future<SeedResult>> window = new ArrayDeque<>();
       List<SeedResult> out = new ArrayList<>();
       long next = firstSeed;
       while (next <= lastSeed || !window.isEmpty()) {
@@ -36,21 +30,11 @@ public final class ChaosSuite {
           long seed = next++;
           window.addLast(pool.submit(() -> ChaosRun.run(profile, seed)));
         }
-        SeedResult r = window.pollFirst().get();
+        SeedResult r = RunPool.join(window.pollFirst());
         progress.accept(r);
         out.add(r);
       }
       return out;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 }

@@ -1,18 +1,15 @@
 package io.mqroute.actors.experiment;
 
-import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.RunDigest;
 import io.mqroute.actors.metrics.Digest;
 import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.actors.runtime.RunPool;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 import java.util.stream.Collectors;
@@ -35,12 +32,7 @@ public final class ExperimentRunner {
       throw new IllegalArgumentException("parallel must be >= 1, was " + parallel);
     }
     int runs = spec.variants().size() * spec.replications();
-    ExecutorService pool = Executors.newFixedThreadPool(Math.min(parallel, runs), r -> {
-      Thread t = new Thread(r, "mqroute-run");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
+    try (RunPool pool = new RunPool(Math.min(parallel, runs), "mqroute-run")) {
       List<List<Future<Run>>> futures = new ArrayList<>();
       for (Variant v : spec.variants()) {
         List<Future<Run>> reps = new ArrayList<>();
@@ -54,7 +46,7 @@ public final class ExperimentRunner {
       for (int i = 0; i < futures.size(); i++) {
         List<Run> reps = new ArrayList<>();
         for (Future<Run> f : futures.get(i)) {
-          reps.add(f.get());
+          reps.add(RunPool.join(f));
         }
         VariantResult vr = combine(spec.variants().get(i), reps);
         progress.accept(vr);
@@ -66,16 +58,6 @@ public final class ExperimentRunner {
           .putInt(spec.replications());
       results.forEach(r -> d.putString(r.variant().id()).putString(r.digest()));
       return new ExperimentResult(spec, List.copyOf(results), verdicts, d.hex());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted", e);
-    } catch (ExecutionException e) {
-      if (e.getCause() instanceof RuntimeException re) {
-        throw re;
-      }
-      throw new IllegalStateException(e.getCause());
-    } finally {
-      pool.shutdownNow();
     }
   }
 
