@@ -1,5 +1,6 @@
 package io.mqroute.actors.chaos;
 
+import io.mqroute.actors.cpu.FallbackCpu;
 import io.mqroute.actors.machine.CoreProtocol;
 import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.FlowProtocol;
@@ -215,25 +216,13 @@ public final class ChaosController extends AbstractBehavior<Command> {
     return this;
   }
 
-  /**
-   * Where the tasks of a dying CPU go (select_fallback_rq): an online CPU of the same NUMA node, else any
-   * online CPU; CPU 0 never goes offline, so there always is one.
-   */
+  /** Where the tasks of a dying CPU go (CPU 0 never goes offline, so there always is one). */
   private int fallback(int cpu) {
-    int n = online.length;
-    for (int i = 1; i < n; i++) {
-      int c = (cpu + i) % n;
-      if (online[c] && topology.cpuToNode(c) == topology.cpuToNode(cpu)) {
-        return c;
-      }
+    int c = FallbackCpu.of(cpu, online.length, x -> online[x], topology::cpuToNode, null);
+    if (c < 0) {
+      throw new IllegalStateException("no online CPU left");
     }
-    for (int i = 1; i < n; i++) {
-      int c = (cpu + i) % n;
-      if (online[c]) {
-        return c;
-      }
-    }
-    throw new IllegalStateException("no online CPU left");
+    return c;
   }
 
   private void tellJobs() {

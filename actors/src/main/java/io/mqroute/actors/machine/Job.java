@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.cpu.FallbackCpu;
 import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.JobProtocol.Arrival;
 import io.mqroute.actors.machine.JobProtocol.Command;
@@ -137,36 +138,15 @@ public final class Job extends AbstractBehavior<Command> {
     return this;
   }
 
-  /**
-   * select_fallback_rq: an allowed online CPU of the task's node, then any allowed online CPU, then (affinity
-   * broken) an online CPU of the node, then any — each searched upwards from the current CPU.
-   */
+  /** The app thread leaves an offline CPU the way select_fallback_rq moves it. */
   private void fallBack() {
     if (online == null || online[cpu]) {
       return;
     }
-    int node = cpuToNode[cpu];
-    int[] allowed = plan.cpus();
-    int from = indexOf(allowed, cpu) + 1;
-    for (int pass = 0; pass < 4; pass++) {
-      int n = pass < 2 ? allowed.length : online.length;
-      for (int i = 0; i < n; i++) {
-        int c = pass < 2 ? allowed[(from + i) % allowed.length] : (cpu + 1 + i) % online.length;
-        if (online[c] && (pass % 2 == 1 || cpuToNode[c] == node)) {
-          cpu = c;
-          return;
-        }
-      }
+    int c = FallbackCpu.of(cpu, online.length, x -> online[x], x -> cpuToNode[x], plan.cpus());
+    if (c >= 0) {
+      cpu = c;
     }
-  }
-
-  private static int indexOf(int[] a, int x) {
-    for (int i = 0; i < a.length; i++) {
-      if (a[i] == x) {
-        return i;
-      }
-    }
-    return -1;
   }
 
   private Behavior<Command> onStart() {

@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.cpu.FallbackCpu;
 import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.FlowProtocol.CpuHotplug;
 import io.mqroute.actors.machine.FlowProtocol.Ended;
@@ -191,20 +192,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (cpu < 0 || view.cpuOnline(cpu)) {
       return cpu;
     }
-    int n = view.cpuCount();
-    for (int i = 1; i < n; i++) {
-      int c = (cpu + i) % n;
-      if (view.cpuOnline(c) && view.cpuToNode(c) == view.cpuToNode(cpu)) {
-        return c;
-      }
-    }
-    for (int i = 1; i < n; i++) {
-      int c = (cpu + i) % n;
-      if (view.cpuOnline(c)) {
-        return c;
-      }
-    }
-    return cpu;
+    int c = FallbackCpu.of(cpu, view.cpuCount(), view::cpuOnline, view::cpuToNode, null);
+    return c < 0 ? cpu : c;
   }
 
   /** flush_bg_queue (global list) or fuse_uring_flush_bg (one queue's list). */
