@@ -242,10 +242,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
       }
       open.clear();
       for (int cpu = 0; cpu < online.length; cpu++) {
-        if (!online[cpu]) {
-          bringOnline(cpu);
-          log.add(ChaosEvent.online(now, cpu).toString());
-        }
+        apply(ChaosEvent.online(now, cpu)); // logged; a no-op for a CPU that is online
       }
       settled = true;
     }
@@ -254,8 +251,8 @@ public final class ChaosController extends AbstractBehavior<Command> {
   }
 
   private Behavior<Command> onCollect(Collect c) {
-    c.replyTo().tell(new MachineProtocol.GotPerturbation(new Perturbation.Report(List.copyOf(log), hotplug, faults,
-        List.of())));
+    c.replyTo().tell(new MachineProtocol.GotPerturbation(new Perturbation.Report(List.copyOf(log), hotplug,
+        faults)));
     return this;
   }
 }

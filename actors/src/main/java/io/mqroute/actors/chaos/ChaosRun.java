@@ -74,9 +74,6 @@ public final class ChaosRun {
     if (r.stall() != null) {
       violations.add("deadlock: " + r.stall());
     }
-    if (r.perturbation() != null) {
-      violations.addAll(r.perturbation().violations());
-    }
     for (FlowProtocol.QueueStats q : r.queues()) {
       if (q.maxWaitNanos() > profile.maxWaitNanos()) {
         violations.add("queue " + q.queue() + " (cpu " + q.homeCpu() + "): a request waited "

@@ -77,7 +77,7 @@ public final class ExperimentRunner {
     List<MachineResult> all = new ArrayList<>();
     long wall = 0;
     for (Run r : reps) {
-      d.putString(digest(r.outcome().result()));
+      d.putString(RunDigest.of(r.outcome().result()));
       summaries.add(Summary.of(r.outcome().result().jobs()));
       all.add(r.outcome().result());
       wall += r.wallNanos();
@@ -85,11 +85,6 @@ public final class ExperimentRunner {
     Run first = reps.get(0);
     return new VariantResult(v, first.outcome().result(), first.outcome().stats(), d.hex(), wall,
         List.copyOf(summaries), List.copyOf(all));
-  }
-
-  /** Jobs' statistics plus the machine's own counters: anything the seed determines. */
-  static String digest(MachineResult r) {
-    return RunDigest.of(r);
   }
 
   /** The value of {@code metric} for a reference, averaged over replications. */

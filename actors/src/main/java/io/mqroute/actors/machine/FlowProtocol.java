@@ -40,6 +40,7 @@ public final class FlowProtocol {
   public record RouterRemount(ActorRef<MachineProtocol.Command> replyTo) implements RouterCommand {}
 
   /**
+   * @param routed            dispatches to a queue (a request re-routed off an offline CPU's queue counts again)
    * @param noQueue           requests refused because the selector found no queue (EINVAL / ENOTCONN)
    * @param blocked           background submissions that had to wait for max_background (fc->blocked)
    * @param maxNumBackground  the highest num_background seen

@@ -32,6 +32,6 @@ public record MachineResult(
   }
 
   public boolean healthy() {
-    return violations.isEmpty() && stall == null && (perturbation == null || perturbation.violations().isEmpty());
+    return violations.isEmpty() && stall == null;
   }
 }

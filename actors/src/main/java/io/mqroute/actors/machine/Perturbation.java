@@ -41,7 +41,6 @@ public interface Perturbation {
    * @param events     what was done, in order, one line each (replayable)
    * @param hotplug    CPU state changes made
    * @param faults     fault windows opened
-   * @param violations checks of the perturbation's own that failed
    */
-  record Report(List<String> events, long hotplug, long faults, List<String> violations) {}
+  record Report(List<String> events, long hotplug, long faults) {}
 }

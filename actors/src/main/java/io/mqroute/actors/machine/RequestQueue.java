@@ -286,8 +286,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   }
 
   private Behavior<QueueCommand> onReport(QueueReport q) {
-    List<Long> stuck = new ArrayList<>(onRingIds.keySet());
-    overflow.forEach(i -> stuck.add(i.request().id()));
+    List<Long> stuck = stuckIds();
     List<String> v = new ArrayList<>(violations);
     if (onRing > ringSize || onRing < 0) {
       v.add("ring occupancy " + onRing + " outside [0, " + ringSize + "]");
@@ -335,8 +334,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     List<String> problems = new ArrayList<>();
     long inFlight = accepted - completed - rerouted;
     if (inFlight != 0 || onRing != 0 || !overflow.isEmpty() || !served.isEmpty()) {
-      List<Long> stuck = new ArrayList<>(onRingIds.keySet());
-      overflow.forEach(i -> stuck.add(i.request().id()));
+      List<Long> stuck = stuckIds();
       problems.add("queue " + index + " (cpu " + homeCpu + "): unmount with in_flight " + inFlight + " (on ring "
           + onRing + ", overflow " + overflow.size() + "): " + stuck);
     }
@@ -350,5 +348,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     poller.tell(new FlowProtocol.PollerFault(new Fault(Fault.Kind.SLOWDOWN, 0)));
     r.replyTo().tell(new MachineProtocol.Remounted(problems));
     return this;
+  }
+
+  /** Ids of the requests still on the ring or the overflow list. */
+  private List<Long> stuckIds() {
+    List<Long> stuck = new ArrayList<>(onRingIds.keySet());
+    overflow.forEach(i -> stuck.add(i.request().id()));
+    return stuck;
   }
 }

@@ -346,7 +346,6 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       admission.enqueue(q);
       if (admission.tryAdmit(q)) {
         noteAdmission();
-        routed--; // dispatch counts it again
         dispatch(q, r);
       } else {
         waiting[q].addFirst(r); // it was sent once already: it goes first
@@ -354,7 +353,6 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       flush(from);
       return this;
     }
-    routed--;
     dispatch(q, r);
     return this;
   }
