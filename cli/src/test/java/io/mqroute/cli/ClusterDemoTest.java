@@ -1,0 +1,152 @@
+package io.mqroute.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The README's "a cluster on one machine" path, end to end: {@code mqroute cluster-demo} in a process of its own
+ * starts the three nodes, they form a cluster with both devices' queues in the host's router, {@code mqroute load}
+ * runs a job against it with no error, and a SIGTERM to the demo stops all three nodes. Bounded: every wait polls
+ * with a deadline, and whatever is left is killed afterwards.
+ */
+class ClusterDemoTest {
+  private static final Duration FORM = Duration.ofSeconds(90);
+  private static final Duration STOP = Duration.ofSeconds(45);
+
+  private final List<ProcessHandle> started = new ArrayList<>();
+  private final ActorTestKit waiter = ActorTestKit.create("cluster-demo-test");
+
+  @AfterEach
+  void killWhateverIsLeft() {
+    started.forEach(ProcessHandle::destroyForcibly);
+    waiter.shutdownTestKit();
+  }
+
+  @Test
+  void theDemoFormsAClusterServesALoadAndStopsAllThreeNodesOnSigterm(@TempDir Path dir) throws Exception {
+    int base = freeBasePort();
+    Path log = dir.resolve("demo.log");
+    List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
+        System.getProperty("java.class.path"), Main.class.getName(), "cluster-demo", "--base-port",
+        Integer.toString(base));
+    Process demo = new ProcessBuilder(cmd).directory(repositoryRoot().toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    started.add(demo.toHandle());
+
+    // the host's router lists a queue of each device (device B's start at 16): the cluster has formed
+    JsonNode status = waiter.createTestProbe().awaitAssert(FORM, Duration.ofMillis(200), () -> {
+      assertThat(demo.isAlive()).as("the demo is running: %s", tail(log)).isTrue();
+      JsonNode s = get(base + 1000);
+      assertThat(s.get("nodes")).as("members").hasSize(3);
+      assertThat(s.get("queues")).as("queues in the host's router").hasSizeGreaterThanOrEqualTo(2);
+      return s;
+    });
+    assertThat(status.get("nodes").findValuesAsText("status")).containsOnly("Up");
+    List<ProcessHandle> nodes = demo.descendants().filter(ProcessHandle::isAlive).toList();
+    started.addAll(nodes);
+    assertThat(nodes).as("three node processes").hasSize(3);
+
+    Path job = dir.resolve("reads.fio");
+    Files.writeString(job, """
+        [reads]
+        ioengine=libaio
+        rw=randread
+        bs=4k
+        size=2m
+        iodepth=16
+        """);
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    int exit = Main.execute(new String[] {"load", "--seeds", "127.0.0.1:" + base, job.toString()},
+        new PrintWriter(out, true), new PrintWriter(err, true));
+    assertThat(exit).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("read: IOPS=", "summary: 512 requests", "512 OK, 0 errors");
+    // the requests went through the host's router (its counter is the cluster's, not the client's)
+    JsonNode after = get(base + 1000);
+    assertThat(after.get("requests").asLong()).isGreaterThanOrEqualTo(512);
+    assertThat(after.get("errors").asLong()).isZero();
+
+    demo.destroy(); // SIGTERM: the demo's shutdown hook sends SIGTERM to each node
+    assertThat(demo.waitFor(STOP.toSeconds(), TimeUnit.SECONDS)).as("the demo ended: %s", tail(log)).isTrue();
+    for (ProcessHandle n : nodes) {
+      boolean ended = n.onExit().completeOnTimeout(null, STOP.toSeconds(), TimeUnit.SECONDS).join() != null
+          || !n.isAlive();
+      assertThat(ended).as("node process %d ended", n.pid()).isTrue();
+    }
+    assertThat(IntStream.of(base, base + 1, base + 2, base + 1000, base + 1001, base + 1002))
+        .as("all six ports are free again").allMatch(ClusterDemoTest::isFree);
+  }
+
+  private static JsonNode get(int port) throws IOException, InterruptedException {
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
+        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).isEqualTo(200);
+    return new ObjectMapper().readTree(r.body());
+  }
+
+  /** The directory with cluster-config/ (the demo reads its logback.xml from there), or this one. */
+  private static Path repositoryRoot() {
+    Path here = Path.of("").toAbsolutePath();
+    for (Path p = here; p != null; p = p.getParent()) {
+      if (Files.isDirectory(p.resolve("cluster-config"))) {
+        return p;
+      }
+    }
+    return here;
+  }
+
+  /** A base port whose six ports (P..P+2, P+1000..P+1002) are free now. */
+  private static int freeBasePort() {
+    SplittableRandom rnd = new SplittableRandom();
+    for (int attempt = 0; attempt < 200; attempt++) {
+      int p = rnd.nextInt(20000, 60000);
+      if (IntStream.of(p, p + 1, p + 2, p + 1000, p + 1001, p + 1002).allMatch(ClusterDemoTest::isFree)) {
+        return p;
+      }
+    }
+    throw new IllegalStateException("no free base port found");
+  }
+
+  private static boolean isFree(int port) {
+    try (ServerSocket s = new ServerSocket()) {
+      s.setReuseAddress(true);
+      s.bind(new InetSocketAddress("127.0.0.1", port));
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  private static String tail(Path log) {
+    try {
+      List<String> lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+    } catch (IOException e) {
+      return "(no log: " + e.getMessage() + ")";
+    }
+  }
+}
