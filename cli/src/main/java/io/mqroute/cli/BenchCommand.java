@@ -41,6 +41,8 @@ final class BenchCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "virtual:             %.3f s (%.1fx real time)%n", r.virtualNanos() / 1e9,
         r.speedUp());
     out.printf(Locale.ROOT, "simulated req/s:     %.0f%n", r.requestsPerWallSecond());
+    out.printf(Locale.ROOT, "per request:         %.1f run-queue tasks, %.1f timers (%.0f ns of wall time per task)%n",
+        r.tasksPerRequest(), r.timersPerRequest(), r.wallNanosPerTask());
     out.printf(Locale.ROOT, "heap after run + GC: %.1f MiB (max heap %.0f MiB)%n", r.heapAfterGcBytes() / 1048576.0,
         rt.maxMemory() / 1048576.0);
     out.flush();

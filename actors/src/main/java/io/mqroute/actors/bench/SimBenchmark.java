@@ -32,14 +32,34 @@ public final class SimBenchmark {
 
   private SimBenchmark() {}
 
-  /** One measured run. */
-  public record Result(long requests, long wallNanos, long virtualNanos, long heapAfterGcBytes) {
+  /**
+   * One measured run.
+   *
+   * @param tasks  run-queue tasks the driver executed (mostly mailbox runs: one or more messages to one actor)
+   * @param timers timers fired (CPU work ends, device completions)
+   */
+  public record Result(long requests, long wallNanos, long virtualNanos, long heapAfterGcBytes, long tasks,
+      long timers) {
     public double requestsPerWallSecond() {
       return requests / (wallNanos / 1e9);
     }
 
     public double speedUp() {
       return virtualNanos / (double) wallNanos;
+    }
+
+    /** Where a request's wall time goes: the runtime's work units per request (deterministic). */
+    public double tasksPerRequest() {
+      return tasks / (double) requests;
+    }
+
+    public double timersPerRequest() {
+      return timers / (double) requests;
+    }
+
+    /** Wall time per run-queue task, timers included in the task they start. */
+    public double wallNanosPerTask() {
+      return wallNanos / (double) tasks;
     }
   }
 
@@ -78,7 +98,7 @@ public final class SimBenchmark {
     long done = o.result().jobs().stream().mapToLong(s -> s.direction(Direction.READ).totalIos()).sum();
     System.gc();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
-    return new Result(done, wall, o.result().endNanos(), heap);
+    return new Result(done, wall, o.result().endNanos(), heap, o.stats().tasksRun(), o.stats().timersFired());
   }
 
   private static MachineRun.Outcome once(MachineSpec spec, long requests) {
