@@ -9,6 +9,7 @@ import io.mqroute.actors.experiment.ExperimentRunner;
 import io.mqroute.actors.experiment.ExperimentSpec;
 import io.mqroute.actors.experiment.MachineReport;
 import io.mqroute.actors.experiment.VariantResult;
+import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.metrics.FioTextReport;
 import io.mqroute.actors.workload.FioParseException;
 import io.mqroute.cli.report.ResultFiles;
@@ -76,6 +77,9 @@ final class RunCommand implements Callable<Integer> {
       throw new UserError("missing experiment FILE (try 'mqroute run --list')");
     }
     ExperimentSpec exp;
+    if (seed != null && (seed < 0 || seed > Integer.MAX_VALUE)) {
+      throw new UserError("--seed must be in 0.." + Integer.MAX_VALUE + " (like the file's seed), was " + seed);
+    }
     try {
       exp = ExperimentParser.parse(file, seed, sets, quick);
     } catch (ConfigError | FioParseException e) {
@@ -101,15 +105,21 @@ final class RunCommand implements Callable<Integer> {
     }
     for (VariantResult r : result.variants()) {
       if (!brief) {
-        out.printf("%n=== %s %s%n", r.variant().id(), r.variant().params());
+        out.printf("%n=== %s %s%s%n", r.variant().id(), r.variant().params(), r.replications() == 1 ? ""
+            : String.format(Locale.ROOT, " (replication 1 of %d, seed %d; the table below has the means)",
+                r.replications(), exp.seed()));
         out.print(FioTextReport.render(r.result().jobs(), "virtual t=" + seconds(r.result().endNanos())));
         out.print(MachineReport.render(r.variant().machine(), r.result()));
       }
-      if (r.result().stall() != null) {
-        out.println((r.variant().expectStall() ? "STALL (expected) in " : "STALL in ") + r.variant().id() + ": "
-            + r.result().stall());
+      for (int i = 0; i < r.all().size(); i++) {
+        MachineResult rep = r.all().get(i);
+        String which = r.variant().id() + (r.all().size() > 1 ? " (seed " + (exp.seed() + i) + ")" : "");
+        if (rep.stall() != null) {
+          out.println((r.variant().expectStall() ? "STALL (expected) in " : "STALL in ") + which + ": "
+              + rep.stall());
+        }
+        rep.violations().forEach(v -> out.println("VIOLATION in " + which + ": " + v));
       }
-      r.result().violations().forEach(v -> out.println("VIOLATION in " + r.variant().id() + ": " + v));
     }
     out.println();
     out.print(ComparisonTable.render(result.variants()));

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigSyntax;
 import io.mqroute.actors.config.ConfigError;
+import io.mqroute.actors.config.HoconText;
 import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.MachineSpec;
@@ -105,7 +106,8 @@ public final class ChaosProfileParser {
   public static ChaosProfile parse(Source source, Semantics semantics, boolean quick) {
     Config raw;
     try {
-      raw = ConfigFactory.parseString(source.text(), ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF)
+      raw = ConfigFactory.parseString(HoconText.singleLineStrings(source.text()),
+          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF)
           .setOriginDescription(source.name())).resolve();
     } catch (ConfigException e) {
       throw new ConfigError(e.getMessage());

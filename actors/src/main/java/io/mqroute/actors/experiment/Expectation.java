@@ -46,12 +46,22 @@ public final class Expectation {
     return out;
   }
 
-  /** The verdict, with both sides' values. */
+  /** The verdict, with both sides' values. A side that is not a finite number (x / 0) never holds. */
   public record Verdict(Expectation expectation, double left, double right, boolean holds) {
     @Override
     public String toString() {
-      return String.format(Locale.ROOT, "%s %s: %s (%.4g %s %.4g)", holds ? "PASS" : "FAIL",
-          expectation.text, holds ? "holds" : "does not hold", left, expectation.op, right);
+      String l = String.format(Locale.ROOT, "%.4g", left);
+      String r = String.format(Locale.ROOT, "%.4g", right);
+      if (l.equals(r) && left != right && Double.isFinite(left) && Double.isFinite(right)) {
+        // e.g. a failed == between 35800 and 35801: show the digits that differ
+        l = new java.math.BigDecimal(left).round(new java.math.MathContext(12)).stripTrailingZeros().toPlainString();
+        r = new java.math.BigDecimal(right).round(new java.math.MathContext(12)).stripTrailingZeros().toPlainString();
+      }
+      String why = holds ? "holds"
+          : Double.isFinite(left) && Double.isFinite(right) ? "does not hold"
+          : "does not hold: a side is not a finite number (a division by zero?)";
+      return String.format(Locale.ROOT, "%s %s: %s (%s %s %s)", holds ? "PASS" : "FAIL", expectation.text, why, l,
+          expectation.op, r);
     }
   }
 
@@ -59,7 +69,7 @@ public final class Expectation {
   public Verdict evaluate(MetricSource metric) {
     double l = left.eval(metric);
     double r = right.eval(metric);
-    boolean ok = switch (op) {
+    boolean ok = Double.isFinite(l) && Double.isFinite(r) && switch (op) {
       case "<=" -> l <= r;
       case ">=" -> l >= r;
       case "<" -> l < r;

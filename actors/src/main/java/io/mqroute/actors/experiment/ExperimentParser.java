@@ -12,6 +12,7 @@ import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import io.mqroute.actors.config.ConfigError;
+import io.mqroute.actors.config.HoconText;
 import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
@@ -22,6 +23,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -63,6 +65,11 @@ public final class ExperimentParser {
     Config raw = load(file);
     for (Map.Entry<String, String> e : sets.entrySet()) {
       String key = Shortcuts.expand(e.getKey());
+      String first = ConfigUtil.splitPath(key).get(0);
+      if (!TOP_KEYS.contains(first)) {
+        throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
+            concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
+      }
       try {
         Config one = ConfigFactory.parseString("\"x\" = " + e.getValue(),
             ConfigParseOptions.defaults().setOriginDescription("--set " + e.getKey()));
@@ -98,7 +105,15 @@ public final class ExperimentParser {
       base = base.withoutPath(k);
     }
 
-    Map<String, List<String>> sweep = sweep(raw, top);
+    Map<String, com.typesafe.config.ConfigOrigin> sweepOrigins = new HashMap<>();
+    Map<String, List<String>> sweep = sweep(raw, top, sweepOrigins);
+    for (String set : sets.keySet()) {
+      String key = Shortcuts.expand(set);
+      if (sweep.containsKey(key)) {
+        throw new ConfigError("--set " + set + ": " + key + " is swept " + sweep.get(key)
+            + ", so a single value would be ignored; change the sweep (--set 'sweep.\"" + key + "\"=[...]')");
+      }
+    }
     List<Map<String, String>> points = product(sweep);
 
     List<Variant> variants = new ArrayList<>();
@@ -121,6 +136,13 @@ public final class ExperimentParser {
       Map<String, String> variantFio = sv.stringMap("fio");
       Config overrides = v.withoutPath("name").withoutPath("expect-stall").withoutPath("fio");
       Map<String, String> params = flatten(v.withoutPath("name"));
+      for (String swept : sweep.keySet()) {
+        boolean own = swept.startsWith("fio.") ? variantFio.containsKey(swept.substring(4)) : v.hasPath(swept);
+        if (own) {
+          throw sv.error(swept.startsWith("fio.") ? "fio" : swept, "is swept " + sweep.get(swept)
+              + ", so this variant's own value would be ignored; drop it here or from the sweep");
+        }
+      }
       for (Map<String, String> point : points) {
         Config merged = overrides.withFallback(base);
         Map<String, String> fio = new TreeMap<>(baseFio);
@@ -129,7 +151,9 @@ public final class ExperimentParser {
           if (p.getKey().startsWith("fio.")) {
             fio.put(p.getKey().substring(4), p.getValue());
           } else {
-            merged = merged.withValue(p.getKey(), ConfigValueFactory.fromAnyRef(p.getValue(), "sweep"));
+            // the sweep's own line, so that a bad key or value is reported where the sweep names it
+            merged = merged.withValue(p.getKey(),
+                ConfigValueFactory.fromAnyRef(p.getValue()).withOrigin(sweepOrigins.get(p.getKey())));
           }
         }
         MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
@@ -154,7 +178,8 @@ public final class ExperimentParser {
     return ((ConfigObject) v).toConfig();
   }
 
-  private static Map<String, List<String>> sweep(Config raw, StrictConfig top) {
+  private static Map<String, List<String>> sweep(Config raw, StrictConfig top,
+      Map<String, com.typesafe.config.ConfigOrigin> origins) {
     Map<String, List<String>> sweep = new TreeMap<>();
     if (!raw.hasPath("sweep")) {
       return sweep;
@@ -177,6 +202,7 @@ public final class ExperimentParser {
         values.add(String.valueOf(x.unwrapped()));
       }
       sweep.put(key, values);
+      origins.put(key, e.getValue().origin());
     }
     return sweep;
   }
@@ -236,10 +262,26 @@ public final class ExperimentParser {
                 + sweep.get(full) + ")");
           }
         }
+        // a run is one point of the sweep: a reference that leaves out a key with several values names no run
+        List<String> missing = new ArrayList<>();
+        for (Map.Entry<String, List<String>> s : sweep.entrySet()) {
+          if (s.getValue().size() > 1 && !names(ref.point(), s.getKey())) {
+            missing.add(Variant.shortKey(s.getKey()) + "=" + String.join("|", s.getValue()));
+          }
+        }
+        if (!missing.isEmpty()) {
+          throw new ConfigError(where + "expect: " + ref.variant() + "(...) must say which sweep point it means: add "
+              + String.join(", ", missing));
+        }
       }
       out.add(e);
     }
     return out;
+  }
+
+  /** True if {@code point} (keys as written: full or short) gives a value for the swept {@code key}. */
+  private static boolean names(Map<String, String> point, String key) {
+    return point.containsKey(key) || point.keySet().stream().anyMatch(k -> k.equals(Variant.shortKey(key)));
   }
 
   private static Workload.Source workloadSource(Config raw, StrictConfig top, Path dir) {
@@ -261,6 +303,7 @@ public final class ExperimentParser {
       }
     } else {
       content = text;
+      // "file:LINE (workload)": fio's line N counts from the line the string starts on (see HoconText)
       source = where.isEmpty() ? "workload" : where.substring(0, where.length() - 2) + " (workload)";
     }
     return overrides -> {
@@ -280,11 +323,16 @@ public final class ExperimentParser {
     if (v.valueType() != ConfigValueType.LIST) {
       throw top.error("variants", "must be a list of objects [ { name = ..., ... }, ... ]");
     }
+    List<? extends ConfigObject> list;
     try {
-      return raw.getObjectList("variants");
+      list = raw.getObjectList("variants");
     } catch (ConfigException.WrongType e) {
       throw top.error("variants", "must be a list of objects [ { name = ..., ... }, ... ]");
     }
+    if (list.isEmpty()) {
+      throw top.error("variants", "is empty: list at least one variant, or leave the key out for one run");
+    }
+    return list;
   }
 
   /** The overrides as flat {@code path = value} strings, sorted. */
@@ -304,8 +352,10 @@ public final class ExperimentParser {
       if (Files.size(file) > MAX_FILE_BYTES) {
         throw new ConfigError(file + ": larger than 1 MiB; an experiment is a script");
       }
-      return ConfigFactory.parseFile(file.toFile(),
-          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setAllowMissing(false)).resolve();
+      // parsed from text (HoconText keeps the line numbers right); the origin is still the file's path
+      return ConfigFactory.parseString(HoconText.singleLineStrings(Files.readString(file)),
+          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setOriginDescription(file.toString()))
+          .resolve();
     } catch (ConfigException e) {
       throw new ConfigError(e.getMessage());
     } catch (IOException e) {

@@ -65,6 +65,15 @@ public final class ResultJson {
     root.put("created", created.truncatedTo(ChronoUnit.SECONDS).toString());
     root.put("digest", result.digest());
     root.put("healthy", result.healthy());
+    root.put("expectations_hold", result.expectationsHold());
+    ArrayNode expectations = root.putArray("expectations");
+    for (Expectation.Verdict v : result.verdicts()) {
+      ObjectNode e = expectations.addObject();
+      e.put("expect", v.expectation().text());
+      e.put("holds", v.holds());
+      putNumber(e, "left", v.left());
+      putNumber(e, "right", v.right());
+    }
     ArrayNode variants = root.putArray("variants");
     for (VariantResult r : result.variants()) {
       variants.add(variant(r, version));
@@ -83,7 +92,7 @@ public final class ResultJson {
     ObjectNode point = v.putObject("point");
     r.variant().point().forEach(point::put);
     v.set("fio", fio(r, version));
-    ObjectNode summary = summary(r.replicas().size() > 1 ? mean(r) : Summary.of(r.result().jobs()));
+    ObjectNode summary = summary(r.summary());
     if (r.replicas().size() > 1) {
       summary.put("replications", r.replicas().size());
       summary.set("ci95", ci95(r));
@@ -112,8 +121,8 @@ public final class ResultJson {
 
   /**
    * The headline numbers over all jobs and both directions, keyed like fio
-   * ({@code lat_ns.percentile."99.900000"}). {@code ci95} is reserved for replicated runs and null for a
-   * single run.
+   * ({@code lat_ns.percentile."99.900000"}). {@code ci95} is null here; a replicated variant's caller replaces it
+   * with the 95% confidence half-widths.
    */
   public static ObjectNode summary(Summary s) {
     ObjectNode o = NODES.objectNode();
@@ -130,15 +139,6 @@ public final class ResultJson {
     }
     o.putNull("ci95");
     return o;
-  }
-
-  /** The mean over replications of every summary metric. */
-  private static Summary mean(VariantResult r) {
-    return new Summary(r.aggregate(Summary::iops).mean(), r.aggregate(Summary::bwBytes).mean(),
-        r.aggregate(Summary::meanNs).mean(), Math.round(r.aggregate(x -> x.p50Ns()).mean()),
-        Math.round(r.aggregate(x -> x.p99Ns()).mean()), Math.round(r.aggregate(x -> x.p999Ns()).mean()),
-        Math.round(r.aggregate(x -> x.p9999Ns()).mean()), Math.round(r.aggregate(x -> x.ios()).mean()),
-        Math.round(r.aggregate(x -> x.errors()).mean()));
   }
 
   /** Half-widths of the 95% confidence intervals, in the units of the summary. */
@@ -170,16 +170,27 @@ public final class ResultJson {
     MachineResult m = r.result();
     MachineSpec spec = r.variant().machine();
     ObjectNode o = NODES.objectNode();
-    o.put("status", status(m));
+    o.put("status", r.status());
     o.put("digest", r.digest());
     o.put("virtual_end_ns", m.endNanos());
-    if (m.stall() == null) {
+    // status, stall and violations cover every replication (named when there are several); the details below
+    // (router, queues, cores, little, runtime) are the first replication's, like the fio document
+    String stall = null;
+    ArrayNode violations = NODES.arrayNode();
+    for (int i = 0; i < r.all().size(); i++) {
+      MachineResult rep = r.all().get(i);
+      String prefix = r.all().size() > 1 ? "replication " + (i + 1) + ": " : "";
+      if (stall == null && rep.stall() != null) {
+        stall = prefix + rep.stall();
+      }
+      rep.violations().forEach(v -> violations.add(prefix + v));
+    }
+    if (stall == null) {
       o.putNull("stall");
     } else {
-      o.put("stall", m.stall());
+      o.put("stall", stall);
     }
-    ArrayNode violations = o.putArray("violations");
-    m.violations().forEach(violations::add);
+    o.set("violations", violations);
     o.set("router", router(m.router(), spec));
     ArrayNode queues = o.putArray("queues");
     m.queues().forEach(q -> queues.add(queue(q, spec)));
@@ -259,7 +270,11 @@ public final class ResultJson {
   private static ObjectNode little(int job, LittlesLaw l) {
     ObjectNode o = NODES.objectNode();
     o.put("job", job);
-    o.put("holds", l.holds());
+    if (l.evaluated()) {
+      o.put("holds", l.holds());
+    } else {
+      o.putNull("holds"); // the job did not end (a stall): nothing to check
+    }
     o.put("in_flight_area", l.inFlightArea());
     o.put("latency_sum_ns", l.latencySum());
     o.put("requests", l.requests());
@@ -292,6 +307,15 @@ public final class ResultJson {
   }
 
   /** A float as fio writes it: six decimals, exact in the JSON text. */
+  /** A side of a band; JSON has no infinity or NaN, so a side that is not a finite number is null. */
+  private static void putNumber(ObjectNode o, String key, double value) {
+    if (Double.isFinite(value)) {
+      o.set(key, f6(value));
+    } else {
+      o.putNull(key);
+    }
+  }
+
   private static DecimalNode f6(double value) {
     double v = Double.isFinite(value) ? value : 0.0;
     return DecimalNode.valueOf(new BigDecimal(FioNumbers.fixed(v, 6)));

@@ -7,7 +7,9 @@ import java.util.List;
 /**
  * One variant's runs at one sweep point.
  *
- * @param result    the first replication (the one whose fio output is printed)
+ * @param result    the first replication (seed = the experiment's seed): the one whose fio text and JSON and
+ *                  per-queue and per-core details are reported
+ * @param all       every replication's result, in seed order
  * @param digest    hex digest over every replication's results (same seed → same digest, in any JVM)
  * @param wallNanos wall-clock time of all replications (reported, never part of a digest)
  * @param replicas  the headline numbers of each replication, in seed order
@@ -18,6 +20,34 @@ public record VariantResult(Variant variant, MachineResult result, RunStats stat
   /** Mean (and 95% CI) of a metric over the replications. */
   public Aggregate aggregate(java.util.function.ToDoubleFunction<Summary> metric) {
     return Aggregate.of(replicas, metric);
+  }
+
+  public int replications() {
+    return replicas.size();
+  }
+
+  /**
+   * The headline numbers every summary output shows (comparison table, result.json's summary, results.csv,
+   * plots): the run's own with one replication, otherwise the mean of each metric over the replications
+   * (percentiles, I/O and error counts rounded to whole numbers).
+   */
+  public Summary summary() {
+    if (replicas.size() == 1) {
+      return replicas.get(0);
+    }
+    return new Summary(aggregate(Summary::iops).mean(), aggregate(Summary::bwBytes).mean(),
+        aggregate(Summary::meanNs).mean(), Math.round(aggregate(x -> x.p50Ns()).mean()),
+        Math.round(aggregate(x -> x.p99Ns()).mean()), Math.round(aggregate(x -> x.p999Ns()).mean()),
+        Math.round(aggregate(x -> x.p9999Ns()).mean()), Math.round(aggregate(x -> x.ios()).mean()),
+        Math.round(aggregate(x -> x.errors()).mean()));
+  }
+
+  /** {@code STALL} if any replication stalled, else {@code VIOLATION} if any broke an invariant, else {@code ok}. */
+  public String status() {
+    if (stalled()) {
+      return "STALL";
+    }
+    return all.stream().allMatch(r -> r.violations().isEmpty()) ? "ok" : "VIOLATION";
   }
 
   /** True if any replication stalled. */

@@ -267,7 +267,7 @@ public final class Machine extends AbstractBehavior<Command> {
   private List<LittlesLaw> littles() {
     List<LittlesLaw> l = new ArrayList<>();
     for (LittlesLaw x : little) {
-      l.add(x == null ? new LittlesLaw(0, 0, 0, 0) : x);
+      l.add(x == null ? LittlesLaw.notEvaluated() : x);
     }
     return l;
   }

@@ -57,7 +57,8 @@ final class PercentileChart extends XYChart {
     List<String> names = new ArrayList<>();
     List<Histogram> hists = new ArrayList<>();
     for (VariantResult r : results) {
-      LatencyCurve.of(r.result().jobs()).ifPresent(h -> {
+      // with replications, the curve of all their samples pooled (the table's percentiles are means over them)
+      LatencyCurve.of(r.all().stream().flatMap(m -> m.jobs().stream()).toList()).ifPresent(h -> {
         names.add(r.variant().id());
         hists.add(h);
       });

@@ -102,12 +102,20 @@ public final class ResultFiles {
   public List<Path> write(ExperimentResult result) {
     try {
       return write(result, dir, version(), created,
-          result.spec().sweepKeys().isEmpty() ? Sweep.PARAMS : r -> r.variant().point());
+          result.spec().sweepKeys().isEmpty() ? Sweep.PARAMS : ResultFiles::variantAndPoint);
     } catch (IOException e) {
       throw cannotWrite(dir, e);
     } catch (UncheckedIOException e) {
       throw cannotWrite(dir, e.getCause());
     }
+  }
+
+  /** A run's sweep coordinates plus its variant's name, so that a sweep plot draws one line per variant. */
+  static Map<String, String> variantAndPoint(VariantResult r) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put(Sweep.VARIANT, r.variant().name());
+    m.putAll(r.variant().point());
+    return m;
   }
 
   /**

@@ -1,6 +1,5 @@
 package io.mqroute.cli.report;
 
-import io.mqroute.actors.experiment.ResultJson;
 import io.mqroute.actors.experiment.Summary;
 import io.mqroute.actors.experiment.VariantResult;
 import io.mqroute.actors.metrics.FioNumbers;
@@ -14,14 +13,16 @@ import java.util.Set;
  * {@code results.csv}: one row per variant with the numbers of {@code result.json}'s {@code summary}, in RFC
  * 4180 form (CRLF line ends, fields with a comma, quote or line break quoted, quotes doubled).
  *
- * <p>Columns: {@code variant}, then one per parameter any variant overrides (in order of first appearance;
- * empty where a variant keeps the base value), then {@link #METRICS}. Floats have six decimals, as in the
- * JSON.
+ * <p>Columns: {@code variant}, then one per parameter any variant overrides or a sweep varies (in order of first
+ * appearance; empty where a variant keeps the base value), then {@link #METRICS}. Floats have six decimals, as in
+ * the JSON. With replications the numbers are the means over them ({@link VariantResult#summary()}, as the
+ * comparison table and {@code result.json}'s summary), {@code replications} says how many, and the status
+ * covers all of them.
  */
 public final class ResultsCsv {
   /** The columns after the parameters. Latencies are fio's {@code lat}, in nanoseconds. */
   public static final List<String> METRICS = List.of("iops", "bw_bytes", "lat_mean_ns", "lat_p50_ns",
-      "lat_p99_ns", "lat_p99.9_ns", "lat_p99.99_ns", "errors", "status", "digest");
+      "lat_p99_ns", "lat_p99.9_ns", "lat_p99.99_ns", "errors", "replications", "status", "digest");
 
   private static final String EOL = "\r\n";
 
@@ -30,7 +31,10 @@ public final class ResultsCsv {
   /** The whole file. */
   public static String render(List<VariantResult> results) {
     Set<String> params = new LinkedHashSet<>();
-    results.forEach(r -> params.addAll(r.variant().params().keySet()));
+    results.forEach(r -> {
+      params.addAll(r.variant().params().keySet());
+      params.addAll(r.variant().point().keySet());
+    });
     StringBuilder sb = new StringBuilder();
     List<String> header = new ArrayList<>();
     header.add("variant");
@@ -38,8 +42,9 @@ public final class ResultsCsv {
     header.addAll(METRICS);
     row(sb, header);
     for (VariantResult r : results) {
-      Summary s = Summary.of(r.result().jobs());
-      Map<String, String> own = r.variant().params();
+      Summary s = r.summary();
+      Map<String, String> own = new java.util.HashMap<>(r.variant().params());
+      own.putAll(r.variant().point());
       List<String> cells = new ArrayList<>();
       cells.add(r.variant().id());
       params.forEach(p -> cells.add(own.getOrDefault(p, "")));
@@ -51,7 +56,8 @@ public final class ResultsCsv {
       cells.add(Long.toString(s.p999Ns()));
       cells.add(Long.toString(s.p9999Ns()));
       cells.add(Long.toString(s.errors()));
-      cells.add(ResultJson.status(r.result()));
+      cells.add(Integer.toString(r.replications()));
+      cells.add(r.status());
       cells.add(r.digest());
       row(sb, cells);
     }

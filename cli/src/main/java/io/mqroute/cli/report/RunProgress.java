@@ -1,6 +1,5 @@
 package io.mqroute.cli.report;
 
-import io.mqroute.actors.experiment.ResultJson;
 import io.mqroute.actors.experiment.VariantResult;
 import java.io.PrintWriter;
 import java.util.Locale;
@@ -44,7 +43,7 @@ public final class RunProgress implements Consumer<VariantResult>, AutoCloseable
   @Override
   public void accept(VariantResult r) {
     if (bar != null) {
-      bar.setExtraMessage(r.variant().id() + " " + ResultJson.status(r.result()));
+      bar.setExtraMessage(r.variant().id() + " " + r.status());
       bar.step();
       return;
     }

@@ -34,6 +34,9 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
   /** One variant on a line. */
   public record Point(double x, VariantResult result) {}
 
+  /** A coordinate that names the variant: it tells lines apart and is never itself swept. */
+  public static final String VARIANT = "variant";
+
   /** The parameters of a variant as its overrides ({@link io.mqroute.actors.experiment.Variant#params()}). */
   public static final Function<VariantResult, Map<String, String>> PARAMS = r -> r.variant().params();
 
@@ -51,6 +54,7 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
       keys.retainAll(pointOf.apply(r).keySet());
     }
     List<Sweep> sweeps = new ArrayList<>();
+    keys.remove(VARIANT);
     for (String key : keys) {
       Map<String, List<Point>> lines = new LinkedHashMap<>();
       boolean numeric = true;
@@ -106,7 +110,7 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
     for (Map.Entry<String, List<Point>> line : lines.entrySet()) {
       double[] x = line.getValue().stream().mapToDouble(Point::x).toArray();
       double[] y = line.getValue().stream()
-          .mapToDouble(p -> metric.applyAsDouble(Summary.of(p.result().result().jobs()))).toArray();
+          .mapToDouble(p -> metric.applyAsDouble(p.result().summary())).toArray();
       chart.addSeries(line.getKey(), x, y);
     }
     return chart;
@@ -115,7 +119,7 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
   private static String lineName(Map<String, String> point, String key) {
     String name = point.entrySet().stream()
         .filter(e -> !e.getKey().equals(key))
-        .map(e -> e.getKey() + "=" + e.getValue())
+        .map(e -> e.getKey().equals(VARIANT) ? e.getValue() : e.getKey() + "=" + e.getValue())
         .collect(Collectors.joining(", "));
     return name.isEmpty() ? "all" : name;
   }

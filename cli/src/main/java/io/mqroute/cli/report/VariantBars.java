@@ -45,7 +45,7 @@ final class VariantBars {
     List<Double> values = new ArrayList<>();
     for (VariantResult r : results) {
       names.add(r.variant().id());
-      values.add(metric.applyAsDouble(Summary.of(r.result().jobs())));
+      values.add(metric.applyAsDouble(r.summary()));
     }
     chart.addSeries(yTitle, names, values);
     return chart;

@@ -190,18 +190,19 @@ class ResultFilesTest {
     List<String> lines = List.of(csv.split("\r\n"));
     assertThat(lines).hasSize(3);
     assertThat(lines.get(0)).isEqualTo("variant,queues.ring-size,iops,bw_bytes,lat_mean_ns,lat_p50_ns,"
-        + "lat_p99_ns,lat_p99.9_ns,lat_p99.99_ns,errors,status,digest");
+        + "lat_p99_ns,lat_p99.9_ns,lat_p99.99_ns,errors,replications,status,digest");
     JsonNode v = json(first.resolve("result.json")).path("variants").get(1);
     String[] row = lines.get(2).split(",", -1);
-    assertThat(row).hasSize(12);
+    assertThat(row).hasSize(13);
     assertThat(row[0]).isEqualTo("ring8");
     assertThat(row[1]).isEqualTo("8");
     assertThat(row[2]).matches("\\d+\\.\\d{6}");
     assertThat(new BigDecimal(row[2])).isEqualByComparingTo(v.path("summary").path("iops").decimalValue());
     JsonNode percentiles = v.path("summary").path("lat_ns").path("percentile");
     assertThat(row[7]).isEqualTo(percentiles.path("99.900000").asText());
-    assertThat(row[10]).isEqualTo("ok");
-    assertThat(row[11]).isEqualTo(v.path("mqroute").path("digest").asText());
+    assertThat(row[10]).isEqualTo("1");
+    assertThat(row[11]).isEqualTo("ok");
+    assertThat(row[12]).isEqualTo(v.path("mqroute").path("digest").asText());
   }
 
   @Test
