@@ -4,9 +4,9 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /**
- * How long the device side takes to serve one request. A device is owned by one poller (one busy-polling
- * thread of the DPU model, or one server thread), so stateful models such as {@link HddDevice} see that
- * poller's requests in the order it serves them.
+ * How long the device side takes to serve one request. A device is owned by one queue's poller (its busy-polling
+ * threads in the DPU model, or its server threads), unless it is {@linkplain #onePerMachine() one per machine};
+ * a stateful model such as {@link HddDevice} sees the requests in the order its users start them.
  */
 public interface Device {
   /**
@@ -34,6 +34,15 @@ public interface Device {
    */
   default long workerNanos(long serviceNanos) {
     return serviceNanos;
+  }
+
+  /**
+   * True for a device that is one physical unit for the whole machine (a disk has one head): every queue and
+   * every worker of the machine is then given the same instance, which serialises them. False for models of a
+   * device with internal parallelism, of which each queue's poller gets its own instance.
+   */
+  default boolean onePerMachine() {
+    return false;
   }
 
   /** The spec string this device was built from, e.g. {@code exponential(40us)}. */

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * Service times drawn uniformly from measured samples (one nanosecond value per line, e.g. a clat log),
- * so a real device's distribution, tail included, can drive the model.
+ * Service times drawn uniformly from measured samples, so a real device's distribution, tail included, can drive
+ * the model. The file is either one nanosecond value per line, or an fio latency log ({@code write_lat_log}: lines
+ * {@code time (ms), latency (ns), direction, block size[, offset[, priority]]}), whose second column is used.
  */
 public final class EmpiricalDevice implements Device {
   /** A sample file larger than this is refused: it is a distribution, not a trace. */
@@ -27,7 +28,10 @@ public final class EmpiricalDevice implements Device {
     this.source = source;
   }
 
-  /** Reads one non-negative integer (ns) per line; '#' starts a comment; a first-column CSV value counts. */
+  /**
+   * Reads one non-negative integer (ns) per line, or the latency column of an fio log (two or more comma-separated
+   * fields: the second); every line must have the same form. '#' starts a comment.
+   */
   public static EmpiricalDevice load(Path file) {
     try {
       if (Files.size(file) > MAX_FILE_BYTES) {
@@ -36,19 +40,26 @@ public final class EmpiricalDevice implements Device {
       List<String> lines = Files.readAllLines(file);
       long[] out = new long[lines.size()];
       int n = 0;
+      Boolean fioLog = null; // decided by the first line with a value
       for (int i = 0; i < lines.size(); i++) {
         String s = lines.get(i).strip();
         int hash = s.indexOf('#');
         if (hash >= 0) {
           s = s.substring(0, hash).strip();
         }
-        int comma = s.indexOf(',');
-        if (comma >= 0) {
-          s = s.substring(0, comma).strip();
-        }
         if (s.isEmpty()) {
           continue;
         }
+        String[] fields = s.split(",", -1);
+        boolean log = fields.length >= 2;
+        if (fioLog == null) {
+          fioLog = log;
+        } else if (fioLog != log) {
+          throw new IllegalArgumentException(file + ":" + (i + 1) + ": expected " + (fioLog
+              ? "an fio log line (time, latency ns, direction, block size)" : "one number of nanoseconds")
+              + " like the lines before, got \"" + s + "\"");
+        }
+        s = (log ? fields[1] : fields[0]).strip();
         try {
           long v = Long.parseLong(s);
           if (v < 0) {

@@ -9,6 +9,10 @@ import java.util.random.RandomGenerator;
  * the media rate; any other pays an average seek plus half a revolution. This is why the seed 004
  * LIFO-per-batch order of QEMU's virtiofsd (g_list_prepend without g_list_reverse) cost 4x on a
  * sequential write: reversing each batch turns a stream into seeks.
+ *
+ * <p>One head: the machine has one instance ({@link #onePerMachine()}) and a request that arrives while the disk
+ * is busy waits for it (no command queueing or reordering in the drive), so a pool of server threads or several
+ * queues share one disk's rate instead of each getting a disk of their own.
  */
 public final class HddDevice implements Device {
   private final long seekNanos;
@@ -20,6 +24,8 @@ public final class HddDevice implements Device {
   private long lastFile = Long.MIN_VALUE;
   private long lastEnd = -1;
   private long lastDoneNanos = Long.MIN_VALUE / 2;
+  /** When the head is free: the end of the last request started. */
+  private long busyUntil = Long.MIN_VALUE / 2;
 
   /**
    * @param seekNanos        average seek (7200 rpm SATA: about 8.5 ms)
@@ -41,14 +47,21 @@ public final class HddDevice implements Device {
 
   @Override
   public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+    long start = Math.max(nowNanos, busyUntil);
     long transfer = (long) length * 1_000_000_000L / bytesPerSecond;
     boolean streams =
-        fileId == lastFile && offset == lastEnd && nowNanos - lastDoneNanos <= mergeWindowNanos;
+        fileId == lastFile && offset == lastEnd && start - lastDoneNanos <= mergeWindowNanos;
     long t = streams ? transfer : seekNanos + halfRevolutionNanos + transfer;
     lastFile = fileId;
     lastEnd = offset + length;
-    lastDoneNanos = nowNanos + t;
-    return t;
+    lastDoneNanos = start + t;
+    busyUntil = start + t;
+    return busyUntil - nowNanos; // the wait for the head, then the request's own time
+  }
+
+  @Override
+  public boolean onePerMachine() {
+    return true;
   }
 
   @Override

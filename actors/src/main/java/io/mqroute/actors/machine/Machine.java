@@ -49,6 +49,8 @@ public final class Machine extends AbstractBehavior<Command> {
   private final JobStats[] jobStats;
   private final LittlesLaw[] little;
   private final List<String> violations = new ArrayList<>();
+  /** The machine's instance of a one-per-machine device (a disk), shared by every queue; null until needed. */
+  private io.mqroute.actors.device.Device sharedDevice;
   private final List<ActorRef<JobProtocol.Command>> jobs = new ArrayList<>();
   private final List<JobPlan> plans;
   private int jobsLeft;
@@ -124,7 +126,7 @@ public final class Machine extends AbstractBehavior<Command> {
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
     for (int i = 0; i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
-      var poller = Poller.create(spec.device().get(), root.split("service/" + i), q.dispatch(), q.pollers(),
+      var poller = Poller.create(device(), root.split("service/" + i), q.dispatch(), q.pollers(),
           serverNanos, home, root.split("device-faults/" + i));
       var settings = new RequestQueue.Settings(i, q.homeCpu()[i], q.ringSize(), q.fullRing(), q.enqueueError(),
           q.enomemProbability(), spec.costs().completionNanos());
@@ -262,6 +264,18 @@ public final class Machine extends AbstractBehavior<Command> {
       collect();
     }
     return this;
+  }
+
+  /** A queue's device: its own instance, or the machine's one for a device that is one physical unit. */
+  private io.mqroute.actors.device.Device device() {
+    io.mqroute.actors.device.Device d = spec.device().get();
+    if (!d.onePerMachine()) {
+      return d;
+    }
+    if (sharedDevice == null) {
+      sharedDevice = d;
+    }
+    return sharedDevice;
   }
 
   private List<LittlesLaw> littles() {

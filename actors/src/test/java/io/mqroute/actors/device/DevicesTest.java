@@ -82,9 +82,26 @@ class DevicesTest {
   }
 
   @Test
+  void aDiskServesOneRequestAtATime() {
+    HddDevice d = new HddDevice(8_000_000, 7200, 100_000_000, 1_000_000);
+    assertThat(d.onePerMachine()).isTrue();
+    SplittableRandom rnd = new SplittableRandom(1);
+    long seekAndHalfTurn = 8_000_000 + 30_000_000_000L / 7200;
+    long transfer4k = 4096L * 1_000_000_000L / 100_000_000;
+    // two workers start random writes at the same instant: the second waits for the head
+    long a = d.serviceNanos(Op.WRITE, 1, 0, 4096, 0, rnd);
+    long b = d.serviceNanos(Op.WRITE, 2, 1 << 20, 4096, 0, rnd);
+    assertThat(a).isEqualTo(seekAndHalfTurn + transfer4k);
+    assertThat(b).isEqualTo(2 * (seekAndHalfTurn + transfer4k));
+    // the request after them continues file 2 right as the head frees: it streams
+    long c = d.serviceNanos(Op.WRITE, 2, (1 << 20) + 4096, 4096, b, rnd);
+    assertThat(c).isEqualTo(transfer4k);
+  }
+
+  @Test
   void empiricalReadsNanosecondsAndRejectsGarbageWithTheLine(@TempDir Path dir) throws Exception {
     Path ok = dir.resolve("ok.csv");
-    Files.writeString(ok, "# clat ns\n100\n200, read\n\n300\n");
+    Files.writeString(ok, "# clat ns\n100\n200 # slow\n\n300\n");
     EmpiricalDevice d = (EmpiricalDevice) Devices.parse("empirical(ok.csv)", dir);
     assertThat(d.sampleCount()).isEqualTo(3);
     SplittableRandom rnd = new SplittableRandom(4);
@@ -95,5 +112,22 @@ class DevicesTest {
     Files.writeString(bad, "100\n-5\n");
     assertThatThrownBy(() -> Devices.parse("empirical(bad.csv)", dir)).hasMessageEndingWith(
         "bad.csv:2: expected a non-negative number of nanoseconds, got \"-5\"");
+  }
+
+  @Test
+  void empiricalReadsTheLatencyColumnOfAnFioLog(@TempDir Path dir) throws Exception {
+    // fio's write_lat_log: time (ms), latency (ns), direction, block size, offset
+    Path log = dir.resolve("clat.log");
+    Files.writeString(log, "1, 40000, 0, 4096, 0\n2, 41000, 0, 4096, 8192\n3, 90000, 0, 4096, 4096\n");
+    EmpiricalDevice d = (EmpiricalDevice) Devices.parse("empirical(clat.log)", dir);
+    assertThat(d.sampleCount()).isEqualTo(3);
+    SplittableRandom rnd = new SplittableRandom(4);
+    for (int i = 0; i < 100; i++) {
+      assertThat(d.serviceNanos(Op.READ, 0, 0, 1, 0, rnd)).isIn(40000L, 41000L, 90000L);
+    }
+    Path mixed = dir.resolve("mixed.log");
+    Files.writeString(mixed, "1, 40000, 0, 4096\n41000\n");
+    assertThatThrownBy(() -> Devices.parse("empirical(mixed.log)", dir))
+        .hasMessageContaining("mixed.log:2: expected an fio log line");
   }
 }
