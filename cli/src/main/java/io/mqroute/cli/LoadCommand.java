@@ -60,6 +60,21 @@ final class LoadCommand implements Callable<Integer> {
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** Options fio would honour that the cluster load client does not: refused, never run as if absent. */
+  private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
+    for (io.mqroute.actors.workload.JobSpec j : file.jobs()) {
+      String what = j.rateIopsRead() > 0 || j.rateIopsWrite() > 0 ? "rate_iops (open-loop arrivals)"
+          : j.fsyncEvery() > 0 ? "fsync"
+          : j.startDelayNs() > 0 ? "startdelay"
+          : j.nrfiles() > 1 ? "nrfiles > 1"
+          : null;
+      if (what != null) {
+        throw new UserError(file.source() + ":" + j.line() + ": job " + j.name() + ": " + what
+            + " is not supported by mqroute load (it runs closed loop, one file per clone); remove it");
+      }
+    }
+  }
+
   @Override
   public Integer call() throws Exception {
     ClusterLogging.quietPeerDisconnects();
@@ -71,6 +86,7 @@ final class LoadCommand implements Callable<Integer> {
     } catch (IOException e) {
       throw new UserError(jobFile + ": cannot read (" + e.getMessage() + ")");
     }
+    refuseWhatTheLoadDoesNotDo(file);
     if (out != null) {
       try {
         Files.createDirectories(out);

@@ -113,6 +113,14 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void loadRefusesOptionsItDoesNotDo(@TempDir Path dir) throws IOException {
+    Path job = dir.resolve("rated.fio");
+    Files.writeString(job, "[j]\nrw=randread\nsize=1m\nrate_iops=100\n");
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
+        "job j: rate_iops (open-loop arrivals) is not supported by mqroute load");
+  }
+
+  @Test
   void aTimeBasedJobWithoutRuntimeIsRefused(@TempDir Path dir) throws IOException {
     Path job = dir.resolve("forever.fio");
     Files.writeString(job, "[forever]\nrw=randread\nsize=1m\ntime_based\n");

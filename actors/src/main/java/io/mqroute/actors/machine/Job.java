@@ -119,7 +119,8 @@ public final class Job extends AbstractBehavior<Command> {
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Start.class, m -> onStart())
+        .onMessage(Start.class, m -> plan.startDelayNanos() > 0 ? delayStart() : onStart())
+        .onMessage(JobProtocol.StartDelayOver.class, m -> onStart())
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Arrival.class, m -> onArrival())
         .onMessage(RampDone.class, m -> onRampDone())
@@ -147,6 +148,12 @@ public final class Job extends AbstractBehavior<Command> {
     if (c >= 0) {
       cpu = c;
     }
+  }
+
+  /** fio's startdelay: the job (and its runtime) begins this long after its group is started. */
+  private Behavior<Command> delayStart() {
+    timers.startSingleTimer(JobProtocol.StartDelayOver.INSTANCE, Duration.ofNanos(plan.startDelayNanos()));
+    return this;
   }
 
   private Behavior<Command> onStart() {
@@ -211,8 +218,8 @@ public final class Job extends AbstractBehavior<Command> {
     cores.get(cpu).tell(new CoreProtocol.Exec<>(costs.submitNanos(), Work.SUBMIT, router,
         new FlowProtocol.Route(r)));
     if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
-      if (bytesIssued >= plan.sizeBytes()) {
-        stopping = true; // size= reached: no more I/O (fio: io_size done)
+      if (bytesIssued >= plan.ioBytes()) {
+        stopping = true; // size= (times loops=) reached: no more I/O (fio: io_size done)
       }
     }
   }

@@ -22,6 +22,8 @@ package io.mqroute.actors.machine;
  * @param timeBased    time_based: loop over the file until runtime ends
  * @param rateIops     rate_iops= (0: closed loop)
  * @param poisson      rate_process=poisson (exponential gaps) instead of even spacing
+ * @param loops        loops=: without time_based, the job does size= this many times
+ * @param startDelayNanos startdelay=: the job starts this long after its group (runtime counts from then)
  */
 public record JobPlan(
     int index,
@@ -42,7 +44,17 @@ public record JobPlan(
     long rampNanos,
     boolean timeBased,
     double rateIops,
-    boolean poisson) {
+    boolean poisson,
+    int loops,
+    long startDelayNanos) {
+
+  /** A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none). */
+  public JobPlan(int index, String name, int group, int[] cpus, int startCpu, int inFlight, boolean foreground,
+      double readFraction, boolean random, int bsRead, int bsWrite, long sizeBytes, long fileId, long offset,
+      long runtimeNanos, long rampNanos, boolean timeBased, double rateIops, boolean poisson) {
+    this(index, name, group, cpus, startCpu, inFlight, foreground, readFraction, random, bsRead, bsWrite, sizeBytes,
+        fileId, offset, runtimeNanos, rampNanos, timeBased, rateIops, poisson, 1, 0);
+  }
 
   public static final int MAX_JOBS = 1 << 12;
   public static final int MAX_IN_FLIGHT = 1 << 16;
@@ -66,7 +78,15 @@ public record JobPlan(
     if (runtimeNanos == 0 && timeBased) {
       throw new IllegalArgumentException("time_based needs a runtime");
     }
+    if (loops < 1 || startDelayNanos < 0) {
+      throw new IllegalArgumentException("loops must be >= 1 and startdelay >= 0");
+    }
     cpus = cpus.clone();
+  }
+
+  /** Bytes the job issues before it stops when it is not time-based: size= times loops= (saturating). */
+  public long ioBytes() {
+    return sizeBytes > Long.MAX_VALUE / loops ? Long.MAX_VALUE : sizeBytes * loops;
   }
 
   /** The request id of this job's {@code seq}-th request, using in-flight slot {@code slot}. */

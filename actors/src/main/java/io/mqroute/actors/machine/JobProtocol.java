@@ -6,7 +6,8 @@ import io.mqroute.protocol.Completion;
 public final class JobProtocol {
   private JobProtocol() {}
 
-  public sealed interface Command permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck, Hotplug {}
+  public sealed interface Command
+      permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck, Hotplug, StartDelayOver {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
@@ -24,6 +25,11 @@ public final class JobProtocol {
   public record Hotplug(boolean[] online, int[] cpuToNode) implements Command {}
 
   enum Arrival implements Command {
+    INSTANCE
+  }
+
+  /** startdelay= is over: the job starts now. */
+  enum StartDelayOver implements Command {
     INSTANCE
   }
 

@@ -32,7 +32,9 @@ import java.util.Map;
  * startdelay, rate_iops (also read,write), rate_process, cpus_allowed, cpus_allowed_policy, ioengine,
  * direct, group_reporting, stonewall/wait_for_previous, thread, filename, directory, percentile_list,
  * random_distribution (only random), kb_base, loops, nrfiles, fsync}. Anything else is an error
- * (with a "did you mean" for typos).
+ * (with a "did you mean" for typos). The simulator ({@link FioWorkload}) refuses what it has no model for:
+ * {@code fsync > 0}, {@code nrfiles > 1} and an explicit {@code direct=0} (no page cache is modelled; an unset
+ * {@code direct} is taken as direct I/O).
  */
 public final class FioJobParser {
 

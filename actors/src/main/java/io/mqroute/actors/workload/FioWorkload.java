@@ -52,6 +52,7 @@ public final class FioWorkload implements Workload {
     java.util.Map<Integer, Integer> groupIndex = new java.util.HashMap<>();
     int index = 0;
     for (JobSpec j : file.jobs()) {
+      refuseWhatIsNotModelled(j);
       int[] allowed = j.cpusAllowed().isAll() ? IntStream.range(0, ncpu).toArray()
           : j.cpusAllowed().cpus().stream().mapToInt(Integer::intValue).toArray();
       for (int c : allowed) {
@@ -79,6 +80,26 @@ public final class FioWorkload implements Workload {
     return plans;
   }
 
+  /**
+   * Options fio accepts that the machine has no model for: refused rather than run as if absent. (The parser
+   * keeps them, since fio's JSON reports them and the cluster's real-time load can use the file as written.)
+   */
+  private void refuseWhatIsNotModelled(JobSpec j) {
+    if (j.fsyncEvery() > 0) {
+      throw new FioParseException(file.source(), j.line(), "job " + j.name() + ": fsync=" + j.fsyncEvery()
+          + " is not modelled (the machine issues no flush requests); remove it");
+    }
+    if (j.nrfiles() > 1) {
+      throw new FioParseException(file.source(), j.line(), "job " + j.name() + ": nrfiles=" + j.nrfiles()
+          + " is not modelled (each job clone has one file); remove it or use numjobs");
+    }
+    boolean directSet = j.explicitOptions().containsKey("direct") || file.globalOptions().containsKey("direct");
+    if (directSet && !j.direct()) {
+      throw new FioParseException(file.source(), j.line(), "job " + j.name() + ": direct=0 (buffered I/O through "
+          + "the page cache) is not modelled: every request reaches a queue, as with direct=1");
+    }
+  }
+
   private JobPlan plan(JobSpec j, int index, int[] cpus, int start) {
     double rate = j.rw().reads() && j.rw().writes()
         ? j.rateIops(Direction.READ) + j.rateIops(Direction.WRITE)
@@ -87,7 +108,7 @@ public final class FioWorkload implements Workload {
     return new JobPlan(index, j.name(), j.groupId(), cpus, start, j.inFlight(), j.isForeground(),
         j.readFraction(), j.isRandom(), (int) j.blockSize(Direction.READ), (int) j.blockSize(Direction.WRITE),
         region, index, j.offset(), j.runtimeNs(), j.rampTimeNs(), j.timeBased(), rate,
-        j.rateProcess() == RateProcess.POISSON);
+        j.rateProcess() == RateProcess.POISSON, j.loops(), j.startDelayNs());
   }
 
   @Override

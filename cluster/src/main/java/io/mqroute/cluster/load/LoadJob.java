@@ -38,8 +38,8 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * {@code time_based}), then waits for what is in flight. Every request ends once: with the router's completion,
  * with ENOTCONN when the router's node goes away ({@link Terminated}), or, if neither arrives within
  * {@code drainTimeout} of the end, with ENOTCONN counted as abandoned. {@code ramp_time}: requests run but are
- * not measured for that long, and {@code runtime} counts from its end, as in fio. Not modelled: {@code rate_iops},
- * {@code fsync}.
+ * not measured for that long, and {@code runtime} counts from its end, as in fio. Not done (and refused by
+ * {@code mqroute load}): {@code rate_iops}, {@code fsync}, {@code startdelay}, {@code nrfiles > 1}.
  */
 public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   /** What a load job handles. */

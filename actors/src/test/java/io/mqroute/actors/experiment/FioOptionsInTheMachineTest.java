@@ -1,0 +1,68 @@
+package io.mqroute.actors.experiment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mqroute.actors.workload.FioParseException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** fio options that change what a job does take effect in the machine; those it has no model for are refused. */
+class FioOptionsInTheMachineTest {
+  @TempDir Path dir;
+
+  private ExperimentResult run(String jobOptions) throws IOException {
+    Path f = dir.resolve("fio.conf");
+    Files.writeString(f, """
+        name = fio-options
+        seed = 1
+        machine { numa-nodes = 1, cores-per-node = 2 }
+        queues { kind = per-cpu, ring-size = 8 }
+        device = "fixed(10us)"
+        workload = \"\"\"
+        [j]
+        ioengine=psync
+        rw=randread
+        bs=4k
+        size=64k
+        %s
+        \"\"\"
+        """.formatted(jobOptions));
+    return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
+  }
+
+  private static long ios(ExperimentResult r) {
+    return r.variants().get(0).summary().ios();
+  }
+
+  @Test
+  void loopsRepeatTheSize() throws IOException {
+    assertThat(ios(run(""))).isEqualTo(16);
+    assertThat(ios(run("loops=4"))).isEqualTo(64);
+  }
+
+  @Test
+  void startdelayShiftsTheJob() throws IOException {
+    long plain = run("").variants().get(0).result().endNanos();
+    long delayed = run("startdelay=5ms").variants().get(0).result().endNanos();
+    // 5 ms later, plus a little: after 5 ms idle the CPUs start from a deeper C-state and a lower frequency
+    assertThat(delayed - plain).isBetween(5_000_000L, 6_000_000L);
+  }
+
+  @Test
+  void whatTheMachineCannotModelIsRefusedWithTheJobsLine() {
+    assertThatThrownBy(() -> run("fsync=4")).isInstanceOf(FioParseException.class)
+        .hasMessageContaining(":2: job j: fsync=4 is not modelled");
+    assertThatThrownBy(() -> run("nrfiles=3")).hasMessageContaining("nrfiles=3 is not modelled");
+    assertThatThrownBy(() -> run("direct=0")).hasMessageContaining("direct=0 (buffered I/O");
+  }
+
+  @Test
+  void directOneOrUnsetRuns() throws IOException {
+    assertThat(ios(run("direct=1"))).isEqualTo(16);
+  }
+}
