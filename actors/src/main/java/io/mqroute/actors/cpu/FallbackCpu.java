@@ -4,9 +4,10 @@ import java.util.function.IntPredicate;
 import java.util.function.IntUnaryOperator;
 
 /**
- * select_fallback_rq: where the kernel puts a task whose CPU went offline — an allowed online CPU of the task's
- * NUMA node, then any allowed online CPU, then (its affinity broken) an online CPU of the node, then any online
- * CPU; each searched upwards from the dead CPU, so the choice is deterministic.
+ * select_fallback_rq (kernel/sched/core.c): where the kernel puts a task whose CPU went offline — the lowest
+ * allowed online CPU of the dead CPU's NUMA node ({@code for_each_cpu} over the node mask), else the lowest
+ * allowed online CPU anywhere, else, its affinity broken (cpuset fallback, then all possible CPUs), the lowest
+ * online CPU. So the ring threads of every CPU taken down, pinned to their own CPU, all land on CPU 0.
  */
 public final class FallbackCpu {
   private FallbackCpu() {}
@@ -17,12 +18,12 @@ public final class FallbackCpu {
    */
   public static int of(int cpu, int cpuCount, IntPredicate online, IntUnaryOperator node, int[] allowed) {
     int home = node.applyAsInt(cpu);
-    for (int pass = 0; pass < 4; pass++) {
-      boolean sameNode = pass % 2 == 0;
+    for (int pass = 0; pass < 3; pass++) {
+      boolean sameNode = pass == 0;
       boolean affine = pass < 2;
-      for (int i = 1; i <= cpuCount; i++) {
-        int c = (cpu + i) % cpuCount;
-        if (online.test(c) && (!sameNode || node.applyAsInt(c) == home) && (!affine || allows(allowed, c))) {
+      for (int c = 0; c < cpuCount; c++) {
+        if (c != cpu && online.test(c) && (!sameNode || node.applyAsInt(c) == home)
+            && (!affine || allows(allowed, c))) {
           return c;
         }
       }

@@ -19,8 +19,8 @@ public final class JobProtocol {
 
   /**
    * The set of online CPUs changed. An app thread on a CPU that went offline moves, as select_fallback_rq
-   * moves it: to an online CPU it is allowed on (its own NUMA node first), else to any online CPU of its node,
-   * else to any online CPU (its affinity is broken).
+   * moves it ({@link io.mqroute.actors.cpu.FallbackCpu}): to the lowest allowed online CPU of its node, else the
+   * lowest allowed online CPU, else (its affinity broken) the lowest online CPU.
    */
   public record Hotplug(boolean[] online, int[] cpuToNode) implements Command {}
 

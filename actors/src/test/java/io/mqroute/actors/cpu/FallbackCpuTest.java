@@ -20,17 +20,19 @@ class FallbackCpuTest {
   }
 
   @Test
-  void sameNodeFirstSearchingUpwards() {
+  void theLowestOnlineCpuOfTheNodeFirst() {
     assertThat(fallback(3, onlineExcept(3), null)).isEqualTo(0);
-    assertThat(fallback(1, onlineExcept(1, 2), null)).isEqualTo(3);
+    assertThat(fallback(1, onlineExcept(1, 2), null)).isEqualTo(0);
+    assertThat(fallback(6, onlineExcept(6), null)).isEqualTo(4);
     assertThat(fallback(5, onlineExcept(4, 5, 6, 7), null)).isEqualTo(0);
   }
 
   @Test
-  void allowedCpusBeforeTheNodeThenAffinityBreaks() {
+  void allowedCpusAnywhereThenAffinityBreaksToTheLowestOnlineCpu() {
     assertThat(fallback(1, onlineExcept(1), new int[] {1, 6})).isEqualTo(6); // allowed, other node
-    assertThat(fallback(1, onlineExcept(1, 6), new int[] {1, 6})).isEqualTo(2); // affinity broken: same node
-    assertThat(fallback(1, onlineExcept(0, 1, 2, 3, 6), new int[] {1, 6})).isEqualTo(4);
+    // a thread pinned to its dead CPU: affinity broken, the lowest online CPU of all (not of its node)
+    assertThat(fallback(5, onlineExcept(5), new int[] {5})).isEqualTo(0);
+    assertThat(fallback(1, onlineExcept(0, 1, 6), new int[] {1, 6})).isEqualTo(2);
   }
 
   @Test
