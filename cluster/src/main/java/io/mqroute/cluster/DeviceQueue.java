@@ -159,15 +159,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     public Rules {
       Objects.requireNonNull(fullRing, "fullRing");
       Objects.requireNonNull(enqueueError, "enqueueError");
-      Objects.requireNonNull(dispatch, "dispatch");
-      if (!(enomemProbability >= 0 && enomemProbability <= 1)) {
-        throw new IllegalArgumentException("enomem-probability must be in [0, 1], was " + enomemProbability);
-      }
-      if (!dispatch.completesInOrder()) {
-        // a pool's concurrency is the Poller's worker count; here the ring and the blocking-I/O pool decide it
-        throw new IllegalArgumentException("dispatch " + dispatch.spec() + " is not available on a device node "
-            + "(valid: fifo, lifo-per-batch)");
-      }
+      checkProbability(enomemProbability);
+      checkInOrder(dispatch);
       if (enqueueError.requeueOnNoMemory() && fullRing.refillsOnCompletion() && enomemProbability > 0) {
         throw new IllegalArgumentException("enqueue-error = requeue with full-ring = refill-on-completion can strand"
             + " a request on an empty ring (the seed 001 V2 deadlock): use fail, or delayed-retry");
@@ -192,10 +185,26 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     public static Rules fromConfig(com.typesafe.config.Config c) {
       FullRingStrategy fullRing = key("full-ring", () -> Strategies.fullRing(c.getString("full-ring")));
       EnqueueErrorPolicy error = key("enqueue-error", () -> Strategies.enqueueError(c.getString("enqueue-error")));
-      double enomem = key("enomem-probability", () -> c.getDouble("enomem-probability"));
-      DispatchOrder dispatch = key("dispatch", () -> Strategies.dispatchOrder(c.getString("dispatch")));
+      double enomem = key("enomem-probability", () -> checkProbability(c.getDouble("enomem-probability")));
+      DispatchOrder dispatch = key("dispatch", () -> checkInOrder(Strategies.dispatchOrder(c.getString("dispatch"))));
       long seed = key("seed", () -> c.getLong("seed"));
       return key("enqueue-error", () -> new Rules(fullRing, error, enomem, dispatch, seed));
+    }
+
+    private static double checkProbability(double p) {
+      if (!(p >= 0 && p <= 1)) {
+        throw new IllegalArgumentException("enomem-probability must be in [0, 1], was " + p);
+      }
+      return p;
+    }
+
+    private static DispatchOrder checkInOrder(DispatchOrder d) {
+      if (!Objects.requireNonNull(d, "dispatch").completesInOrder()) {
+        // a pool's concurrency is the Poller's worker count; here the ring and the blocking-I/O pool decide it
+        throw new IllegalArgumentException("dispatch " + d.spec() + " is not available on a device node "
+            + "(valid: fifo, lifo-per-batch)");
+      }
+      return d;
     }
 
     private static <T> T key(String key, java.util.function.Supplier<T> parse) {

@@ -106,6 +106,23 @@ class NodeSettingsTest {
   }
 
   @Test
+  void theDeviceQueueRulesAreCheckedWithTheExperimentFormatsParsers(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("device.conf");
+    Files.writeString(f, "mqroute.cluster.device.full-ring = \"refill-on-complete\"\n");
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+        .hasMessage("mqroute.cluster.device.full-ring: unknown full-ring strategy \"refill-on-complete\"; did you "
+            + "mean \"refill-on-completion\"? (valid: delayed-retry, refill-on-completion)");
+    Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(2ms)\"\n");
+    Config c = device.toConfig();
+    assertThat(DeviceQueue.Rules.fromConfig(c.getConfig("mqroute.cluster.device")).fullRing().retryDelayNanos())
+        .isEqualTo(2_000_000L);
+    Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(-1ms)\"\n");
+    assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.full-ring: ")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
   void aNodeThatCannotJoinGivesUp() {
     assertThat(host(0, "", null).toConfig().getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
         .isEqualTo(java.time.Duration.ofSeconds(60));
