@@ -5,9 +5,6 @@ import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.policies.queue.RingQueue;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.strategy.DispatchOrder;
-import io.mqroute.policies.strategy.EnqueueErrorPolicy;
-import io.mqroute.policies.strategy.FullRingStrategy;
-import io.mqroute.policies.strategy.Strategies;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.QueueDraining;
@@ -44,9 +41,9 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * {@link Completion} (stamped with this queue's index) to {@link Request#replyTo()}.
  *
  * <p>Queueing: the same {@link RingQueue} as the virtual-time queue actor decides, with the same settings
- * ({@link Rules}: {@code full-ring}, {@code enqueue-error}, {@code enomem-probability}). At most {@code ringSize}
- * requests are on the backend at once (the ring's slots); requests beyond that wait on the overflow list, as the
- * kernel parks requests on a full ring. Under refill-on-completion (the default) the completions of one message
+ * ({@link DeviceRules}: {@code full-ring}, {@code enqueue-error}, {@code enomem-probability}). At most
+ * {@code ringSize} requests are on the backend at once (the ring's slots); requests beyond that wait on the overflow
+ * list, as the kernel parks requests on a full ring. Under refill-on-completion (the default) the completions of one message
  * move waiting requests onto the freed slots from the head, and the first that does not fit goes back to the tail
  * (virtio_fs_request_dispatch_work); under delayed-retry only a timer (real time here) does. An injected
  * {@code -ENOMEM} ends the request with {@link Status#ENOMEM} in its completion ({@code fail}) or parks it
@@ -142,87 +139,12 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   /**
-   * What the queue's {@link RingQueue} decides with, under the names of an experiment's {@code queues} block.
-   *
-   * @param fullRing          what moves a request parked on a full ring: a completion, or a retry timer
-   * @param enqueueError      what {@code -ENOMEM} at enqueue does: fail the request or park it
-   * @param enomemProbability injected {@code -ENOMEM} rate per ring insertion, in [0, 1]
-   * @param dispatch          start order of what one message puts on the ring: fifo or lifo-per-batch
-   * @param seed              seed of the ENOMEM draws (each queue draws from its own stream)
-   */
-  public record Rules(FullRingStrategy fullRing, EnqueueErrorPolicy enqueueError, double enomemProbability,
-      DispatchOrder dispatch, long seed) {
-    /** The merged virtio-fs: refill-on-completion, fail, no ENOMEM, fifo. */
-    public static final Rules DEFAULT = new Rules(FullRingStrategy.refillOnCompletion(), EnqueueErrorPolicy.FAIL, 0,
-        DispatchOrder.fifo(), 1);
-
-    public Rules {
-      Objects.requireNonNull(fullRing, "fullRing");
-      Objects.requireNonNull(enqueueError, "enqueueError");
-      checkProbability(enomemProbability);
-      checkInOrder(dispatch);
-      if (enqueueError.requeueOnNoMemory() && fullRing.refillsOnCompletion() && enomemProbability > 0) {
-        throw new IllegalArgumentException("enqueue-error = requeue with full-ring = refill-on-completion can strand"
-            + " a request on an empty ring (the seed 001 V2 deadlock): use fail, or delayed-retry");
-      }
-    }
-
-    /** This block with another full-ring strategy. */
-    public Rules withFullRing(FullRingStrategy s) {
-      return new Rules(s, enqueueError, enomemProbability, dispatch, seed);
-    }
-
-    /** This block with ENOMEM injected at {@code probability}, handled by {@code policy}. */
-    public Rules withEnomem(double probability, EnqueueErrorPolicy policy) {
-      return new Rules(fullRing, policy, probability, dispatch, seed);
-    }
-
-    /**
-     * From the {@code mqroute.cluster.device} block ({@code full-ring}, {@code enqueue-error},
-     * {@code enomem-probability}, {@code dispatch}, {@code seed}), parsed as an experiment's {@code queues} keys
-     * are: a bad value is one line naming the key, with the nearest valid name for a typo.
-     */
-    public static Rules fromConfig(com.typesafe.config.Config c) {
-      FullRingStrategy fullRing = key("full-ring", () -> Strategies.fullRing(c.getString("full-ring")));
-      EnqueueErrorPolicy error = key("enqueue-error", () -> Strategies.enqueueError(c.getString("enqueue-error")));
-      double enomem = key("enomem-probability", () -> checkProbability(c.getDouble("enomem-probability")));
-      DispatchOrder dispatch = key("dispatch", () -> checkInOrder(Strategies.dispatchOrder(c.getString("dispatch"))));
-      long seed = key("seed", () -> c.getLong("seed"));
-      return key("enqueue-error", () -> new Rules(fullRing, error, enomem, dispatch, seed));
-    }
-
-    private static double checkProbability(double p) {
-      if (!(p >= 0 && p <= 1)) {
-        throw new IllegalArgumentException("enomem-probability must be in [0, 1], was " + p);
-      }
-      return p;
-    }
-
-    private static DispatchOrder checkInOrder(DispatchOrder d) {
-      if (!Objects.requireNonNull(d, "dispatch").completesInOrder()) {
-        // a pool's concurrency is the Poller's worker count; here the ring and the blocking-I/O pool decide it
-        throw new IllegalArgumentException("dispatch " + d.spec() + " is not available on a device node "
-            + "(valid: fifo, lifo-per-batch)");
-      }
-      return d;
-    }
-
-    private static <T> T key(String key, java.util.function.Supplier<T> parse) {
-      try {
-        return parse.get();
-      } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
-        throw new NodeConfigException("mqroute.cluster.device." + key + ": " + e.getMessage());
-      }
-    }
-  }
-
-  /**
    * @param index    this queue's index, reported in every completion
    * @param ringSize requests on the backend at once, >= 1
    * @param backend  where requests are served
    * @param rules    what the ring queue decides with
    */
-  public record Settings(int index, int ringSize, Backend backend, Rules rules) {
+  public record Settings(int index, int ringSize, Backend backend, DeviceRules rules) {
     public Settings {
       if (ringSize < 1) {
         throw new IllegalArgumentException("ringSize must be >= 1, was " + ringSize);
@@ -231,9 +153,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       Objects.requireNonNull(rules, "rules");
     }
 
-    /** With {@link Rules#DEFAULT}. */
+    /** With {@link DeviceRules#DEFAULT}. */
     public Settings(int index, int ringSize, Backend backend) {
-      this(index, ringSize, backend, Rules.DEFAULT);
+      this(index, ringSize, backend, DeviceRules.DEFAULT);
     }
 
     /** The same settings for the queue {@code i}. */
@@ -255,7 +177,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
         default -> throw new IllegalArgumentException("mqroute.cluster.device.backend must be null or file, was "
             + kind);
       };
-      return new Settings(index, c.getInt("ring-size"), backend, Rules.fromConfig(c));
+      return new Settings(index, c.getInt("ring-size"), backend, DeviceRules.fromConfig(c));
     }
   }
 

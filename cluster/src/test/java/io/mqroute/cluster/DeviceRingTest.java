@@ -105,7 +105,7 @@ class DeviceRingTest {
 
   @Test
   void delayedRetryFromTheConfigEndsEveryRequestOnceWithinTheRing() {
-    DeviceQueue.Rules rules = DeviceQueue.Rules.fromConfig(device("mqroute.cluster.device.full-ring = \"delayed-retry(1ms)\""));
+    DeviceRules rules = DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = \"delayed-retry(1ms)\""));
     assertThat(rules.fullRing()).isEqualTo(new DelayedRetry(1_000_000));
     ActorRef<DeviceQueue.Command> queue = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4,
         new DeviceQueue.NullBackend(Duration.ofMillis(1)), rules)), "delayed");
@@ -131,7 +131,7 @@ class DeviceRingTest {
 
   @Test
   void enomemFailEndsRequestsWithEnomemAndRequeueRetriesThemUnderDelayedRetry() {
-    DeviceQueue.Rules fail = DeviceQueue.Rules.DEFAULT.withEnomem(0.3, EnqueueErrorPolicy.FAIL);
+    DeviceRules fail = DeviceRules.DEFAULT.withEnomem(0.3, EnqueueErrorPolicy.FAIL);
     ActorRef<DeviceQueue.Command> failing = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4,
         new DeviceQueue.NullBackend(Duration.ZERO), fail)), "enomem-fail");
     Map<Long, List<Status>> ends = run(failing, 300, 30);
@@ -141,7 +141,7 @@ class DeviceRingTest {
     assertThat((long) statuses.get(Status.ENOMEM)).isEqualTo(stats(failing).enomem());
     assertDrained(failing, 300, 4);
 
-    DeviceQueue.Rules requeue = DeviceQueue.Rules.DEFAULT.withFullRing(FullRingStrategy.delayedRetry(1_000_000))
+    DeviceRules requeue = DeviceRules.DEFAULT.withFullRing(FullRingStrategy.delayedRetry(1_000_000))
         .withEnomem(0.3, EnqueueErrorPolicy.REQUEUE);
     ActorRef<DeviceQueue.Command> requeueing = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(1, 4,
         new DeviceQueue.NullBackend(Duration.ZERO), requeue)), "enomem-requeue");
@@ -154,9 +154,9 @@ class DeviceRingTest {
 
   @Test
   void lifoPerBatchStartsWhatOneMessagePutOnTheRingInReverse() {
-    DeviceQueue.Rules lifo = DeviceQueue.Rules.fromConfig(device("mqroute.cluster.device.dispatch = lifo-per-batch"));
+    DeviceRules lifo = DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = lifo-per-batch"));
     for (String order : List.of("fifo", "lifo")) {
-      DeviceQueue.Rules rules = order.equals("fifo") ? DeviceQueue.Rules.DEFAULT : lifo;
+      DeviceRules rules = order.equals("fifo") ? DeviceRules.DEFAULT : lifo;
       ActorRef<DeviceQueue.Command> queue = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 8,
           new DeviceQueue.NullBackend(Duration.ZERO), rules)), "order-" + order);
       TestProbe<CompletionBatch> client = kit.createTestProbe();
@@ -202,17 +202,17 @@ class DeviceRingTest {
 
   @Test
   void aBadValueIsOneLineNamingTheKeyWithTheNearestName() {
-    assertThatThrownBy(() -> DeviceQueue.Rules.fromConfig(device("mqroute.cluster.device.full-ring = delayed-retyr")))
+    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = delayed-retyr")))
         .isInstanceOf(NodeConfigException.class)
         .hasMessage("mqroute.cluster.device.full-ring: unknown full-ring strategy \"delayed-retyr\"; did you mean "
             + "\"delayed-retry\"? (valid: delayed-retry, refill-on-completion)");
-    assertThatThrownBy(() -> DeviceQueue.Rules.fromConfig(device("mqroute.cluster.device.enqueue-error = requeu")))
+    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.enqueue-error = requeu")))
         .hasMessageStartingWith("mqroute.cluster.device.enqueue-error: unknown enqueue-error policy \"requeu\"");
-    assertThatThrownBy(() -> DeviceQueue.Rules.fromConfig(device("mqroute.cluster.device.enomem-probability = 2")))
+    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.enomem-probability = 2")))
         .hasMessage("mqroute.cluster.device.enomem-probability: enomem-probability must be in [0, 1], was 2.0");
-    assertThatThrownBy(() -> DeviceQueue.Rules.fromConfig(device("mqroute.cluster.device.dispatch = \"pool(4)\"")))
+    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = \"pool(4)\"")))
         .hasMessageStartingWith("mqroute.cluster.device.dispatch: dispatch pool(4) is not available");
-    assertThatThrownBy(() -> DeviceQueue.Rules.fromConfig(device("""
+    assertThatThrownBy(() -> DeviceRules.fromConfig(device("""
         mqroute.cluster.device { enqueue-error = requeue, enomem-probability = 0.1 }
         """))).hasMessageContaining("seed 001 V2 deadlock").hasMessageNotContaining("\n");
   }

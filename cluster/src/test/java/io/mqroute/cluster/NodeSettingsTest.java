@@ -115,7 +115,7 @@ class NodeSettingsTest {
             + "mean \"refill-on-completion\"? (valid: delayed-retry, refill-on-completion)");
     Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(2ms)\"\n");
     Config c = device.toConfig();
-    assertThat(DeviceQueue.Rules.fromConfig(c.getConfig("mqroute.cluster.device")).fullRing().retryDelayNanos())
+    assertThat(DeviceRules.fromConfig(c.getConfig("mqroute.cluster.device")).fullRing().retryDelayNanos())
         .isEqualTo(2_000_000L);
     Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(-1ms)\"\n");
     assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.full-ring: ")

@@ -35,8 +35,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 /**
  * Picks a queue for every request (fuse_uring_get_queue / virtio_fs_send_req's mq_map lookup), applies
  * background admission (fuse_request_queue_background + flush_bg_queue, or fuse_uring_queue_bq_req +
- * fuse_uring_flush_bg: the {@link BackgroundGate} the cluster's host router uses too), answers "no queue" with EINVAL (foreground) or ENOTCONN (background), and on the
- * way back decrements nr_reqs and wakes the waiter on the CPU the {@link WakePolicy} picks.
+ * fuse_uring_flush_bg: the {@link BackgroundGate} the cluster's host router uses too), answers "no queue" with
+ * EINVAL (foreground) or ENOTCONN (background), and on the way back decrements nr_reqs and wakes the waiter on the
+ * CPU the {@link WakePolicy} picks.
  */
 public final class Router extends AbstractBehavior<RouterCommand> {
   private final QueueSelector selector;
