@@ -2,6 +2,9 @@ package io.mqroute.cluster;
 
 import io.mqroute.actors.device.FileBackend;
 import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.policies.queue.RingQueue;
+import io.mqroute.policies.random.SeededRandom;
+import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.QueueDraining;
@@ -9,7 +12,6 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -38,11 +40,17 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * {@link #QUEUES} with the Receptionist, serves each request on its {@link Backend} and answers one
  * {@link Completion} (stamped with this queue's index) to {@link Request#replyTo()}.
  *
- * <p>In flight: at most {@code ringSize} requests are on the backend at once (the ring's slots). Requests beyond
- * that wait, in arrival order, in an unbounded overflow deque, as the kernel parks requests on a full ring's
- * overflow list; each completion moves the oldest waiting request onto the freed slot. The deque is unbounded
- * because the queue never refuses a request; what bounds it in practice is the submitters' own window (the
- * host's clients), not this actor.
+ * <p>Queueing: the same {@link RingQueue} as the virtual-time queue actor decides, with the same settings
+ * ({@link DeviceRules}: {@code full-ring}, {@code enqueue-error}, {@code enomem-probability}). At most
+ * {@code ringSize} requests are on the backend at once (the ring's slots); requests beyond that wait on the overflow
+ * list, as the kernel parks requests on a full ring. Under refill-on-completion (the default) the completions of one message
+ * move waiting requests onto the freed slots from the head, and the first that does not fit goes back to the tail
+ * (virtio_fs_request_dispatch_work); under delayed-retry only a timer (real time here) does. An injected
+ * {@code -ENOMEM} ends the request with {@link Status#ENOMEM} in its completion ({@code fail}) or parks it
+ * ({@code requeue}, allowed only with delayed-retry: with refill-on-completion it can strand a request on an empty
+ * ring). The overflow list is unbounded because the queue never refuses a request; what bounds it in practice is
+ * the submitters' own window (the host's clients), not this actor. The requests one message puts on the ring are
+ * started in the {@code dispatch} order ({@code fifo}, or {@code lifo-per-batch}, the seed 004 bug).
  *
  * <p>Blocking I/O never runs on the actor's dispatcher: the {@code file} backend's calls run on
  * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message. The requests
@@ -87,6 +95,19 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
   private enum Flush implements Command { INSTANCE }
 
+  /** Asks for the queue's counters and invariant check; for tests and management. */
+  public record GetStats(ActorRef<Stats> replyTo) implements Command {}
+
+  /**
+   * The {@link RingQueue}'s counters; {@code violations} lists broken invariants (ring bound, in_flight ==
+   * on_ring + queued), empty when all hold.
+   */
+  public record Stats(long accepted, long completed, int onRing, int queued, int maxOccupancy, long overflowWaits,
+      long delayedRetries, long enomem, List<String> violations) {}
+
+  /** The delayed-retry timer (full-ring = delayed-retry(...)) fired. */
+  private enum RetryTick implements Command { INSTANCE }
+
   /** Coordinated shutdown asks the queue to withdraw and answers when it has drained (see the class comment). */
   private record Drain(ActorRef<Done> replyTo) implements Command {}
 
@@ -121,13 +142,25 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
    * @param index    this queue's index, reported in every completion
    * @param ringSize requests on the backend at once, >= 1
    * @param backend  where requests are served
+   * @param rules    what the ring queue decides with
    */
-  public record Settings(int index, int ringSize, Backend backend) {
+  public record Settings(int index, int ringSize, Backend backend, DeviceRules rules) {
     public Settings {
       if (ringSize < 1) {
         throw new IllegalArgumentException("ringSize must be >= 1, was " + ringSize);
       }
       Objects.requireNonNull(backend, "backend");
+      Objects.requireNonNull(rules, "rules");
+    }
+
+    /** With {@link DeviceRules#DEFAULT}. */
+    public Settings(int index, int ringSize, Backend backend) {
+      this(index, ringSize, backend, DeviceRules.DEFAULT);
+    }
+
+    /** The same settings for the queue {@code i}. */
+    public Settings withIndex(int i) {
+      return new Settings(i, ringSize, backend, rules);
     }
 
     /**
@@ -144,20 +177,25 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
         default -> throw new IllegalArgumentException("mqroute.cluster.device.backend must be null or file, was "
             + kind);
       };
-      return new Settings(index, c.getInt("ring-size"), backend);
+      return new Settings(index, c.getInt("ring-size"), backend, DeviceRules.fromConfig(c));
     }
   }
 
   private final int index;
-  private final int ringSize;
   private final Backend backend;
+  private final DispatchOrder dispatch;
+  private final RingQueue<Job> ring;
   /** File requests served one after the other by one blocking task (see submitIo). */
   static final int IO_PER_TASK = 8;
 
   private final NanoClock clock;
   private final TimerScheduler<Command> timers;
   private final Executor blocking;
-  private final ArrayDeque<Job> overflow = new ArrayDeque<>();
+  // requests the ring took while handling the current message, started at its end (startRinged); and the list
+  // being started (swapped, since starting a zero-delay request completes it and may refill)
+  private ArrayList<Job> ringed = new ArrayList<>();
+  private ArrayList<Job> starting = new ArrayList<>();
+  private int[] startOrder = new int[16];
   // file I/O started while handling the current message, submitted at its end (submitIo)
   private final ArrayList<Job> ioBatch = new ArrayList<>();
   // completions waiting for the next Flush, per router
@@ -171,7 +209,6 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private boolean settled;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
-  private int inFlight;
   // timer keys: request ids are the sender's, and two routers may reuse one, so the queue counts its own
   private long timerSeq;
 
@@ -183,8 +220,12 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
     super(ctx);
     this.index = s.index();
-    this.ringSize = s.ringSize();
     this.backend = s.backend();
+    this.dispatch = s.rules().dispatch();
+    this.ring = RingQueue.newBuilder(new Shell()).ringSize(s.ringSize()).fullRing(s.rules().fullRing())
+        .enqueueError(s.rules().enqueueError())
+        .enomem(s.rules().enomemProbability(), SeededRandom.stream(s.rules().seed(), "device-queue-" + index))
+        .build();
     this.clock = NanoClock.SYSTEM;
     this.timers = timers;
     this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
@@ -208,24 +249,26 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Serve.class, m -> {
-          accept(new Job(m.request(), null));
-          submitIo();
-          gauge.set(inFlight, overflow.size());
-          return this;
+          accept(new Job(m.request(), null), clock.nanoTime());
+          return started();
         })
         .onMessage(ServeBatch.class, m -> {
           ActorRef<CompletionBatch> reply = m.batch().replyTo();
           if (reply != null) {
             routers.add(reply);
           }
+          long now = clock.nanoTime();
           for (Request r : m.batch().requests()) {
-            accept(new Job(r, reply));
+            accept(new Job(r, reply), now);
           }
-          submitIo();
-          gauge.set(inFlight, overflow.size());
-          return this;
+          return started();
         })
         .onMessage(Served.class, this::onServed)
+        .onMessageEquals(RetryTick.INSTANCE, () -> {
+          ring.retry(clock.nanoTime());
+          return started();
+        })
+        .onMessage(GetStats.class, this::onGetStats)
         .onMessage(ServedIo.class, this::onServedIo)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(Drain.class, this::onDrain)
@@ -272,40 +315,87 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
   /** While draining: empty, and settled since the last request arrived? Then the shutdown may go on. */
   private Behavior<Command> checkDrained() {
-    if (drained != null && settled && inFlight == 0 && overflow.isEmpty()) {
+    if (drained != null && settled && ring.inFlight() == 0) {
       drained.tell(Done.getInstance());
       drained = null;
     }
     return this;
   }
 
-  private void accept(Job job) {
+  private void accept(Job job, long now) {
     if (drained != null) {
       // a router had not seen the withdrawal yet: serve it, and wait for quiet again
       settled = false;
       timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
     }
-    if (inFlight < ringSize) {
-      start(job);
-    } else {
-      overflow.addLast(job);
+    ring.enqueue(job, now); // virtio_fs_send_req: a slot (Shell.toRing), the overflow list, or ENOMEM
+  }
+
+  /** What the ring queue's decisions do on a device node (see {@link RingQueue.Port}). */
+  private final class Shell implements RingQueue.Port<Job> {
+    @Override
+    public void toRing(Job job) {
+      ringed.add(job); // started when the message is handled (startRinged): never inside the ring's own call
+    }
+
+    @Override
+    public void failNoMemory(Job job) {
+      long now = clock.nanoTime();
+      complete(job, now, Status.ENOMEM);
+    }
+
+    @Override
+    public void armRetry(long delayNanos) {
+      timers.startSingleTimer(RetryTick.INSTANCE, Duration.ofNanos(delayNanos));
     }
   }
 
-  private void start(Job job) {
-    Request r = job.request();
-    long dispatch = clock.nanoTime();
-    if (backend instanceof NullBackend n) {
-      if (n.serviceDelay().isZero()) {
-        // nothing to wait for: complete here, without a message to self per request
-        complete(job, dispatch, Status.OK);
-        return;
+  /** The end of every message that may have put requests on the ring: start them, update the gauge. */
+  private Behavior<Command> started() {
+    startRinged();
+    submitIo();
+    gauge.set(ring.onRing(), ring.queued());
+    return checkDrained();
+  }
+
+  /**
+   * Starts the requests the ring took, in the dispatch order. A zero-delay null backend completes them here and
+   * now; the completions free their slots and refill (under refill-on-completion), which may take more.
+   */
+  private void startRinged() {
+    while (!ringed.isEmpty()) {
+      ArrayList<Job> batch = ringed;
+      ringed = starting;
+      starting = batch;
+      int n = batch.size();
+      if (startOrder.length < n) {
+        startOrder = new int[Integer.highestOneBit(n) << 1];
       }
-      inFlight++;
-      timers.startSingleTimer(timerSeq++, new Served(job, dispatch, Status.OK), n.serviceDelay());
-    } else if (backend instanceof FileStore) {
-      inFlight++;
-      ioBatch.add(job);
+      for (int i = 0; i < n; i++) {
+        startOrder[i] = i;
+      }
+      dispatch.order(startOrder, 0, n);
+      long dispatchNanos = clock.nanoTime();
+      boolean completedHere = false;
+      for (int i = 0; i < n; i++) {
+        Job job = batch.get(startOrder[i]);
+        if (backend instanceof NullBackend nb) {
+          if (nb.serviceDelay().isZero()) {
+            // nothing to wait for: complete here, without a message to self per request
+            ring.complete();
+            complete(job, dispatchNanos, Status.OK);
+            completedHere = true;
+          } else {
+            timers.startSingleTimer(timerSeq++, new Served(job, dispatchNanos, Status.OK), nb.serviceDelay());
+          }
+        } else {
+          ioBatch.add(job);
+        }
+      }
+      batch.clear();
+      if (completedHere) {
+        ring.refill(clock.nanoTime());
+      }
     }
   }
 
@@ -338,26 +428,27 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   private Behavior<Command> onServed(Served s) {
-    inFlight--;
+    ring.complete();
     complete(s.job(), s.dispatchNanos(), s.status());
-    if (!overflow.isEmpty()) {
-      start(overflow.pollFirst());
-    }
-    gauge.set(inFlight, overflow.size());
-    return checkDrained();
+    ring.refill(clock.nanoTime());
+    return started();
   }
 
   private Behavior<Command> onServedIo(ServedIo s) {
     for (int i = 0; i < s.jobs().size(); i++) {
-      inFlight--;
+      ring.complete();
       complete(s.jobs().get(i), s.dispatchNanos(), s.statuses().get(i));
     }
-    while (inFlight < ringSize && !overflow.isEmpty()) {
-      start(overflow.pollFirst());
-    }
-    submitIo();
-    gauge.set(inFlight, overflow.size());
-    return checkDrained();
+    ring.refill(clock.nanoTime()); // one dispatch work for the batch, as done_work harvests in a loop
+    return started();
+  }
+
+  private Behavior<Command> onGetStats(GetStats get) {
+    List<String> violations = new ArrayList<>();
+    ring.checkInvariants(violations);
+    get.replyTo().tell(new Stats(ring.accepted(), ring.completed(), ring.onRing(), ring.queued(),
+        ring.maxOccupancy(), ring.overflowWaits(), ring.delayedRetries(), ring.enomem(), List.copyOf(violations)));
+    return this;
   }
 
   private void complete(Job job, long dispatchNanos, Status status) {

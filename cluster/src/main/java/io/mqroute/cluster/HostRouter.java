@@ -2,9 +2,13 @@ package io.mqroute.cluster;
 
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.policies.MutableRoutingView;
+import io.mqroute.policies.NameSuggester;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
+import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.policies.strategy.BackgroundGate;
+import io.mqroute.policies.strategy.Strategies;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
@@ -69,6 +73,13 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * <p>Clients reach the router through the Receptionist: it registers a {@link Request} endpoint under
  * {@link #ROUTERS}, so a client node only needs the wire messages {@link Request} and {@link Completion}.
  *
+ * <p>Background requests ({@link Request#background()}) pass the virtual-time router's admission first, the same
+ * {@link BackgroundGate}: at most {@code max-background} of them are on the queues at once (per-queue mode: plus one
+ * on any queue that has none, fuse_uring_flush_bg), the rest wait on the host (per queue, after the queue was picked,
+ * or globally, picked when admitted), and submitters beyond {@code max-background} counted requests are blocked until
+ * one ends. When a queue leaves, the background requests it held give their admission back: the ones routed again
+ * are admitted anew, the ones it finishes while draining are no longer counted.
+ *
  * <p>Queues get slots (routing-view queue indices) in a stable order, see {@link QueueSlots}.
  */
 public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
@@ -125,21 +136,37 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
 
   private enum Flush implements Command { INSTANCE }
 
+  /** virtiofsd's FUSE_INIT answer: the host's default, so that admission does not throttle unless asked to. */
+  public static final int DEFAULT_MAX_BACKGROUND = 65535;
+
   /**
-   * @param selector    a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
-   * @param maxQueues   routing slots, i.e. queues the router can use at once
-   * @param seed        seed of the routing random stream
-   * @param queueWindow requests sent to one queue at once; more wait on the host (re-routable)
+   * @param selector            a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
+   * @param maxQueues           routing slots, i.e. queues the router can use at once
+   * @param seed                seed of the routing random stream
+   * @param queueWindow         requests sent to one queue at once; more wait on the host (re-routable)
+   * @param admission           background admission: per-queue (fuse-over-io-uring) or global (/dev/fuse, virtio-fs)
+   * @param maxBackground       max_background, 1..65535
+   * @param congestionThreshold congestion_threshold, 0..65535
    */
-  public record Settings(String selector, int maxQueues, long seed, int queueWindow) {
+  public record Settings(String selector, int maxQueues, long seed, int queueWindow,
+      BackgroundAdmission.Mode admission, int maxBackground, int congestionThreshold) {
     public Settings {
       Objects.requireNonNull(selector, "selector");
+      Objects.requireNonNull(admission, "admission");
       if (maxQueues < 1) {
         throw new IllegalArgumentException("maxQueues must be >= 1, was " + maxQueues);
       }
       if (queueWindow < 1) {
         throw new IllegalArgumentException("queueWindow must be >= 1, was " + queueWindow);
       }
+      // the admission's own builder checks the two limits, with the experiment format's key names
+      BackgroundAdmission.newBuilder().maxBackground(maxBackground).congestionThreshold(congestionThreshold);
+    }
+
+    /** Per-queue admission with max-background {@value #DEFAULT_MAX_BACKGROUND} (3/4 of it congested). */
+    public Settings(String selector, int maxQueues, long seed, int queueWindow) {
+      this(selector, maxQueues, seed, queueWindow, BackgroundAdmission.Mode.PER_QUEUE, DEFAULT_MAX_BACKGROUND,
+          DEFAULT_MAX_BACKGROUND * 3 / 4);
     }
 
     /** Round robin over up to 64 queues, 64 requests sent to each at once. */
@@ -147,10 +174,46 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       return new Settings("round-robin", 64, 1, 64);
     }
 
-    /** From a config block with {@code selector}, {@code max-queues}, {@code seed} and {@code queue-window}. */
+    /** The same settings with {@code mode} admission and {@code max} max_background (3/4 of it congested). */
+    public Settings withAdmission(BackgroundAdmission.Mode mode, int max) {
+      return new Settings(selector, maxQueues, seed, queueWindow, mode, max, max * 3 / 4);
+    }
+
+    /** The admission counters for {@code queues} slots. */
+    BackgroundAdmission newAdmission() {
+      return BackgroundAdmission.newBuilder().mode(admission).maxBackground(maxBackground)
+          .congestionThreshold(congestionThreshold).queues(maxQueues).build();
+    }
+
+    /**
+     * From a config block with {@code selector}, {@code max-queues}, {@code seed}, {@code queue-window} and the
+     * experiment format's router keys {@code admission} (per-queue | global), {@code max-background} and
+     * {@code congestion-threshold} (default 3/4 of max-background). A bad value is one line naming the key.
+     */
     public static Settings fromConfig(com.typesafe.config.Config c) {
+      String adm = c.getString("admission");
+      BackgroundAdmission.Mode mode = switch (adm) {
+        case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;
+        case "global" -> BackgroundAdmission.Mode.GLOBAL;
+        default -> throw new NodeConfigException("mqroute.cluster.host.admission: "
+            + NameSuggester.unknown("admission", adm, Strategies.ADMISSION));
+      };
+      int max = hostKey("max-background", () -> BackgroundAdmission.newBuilder()
+          .maxBackground(c.getInt("max-background")).build().maxBackground());
+      int congestion = hostKey("congestion-threshold", () -> c.hasPath("congestion-threshold")
+          ? BackgroundAdmission.newBuilder().congestionThreshold(c.getInt("congestion-threshold")).build()
+              .congestionThreshold()
+          : max * 3 / 4);
       return new Settings(c.getString("selector"), c.getInt("max-queues"), c.getLong("seed"),
-          c.getInt("queue-window"));
+          c.getInt("queue-window"), mode, max, congestion);
+    }
+
+    private static int hostKey(String key, java.util.function.IntSupplier parse) {
+      try {
+        return parse.getAsInt();
+      } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+        throw new NodeConfigException("mqroute.cluster.host." + key + ": " + e.getMessage());
+      }
     }
   }
 
@@ -168,6 +231,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final QueueSelector selector;
   private final SeededRandom random;
   private final MutableRoutingView view;
+  private final BackgroundGate<InFlight> gate;
   private final QueueSlots<ActorRef<Request>> slots;
   private final int queueWindow;
   // per slot: ids sent to the queue, and ids waiting here for room in its window (arrival order)
@@ -208,6 +272,22 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     this.view = MutableRoutingView.newBuilder(CpuTopology.uniform(1, s.maxQueues()))
         .queues(s.maxQueues()).registered().build();
     this.slots = new QueueSlots<>(s.maxQueues(), ref -> ref.path().toString());
+    this.gate = new BackgroundGate<>(s.newAdmission(), s.maxQueues(), new BackgroundGate.Port<>() {
+      @Override
+      public int select(InFlight f) {
+        return pick(f);
+      }
+
+      @Override
+      public void reserve(int slot) {
+        view.addNrReqs(slot, 1);
+      }
+
+      @Override
+      public void dispatch(int slot, InFlight f) {
+        place(f, slot);
+      }
+    });
     this.queueWindow = s.queueWindow();
     this.inFlightBySlot = new ArrayList<>(s.maxQueues());
     this.waitingBySlot = new ArrayList<>(s.maxQueues());
@@ -319,24 +399,46 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
     Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
         r.submitNanos(), null);
-    route(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1));
+    admit(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1));
+  }
+
+  /** A new or re-routed request: background ones pass admission first (the gate), foreground ones go at once. */
+  private void admit(InFlight f) {
+    if (f.forward().background()) {
+      gate.submit(f);
+    } else {
+      route(f);
+    }
   }
 
   /** Picks a queue for {@code f} (new, or re-routed from a departed queue) and sends it or lets it wait. */
   private void route(InFlight f) {
+    int slot = pick(f);
+    if (slot != QueueSelector.NONE) {
+      view.addNrReqs(slot, 1);
+      place(f, slot);
+    }
+  }
+
+  /** The selector's slot for {@code f}; NONE ends it at once with the kernel's error for its kind. */
+  private int pick(InFlight f) {
     Request r = f.forward();
     int slot = selector.select(view, Math.floorMod(r.cpu(), view.cpuCount()), r.background(), random);
     if (slot == QueueSelector.NONE || slots.queue(slot) == null) {
       end(f, r.background() ? Status.ENOTCONN : Status.EINVAL);
-      return;
+      return QueueSelector.NONE;
     }
+    return slot;
+  }
+
+  /** {@code f} is the queue's in {@code slot} (already counted in nr_reqs): send it, or let it wait its turn. */
+  private void place(InFlight f, int slot) {
     f = f.toSlot(slot);
-    inFlight.put(r.id(), f);
-    view.addNrReqs(slot, 1);
+    inFlight.put(f.forward().id(), f);
     if (inFlightBySlot.get(slot).size() < queueWindow) {
       send(f);
     } else {
-      waitingBySlot.get(slot).addLast(r.id());
+      waitingBySlot.get(slot).addLast(f.forward().id());
       updateGauge(slot);
     }
   }
@@ -444,6 +546,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     } else {
       updateGauge(slot);
     }
+    if (f.forward().background()) {
+      gate.ended(slot); // fuse_request_end: admits the next waiting ones, unblocks submitters
+    }
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
@@ -458,15 +563,21 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       view.unregister(slot);
       UniqueAddress node = announcedDrains.remove(before.get(slot));
       boolean leavingInOrder = leavingInOrder(node);
+      // background requests still waiting for this queue's admission: routed again, admitted anew
+      reroute.addAll(gate.withdraw(slot));
+      // and the admitted ones it held (sent, unsent or waiting for its window) give their admission back below
+      int admitted = 0;
       Set<Long> lost = inFlightBySlot.get(slot);
       // routed but never sent (the Flush had not come yet): as good as waiting, route them again
       for (Request unsent : outbox.get(slot)) {
         lost.remove(unsent.id());
         reroute.add(inFlight.remove(unsent.id()));
+        admitted += unsent.background() ? 1 : 0;
       }
       outbox.get(slot).clear();
       dirty.remove(slot);
       for (long id : lost) {
+        admitted += inFlight.get(id).forward().background() ? 1 : 0;
         if (leavingInOrder) {
           draining.add(node, id, inFlight.remove(id));
         } else {
@@ -479,7 +590,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       }
       ArrayDeque<Long> waiting = waitingBySlot.get(slot);
       for (long id : waiting) {
-        reroute.add(inFlight.remove(id));
+        InFlight f = inFlight.remove(id);
+        admitted += f.forward().background() ? 1 : 0;
+        reroute.add(f);
       }
       if (!lost.isEmpty() || !waiting.isEmpty()) {
         getContext().getLog().info("queue slot {} left: {} requests in flight {}, {} waiting re-routed", slot,
@@ -489,6 +602,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       lost.clear();
       waiting.clear();
       view.setNrReqs(slot, 0);
+      for (int i = 0; i < admitted; i++) {
+        gate.ended(slot);
+      }
       if (gauges[slot] != null) {
         metrics.removeQueue(gauges[slot].name());
         gauges[slot] = null;
@@ -501,7 +617,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
     // after the new queues are in: a device that left while another joined hands its waiting requests over
     for (InFlight f : reroute) {
-      route(f);
+      admit(f);
     }
     metrics.setInFlight(inFlight.size());
     if (slots.waiting() > 0) {

@@ -30,8 +30,7 @@ public final class NodeGuardian {
             ctx.getSystem().getWhenTerminated().thenRun(files::close);
           }
           for (int i = 0; i < d.getInt("queues"); i++) {
-            DeviceQueue.Settings s = new DeviceQueue.Settings(first + i, s0.ringSize(), s0.backend());
-            ctx.spawn(DeviceQueue.create(s), "queue-" + (first + i));
+            ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
           }
         }
         case CLIENT -> { }

@@ -218,6 +218,7 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       throw new NodeConfigException("mqroute.cluster.device.file-root '" + d.getString("file-root")
           + "' is not a directory (or give --data DIR)");
     }
+    DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
     d.getDuration("service-delay");
     d.getBytes("file-max-bytes");
     HostRouter.Settings host = HostRouter.Settings.fromConfig(c.getConfig("mqroute.cluster.host"));

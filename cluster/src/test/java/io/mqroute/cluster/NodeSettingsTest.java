@@ -106,6 +106,40 @@ class NodeSettingsTest {
   }
 
   @Test
+  void theDeviceQueueRulesAreCheckedWithTheExperimentFormatsParsers(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("device.conf");
+    Files.writeString(f, "mqroute.cluster.device.full-ring = \"refill-on-complete\"\n");
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+        .hasMessage("mqroute.cluster.device.full-ring: unknown full-ring strategy \"refill-on-complete\"; did you "
+            + "mean \"refill-on-completion\"? (valid: delayed-retry, refill-on-completion)");
+    Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(2ms)\"\n");
+    Config c = device.toConfig();
+    assertThat(DeviceRules.fromConfig(c.getConfig("mqroute.cluster.device")).fullRing().retryDelayNanos())
+        .isEqualTo(2_000_000L);
+    Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(-1ms)\"\n");
+    assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.full-ring: ")
+        .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void theHostAdmissionKeysAreTheExperimentFormats(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("host.conf");
+    Files.writeString(f, "mqroute.cluster.host.admission = per-queu\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessage("mqroute.cluster.host.admission: unknown admission \"per-queu\"; did you mean \"per-queue\"? "
+            + "(valid: global, per-queue)");
+    Files.writeString(f, "mqroute.cluster.host.max-background = 0\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .hasMessage("mqroute.cluster.host.max-background: max-background must be in [1, 65535], got 0");
+    Files.writeString(f, "mqroute.cluster.host { admission = global, max-background = 12 }\n");
+    HostRouter.Settings s = HostRouter.Settings.fromConfig(host(0, "", f).toConfig().getConfig("mqroute.cluster.host"));
+    assertThat(s.admission()).isEqualTo(io.mqroute.policies.strategy.BackgroundAdmission.Mode.GLOBAL);
+    assertThat(s.maxBackground()).isEqualTo(12);
+    assertThat(s.congestionThreshold()).as("3/4 of max-background, as in an experiment").isEqualTo(9);
+  }
+
+  @Test
   void aNodeThatCannotJoinGivesUp() {
     assertThat(host(0, "", null).toConfig().getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
         .isEqualTo(java.time.Duration.ofSeconds(60));

@@ -18,11 +18,11 @@ import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.policies.strategy.BackgroundGate;
 import io.mqroute.policies.strategy.WakePolicy;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -35,8 +35,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 /**
  * Picks a queue for every request (fuse_uring_get_queue / virtio_fs_send_req's mq_map lookup), applies
  * background admission (fuse_request_queue_background + flush_bg_queue, or fuse_uring_queue_bq_req +
- * fuse_uring_flush_bg), answers "no queue" with EINVAL (foreground) or ENOTCONN (background), and on the
- * way back decrements nr_reqs and wakes the waiter on the CPU the {@link WakePolicy} picks.
+ * fuse_uring_flush_bg: the {@link BackgroundGate} the cluster's host router uses too), answers "no queue" with
+ * EINVAL (foreground) or ENOTCONN (background), and on the way back decrements nr_reqs and wakes the waiter on the
+ * CPU the {@link WakePolicy} picks.
  */
 public final class Router extends AbstractBehavior<RouterCommand> {
   private final QueueSelector selector;
@@ -56,17 +57,11 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private final WakeTargets wakeTargets;
   private final boolean rings;
 
-  /** Background requests waiting for admission: one list for global mode, one per queue for per-queue. */
-  private final ArrayDeque<Request>[] waiting;
-  /** Submitters blocked because num_background reached max_background (fc->blocked). */
-  private final ArrayDeque<Request> blocked = new ArrayDeque<>();
+  /** Background requests: blocked submitters, the lists waiting for admission, and the admission counters. */
+  private final BackgroundGate<Request> gate;
 
   private long routed;
   private long noQueue;
-  private long blockedCount;
-  private int maxNum;
-  private int maxActive;
-  private long breaches;
   private final long[] routedPerQueue;
 
   /**
@@ -90,7 +85,6 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     return Behaviors.setup(ctx -> new Router(ctx, s, routing, queues, cores, pending));
   }
 
-  @SuppressWarnings("unchecked")
   private Router(ActorContext<RouterCommand> ctx, Settings s, RandomSource routing,
       List<ActorRef<QueueCommand>> queues, List<ActorRef<CoreProtocol.Command>> cores,
       ActorRef<CoreProtocol.Command> pending) {
@@ -109,11 +103,22 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     this.clock = NanoClock.of(ctx.getSystem());
     this.wakeTargets = s.wakeTargets();
     this.rings = s.rings();
-    int lists = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 1 : homeCpu.length;
-    this.waiting = new ArrayDeque[lists];
-    for (int i = 0; i < lists; i++) {
-      waiting[i] = new ArrayDeque<>();
-    }
+    this.gate = new BackgroundGate<>(admission, homeCpu.length, new BackgroundGate.Port<>() {
+      @Override
+      public int select(Request r) {
+        return Router.this.select(r);
+      }
+
+      @Override
+      public void reserve(int queue) {
+        view.addNrReqs(queue, 1);
+      }
+
+      @Override
+      public void dispatch(int queue, Request r) {
+        Router.this.dispatch(queue, r);
+      }
+    });
     this.routedPerQueue = new long[homeCpu.length];
     this.cpuToQueue = s.cpuToQueue();
   }
@@ -147,27 +152,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       }
       return this;
     }
-    if (admission.blocked()) {
-      blockedCount++;
-      blocked.addLast(r); // fuse_get_req sleeps on blocked_waitq
-      return this;
-    }
-    if (admission.mode() == BackgroundAdmission.Mode.GLOBAL) {
-      admission.enqueue(0); // fuse_request_queue_background: num_background++, bg_queue, flush
-      waiting[0].addLast(r);
-      noteAdmission();
-      flush(0);
-    } else {
-      int q = select(r); // fuse_uring_queue_bq_req: the queue first, then its own admission
-      if (q == QueueSelector.NONE) {
-        return this;
-      }
-      view.addNrReqs(q, 1);
-      admission.enqueue(q);
-      waiting[q].addLast(r);
-      noteAdmission();
-      flush(q);
-    }
+    gate.submit(r);
     return this;
   }
 
@@ -196,26 +181,6 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     return c < 0 ? cpu : c;
   }
 
-  /** flush_bg_queue (global list) or fuse_uring_flush_bg (one queue's list). */
-  private void flush(int list) {
-    ArrayDeque<Request> w = waiting[list];
-    while (!w.isEmpty() && admission.tryAdmit(list)) {
-      noteAdmission();
-      Request r = w.pollFirst();
-      if (admission.mode() == BackgroundAdmission.Mode.GLOBAL) {
-        int q = select(r); // the transport picks the queue when the request is finally sent
-        if (q == QueueSelector.NONE) {
-          admission.release(0);
-          continue;
-        }
-        view.addNrReqs(q, 1);
-        dispatch(q, r);
-      } else {
-        dispatch(list, r);
-      }
-    }
-  }
-
   private void send(int q, Request r) {
     view.addNrReqs(q, 1);
     dispatch(q, r);
@@ -231,26 +196,13 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     }
   }
 
-  private void noteAdmission() {
-    maxNum = Math.max(maxNum, admission.numBackground());
-    maxActive = Math.max(maxActive, admission.activeBackground());
-    if (!admission.withinLimit()) {
-      breaches++;
-    }
-  }
-
   private Behavior<RouterCommand> onEnded(Ended e) {
     Request r = e.request();
     Completion c = e.completion();
     int q = c.queue();
     view.addNrReqs(q, -1);
     if (r.background()) {
-      int list = admission.mode() == BackgroundAdmission.Mode.GLOBAL ? 0 : q;
-      admission.release(list);
-      flush(list);
-      while (!blocked.isEmpty() && !admission.blocked()) {
-        route(blocked.pollFirst());
-      }
+      gate.ended(q);
     }
     int home = homeCpu[q];
     int task = JobPlan.jobOf(r.id());
@@ -328,32 +280,18 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     int from = rr.fromQueue();
     view.addNrReqs(from, -1);
     int q = select(r);
-    boolean perQueueBackground = r.background() && admission.mode() != BackgroundAdmission.Mode.GLOBAL;
     if (q == QueueSelector.NONE) {
       if (r.background()) {
-        int list = perQueueBackground ? from : 0;
-        admission.release(list);
-        flush(list);
-        while (!blocked.isEmpty() && !admission.blocked()) {
-          route(blocked.pollFirst());
-        }
+        gate.ended(from); // it ends here: its admission is released
       }
       return this;
     }
     view.addNrReqs(q, 1);
-    if (perQueueBackground && q != from) {
-      admission.release(from);
-      admission.enqueue(q);
-      if (admission.tryAdmit(q)) {
-        noteAdmission();
-        dispatch(q, r);
-      } else {
-        waiting[q].addFirst(r); // it was sent once already: it goes first
-      }
-      flush(from);
-      return this;
+    if (r.background()) {
+      gate.moved(r, from, q);
+    } else {
+      dispatch(q, r);
     }
-    dispatch(q, r);
     return this;
   }
 
@@ -364,9 +302,9 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         problems.add("router: unmount with nr_reqs " + view.nrReqs(q) + " on queue " + q);
       }
     }
-    if (admission.numBackground() != 0 || !blocked.isEmpty()) {
+    if (admission.numBackground() != 0 || gate.blockedNow() != 0) {
       problems.add("router: unmount with " + admission.numBackground() + " background request(s) counted and "
-          + blocked.size() + " blocked");
+          + gate.blockedNow() + " blocked");
     }
     m.replyTo().tell(new MachineProtocol.Remounted(problems));
     return this;
@@ -374,10 +312,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
 
   private Behavior<RouterCommand> onReport(RouterReport r) {
     List<Long> holding = new ArrayList<>();
-    blocked.forEach(b -> holding.add(b.id()));
-    for (ArrayDeque<Request> w : waiting) {
-      w.forEach(b -> holding.add(b.id()));
-    }
+    gate.forEachHeld(b -> holding.add(b.id()));
     List<Integer> offlineCpus = new ArrayList<>();
     for (int c = 0; c < view.cpuCount(); c++) {
       if (!view.cpuOnline(c)) {
@@ -390,7 +325,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         offlineQueues.add(q);
       }
     }
-    r.replyTo().tell(new RouterStats(routed, noQueue, blockedCount, maxNum, maxActive, breaches,
+    r.replyTo().tell(new RouterStats(routed, noQueue, gate.blockedCount(), gate.maxNum(), gate.maxActive(),
+        gate.breaches(),
         routedPerQueue.clone(), holding, offlineCpus, offlineQueues));
     return this;
   }

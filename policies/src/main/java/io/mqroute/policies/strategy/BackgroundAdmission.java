@@ -78,6 +78,18 @@ public final class BackgroundAdmission {
         numBackground--;
     }
 
+    /**
+     * A waiting (not yet admitted) background request of {@code queue} leaves without running: its queue went away
+     * and the caller routes it again ({@code num_background--}).
+     */
+    public void withdraw(int queue) {
+        checkQueue(queue);
+        if (waiting() == 0) {
+            throw new IllegalStateException("withdraw(" + queue + ") with no waiting background request");
+        }
+        numBackground--;
+    }
+
     /** {@code fc->blocked}: new background requests must wait before being created. */
     public boolean blocked() {
         return numBackground >= maxBackground;

@@ -1,0 +1,128 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The host router admits background requests with the virtual-time router's gate: never more than
+ * {@code max-background} on the queues at once (per queue: plus one on a queue with none), every request still ends
+ * exactly once, and a queue that leaves gives its admissions back. Real time in one local system; waits poll.
+ */
+class HostAdmissionTest {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private final ActorTestKit kit = ActorTestKit.create();
+
+  @AfterEach
+  void shutDown() {
+    kit.shutdownTestKit();
+  }
+
+  private ActorRef<DeviceQueue.Command> device(int index, Duration delay, String name) {
+    return kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(index, 64, new DeviceQueue.NullBackend(delay))),
+        name);
+  }
+
+  private ActorRef<HostRouter.Command> router(BackgroundAdmission.Mode mode, int maxBackground, int queues) {
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouter.Settings("round-robin", 4, 1,
+        64).withAdmission(mode, maxBackground)), "router");
+    kit.createTestProbe().awaitAssert(WAIT, () -> {
+      TestProbe<HostRouter.Slots> p = kit.createTestProbe();
+      router.tell(new HostRouter.GetSlots(p.ref()));
+      assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(queues);
+      return null;
+    });
+    return router;
+  }
+
+  private DeviceQueue.Stats stats(ActorRef<DeviceQueue.Command> queue) {
+    TestProbe<DeviceQueue.Stats> p = kit.createTestProbe();
+    queue.tell(new DeviceQueue.GetStats(p.ref()));
+    return p.receiveMessage(WAIT);
+  }
+
+  /** Submits ids [from, from + n) and returns each one's completions once all n have come. */
+  private Map<Long, List<Status>> submit(ActorRef<HostRouter.Command> router, long from, int n, boolean background) {
+    TestProbe<Completion> client = kit.createTestProbe();
+    for (long id = from; id < from + n; id++) {
+      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, background, (int) id, 0,
+          client.ref())));
+    }
+    Map<Long, List<Status>> ends = new HashMap<>();
+    for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
+      ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
+    }
+    client.expectNoMessage(Duration.ofMillis(100));
+    assertThat(ends).hasSize(n);
+    ends.forEach((id, s) -> assertThat(s).as("request %d", id).hasSize(1));
+    return ends;
+  }
+
+  @Test
+  void perQueueAdmissionKeepsAtMostMaxBackgroundOnAQueue() {
+    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMillis(20), "a");
+    ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMillis(20), "b");
+    ActorRef<HostRouter.Command> router = router(BackgroundAdmission.Mode.PER_QUEUE, 2, 2);
+    Map<Long, List<Status>> ends = submit(router, 0, 40, true);
+    assertThat(ends.values()).allSatisfy(s -> assertThat(s).containsExactly(Status.OK));
+    // the one-per-queue rule lets a queue with none run one beyond the limit, never a second
+    assertThat(stats(a).maxOccupancy()).isBetween(1, 2);
+    assertThat(stats(b).maxOccupancy()).isBetween(1, 2);
+    assertThat(stats(a).accepted() + stats(b).accepted()).isEqualTo(40);
+  }
+
+  @Test
+  void globalAdmissionLimitsBackgroundButNotForegroundRequests() {
+    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMillis(20), "a");
+    ActorRef<HostRouter.Command> router = router(BackgroundAdmission.Mode.GLOBAL, 3, 1);
+    submit(router, 0, 30, true);
+    assertThat(stats(a).maxOccupancy()).isBetween(1, 3);
+    submit(router, 100, 30, false);
+    assertThat(stats(a).maxOccupancy()).as("foreground requests are not admitted, the window limits them")
+        .isGreaterThan(3);
+  }
+
+  @Test
+  void aLostQueueGivesItsAdmissionsBack() {
+    ActorRef<DeviceQueue.Command> stuck = device(0, Duration.ofMinutes(10), "a-stuck");
+    device(1, Duration.ofMillis(5), "b-fast");
+    ActorRef<HostRouter.Command> router = router(BackgroundAdmission.Mode.PER_QUEUE, 4, 2);
+    TestProbe<Completion> client = kit.createTestProbe();
+    int n = 20;
+    for (long id = 0; id < n; id++) {
+      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, (int) id, 0, client.ref())));
+    }
+    // the stuck queue holds its admitted requests; once it is on the device, stop it
+    kit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertThat(stats(stuck).accepted()).isPositive();
+      return null;
+    });
+    kit.stop(stuck);
+    Map<Long, List<Status>> ends = new HashMap<>();
+    for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
+      ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
+    }
+    assertThat(ends).hasSize(n);
+    ends.forEach((id, s) -> assertThat(s).as("request %d", id).hasSize(1));
+    assertThat(ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count())
+        .as("the requests on the lost queue").isPositive();
+    // nothing leaked: more than max-background new background requests all get through
+    Map<Long, List<Status>> after = submit(router, 100, 12, true);
+    assertThat(after.values()).allSatisfy(s -> assertThat(s).containsExactly(Status.OK));
+  }
+}
