@@ -114,8 +114,13 @@ public final class CoreModel {
 
   /**
    * sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the maximum, each further one (at most
-   * one per frequency update) doubles it; more than a tick without one resets it.
+   * one per frequency update) doubles it; more than a tick without one resets it. Called when a thread that slept
+   * in an I/O wait is enqueued on this CPU, busy or not; the boost counts from the next frequency update.
    */
+  public void iowaitWakeup(long now) {
+    iowait(now);
+  }
+
   private void iowait(long now) {
     if (!governor.schedutil()) {
       return;
@@ -135,7 +140,7 @@ public final class CoreModel {
     if (!governor.schedutil() || now - freqAt < governor.rateLimitNanos()) {
       return;
     }
-    double target = Governor.HEADROOM * util;
+    double demand = util;
     if (boost > 0) { // sugov_iowait_apply: the boost halves at every update without a new I/O wake-up
       if (!boostPending) {
         boost /= 2;
@@ -144,10 +149,14 @@ public final class CoreModel {
         }
       }
       boostPending = false;
-      target = Math.max(target, boost);
+      demand = Math.max(demand, boost);
     }
-    freq = Math.max(governor.minRatio(), Math.min(1.0, target));
-    freqAt = now;
+    // map_util_perf / get_next_freq: the 25% headroom applies to max(util, boost)
+    double next = Math.max(governor.minRatio(), Math.min(1.0, Governor.HEADROOM * demand));
+    if (next != freq) {
+      freq = next;
+      freqAt = now; // sugov_update_next_freq: last_freq_update_time moves only when the frequency changes
+    }
   }
 
   public boolean busy() {

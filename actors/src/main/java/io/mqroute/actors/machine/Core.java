@@ -81,6 +81,9 @@ public final class Core extends AbstractBehavior<Command> {
       migrateTo.tell(e);
       return this;
     }
+    if (e.iowait()) {
+      model.iowaitWakeup(clock.nanoTime()); // at enqueue, busy or idle, as enqueue_task_fair asks for it
+    }
     if (running != null) {
       queue.addLast(e);
       publishLoad();
@@ -92,7 +95,7 @@ public final class Core extends AbstractBehavior<Command> {
       deliver(e);
       return this;
     }
-    begin(e, model.start(now, cost(e), e.kind().iowaitWakeup()), now);
+    begin(e, model.start(now, cost(e)), now);
     publishLoad();
     return this;
   }

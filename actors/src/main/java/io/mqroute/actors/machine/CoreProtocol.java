@@ -8,8 +8,18 @@ public final class CoreProtocol {
 
   public sealed interface Command permits Exec, SetOnline, Report, Tick {}
 
-  /** Run {@code costNanos} of work at full speed, then send {@code message} to {@code to}. */
-  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message) implements Command {}
+  /**
+   * Run {@code costNanos} of work at full speed, then send {@code message} to {@code to}.
+   *
+   * @param iowait the work wakes a thread that slept in an I/O wait (p->in_iowait): its enqueue asks schedutil for
+   *               an iowait boost (enqueue_task_fair → cpufreq_update_util(SCHED_CPUFREQ_IOWAIT))
+   */
+  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait) implements Command {
+    /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
+    public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
+      this(costNanos, kind, to, message, kind.iowaitWakeup());
+    }
+  }
 
   /**
    * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel migrates the

@@ -212,7 +212,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       // awake (submitting, or woken for an earlier completion): the application reaps this one where it runs
       wakeTargets.workQueued(task);
       cores.get(wakeTargets.taskCpu(task)).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP,
-          r.replyTo(), c));
+          r.replyTo(), c, false)); // not a wake-up: no iowait boost
     } else {
       int prev = wakeTargets.taskCpu(task);
       // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed 003 patch
@@ -223,10 +223,11 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       long migrate = target != prev ? costs.migrateNanos() : 0;
       wakeTargets.workQueued(task);
       if (target == home) {
-        cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c));
+        cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c,
+            inIowait(r)));
       } else {
         cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos() + migrate,
-            Work.WAKE, r.replyTo(), c));
+            Work.WAKE, r.replyTo(), c, inIowait(r)));
       }
     }
     return this;
@@ -236,11 +237,21 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private void wakeFixed(Request r, Completion c, int home) {
     int target = wake.wakeCpu(r.cpu(), home);
     if (target == home || target < 0) {
-      cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c));
+      cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r)));
     } else {
       cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos(), Work.WAKE,
-          r.replyTo(), c));
+          r.replyTo(), c, inIowait(r)));
     }
+  }
+
+  /**
+   * Whether the waiter slept in an I/O wait, which gets its CPU schedutil's iowait boost: an async engine's
+   * application waits in io_uring_enter with requests in flight, counted as iowait (io_uring since 6.5; libaio's
+   * io_getevents is not, and is approximated the same way). A synchronous request's waiter sleeps in
+   * request_wait_answer, a plain wait_event: not iowait.
+   */
+  private static boolean inIowait(Request r) {
+    return r.background();
   }
 
   private Behavior<RouterCommand> onHotplug(CpuHotplug h) {

@@ -15,9 +15,13 @@ public enum Work {
   /** The pre-cleanup fiq->pending hop (seed 000). */
   PENDING;
 
-  /** A thread that slept waiting for I/O runs it: the app reaping a completion, a ring thread with a request. */
+  /**
+   * Whether work of this kind always wakes a thread from an I/O wait: a ring thread woken for a request (it waits
+   * in io_uring_enter with its FUSE commands in flight, which io_uring counts as iowait since 6.5). An application's
+   * wake-up depends on its engine and is decided where the wake-up is made (the router).
+   */
   boolean iowaitWakeup() {
-    return this == WAKE || this == REAP || this == SERVER;
+    return this == SERVER;
   }
 
   /** Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch). */

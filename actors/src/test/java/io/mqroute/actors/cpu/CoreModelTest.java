@@ -69,4 +69,34 @@ class CoreModelTest {
     assertThat(plain.frequency()).isEqualTo(0.4);
     assertThat(boosted.frequency()).isEqualTo(1.0); // 1/8 doubled at each 1 ms update: max after 3 updates
   }
+
+  @Test
+  void theHeadroomAppliesToTheBoostAndTheRateLimitCountsFromTheLastChange() {
+    CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    // three iowait wake-ups, each past the 1 ms rate limit: the boost goes 1/8, 1/4, 1/2
+    m.finish(m.start(1_000_000, 100, true));
+    assertThat(m.frequency()).as("1.25 x 1/8 is below the minimum").isEqualTo(0.4);
+    m.finish(m.start(2_000_000, 100, true));
+    assertThat(m.frequency()).as("1.25 x 1/4, still the minimum").isEqualTo(0.4);
+    m.finish(m.start(3_000_000, 100, true));
+    // sugov: max(util, boost) with 25 % headroom = 1.25 x 1/2 (the boost alone would be 0.5)
+    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    // no change at 3.5 ms (within the limit of the change at 3 ms) and none due at 4.2 ms without a boost:
+    // the frequency stays, so the next update is not held back by an evaluation that changed nothing
+    double f = m.frequency();
+    m.finish(m.start(3_500_000, 100, false));
+    assertThat(m.frequency()).isEqualTo(f);
+  }
+
+  @Test
+  void aWakeupQueuedOnABusyCoreStillAsksForTheBoost() {
+    CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    for (long t = 1_000_000; t <= 3_000_000; t += 1_000_000) {
+      long end = m.start(t, 100_000);
+      m.iowaitWakeup(t + 50_000); // enqueued while the core runs something else
+      m.finish(end);
+    }
+    m.finish(m.start(4_000_000, 100));
+    assertThat(m.frequency()).isGreaterThan(0.4);
+  }
 }
