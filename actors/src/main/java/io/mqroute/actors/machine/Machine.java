@@ -129,7 +129,7 @@ public final class Machine extends AbstractBehavior<Command> {
       var poller = Poller.create(device(), root.split("service/" + i), q.dispatch(), q.pollers(),
           serverNanos, home, root.split("device-faults/" + i));
       var settings = new RequestQueue.Settings(i, q.homeCpu()[i], q.ringSize(), q.fullRing(), q.enqueueError(),
-          q.enomemProbability(), spec.costs().completionNanos());
+          q.enomemProbability(), spec.costs().completionNanos(), q.kind() == QueueKind.PER_CPU);
       queues.add(ctx.spawn(RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),
           "queue-" + i, SAME));
     }

@@ -73,10 +73,15 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final List<String> violations = new ArrayList<>();
   private final java.util.LinkedHashMap<Long, Request> onRingIds = new java.util.LinkedHashMap<>();
 
-  /** Everything a queue is built from. */
+  /**
+   * Everything a queue is built from.
+   *
+   * @param uring a fuse-io-uring ring queue (per-cpu kind): a request that waits for a slot keeps its place at the
+   *              head; otherwise a virtqueue, whose dispatch work re-queues it at the tail
+   */
   public record Settings(
       int index, int homeCpu, int ringSize, FullRingStrategy fullRing, EnqueueErrorPolicy enqueueError,
-      double enomemProbability, long completionNanos) {}
+      double enomemProbability, long completionNanos, boolean uring) {}
 
   public static Behavior<QueueCommand> create(Settings s, RandomSource faults,
       Behavior<PollerCommand> poller, ActorRef<CoreProtocol.Command> core, ActorRef<RouterCommand> router) {
@@ -90,8 +95,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.index = s.index();
     this.homeCpu = s.homeCpu();
     this.ringSize = s.ringSize();
-    this.queue = RingQueue.newBuilder(new Shell()).ringSize(s.ringSize()).fullRing(s.fullRing())
-        .enqueueError(s.enqueueError()).enomem(s.enomemProbability(), faults).build();
+    RingQueue.Builder<OnRing> b = RingQueue.newBuilder(new Shell()).ringSize(s.ringSize()).fullRing(s.fullRing())
+        .enqueueError(s.enqueueError()).enomem(s.enomemProbability(), faults);
+    this.queue = (s.uring() ? b.misfitStaysAtHead() : b).build();
     this.completionNanos = s.completionNanos();
     this.core = core;
     this.router = router;

@@ -58,6 +58,8 @@ public final class RingQueue<T> {
     /** Usable slots: the ring size, less during a ring-full storm. */
     private int ringLimit;
     private final ArrayDeque<T> overflow = new ArrayDeque<>();
+    /** virtio's dispatch work re-queues the first misfit at the tail; fuse-io-uring's queue keeps it at the head. */
+    private final boolean misfitToTail;
     /** When each overflow entry started waiting, in the same order (kept apart: no wrapper per park). */
     private final LongDeque overflowSince = new LongDeque();
     private boolean retryArmed;
@@ -74,6 +76,7 @@ public final class RingQueue<T> {
     private long ringAttempts;
 
     private RingQueue(Builder<T> b) {
+        this.misfitToTail = b.misfitToTail;
         this.ringSize = b.ringSize;
         this.fullRing = b.fullRing;
         this.enqueueError = b.enqueueError;
@@ -225,7 +228,9 @@ public final class RingQueue<T> {
 
     /**
      * virtio_fs_request_dispatch_work: move queued requests to the ring from the head; the first that does not
-     * fit goes back to the TAIL (so a refill reorders the overflow list, as the kernel does).
+     * fit goes back to the TAIL (so a refill reorders the overflow list, as the kernel does). For a
+     * fuse-io-uring queue ({@link Builder#misfitStaysAtHead()}) it stays at the head: fuse_uring_next_fuse_req
+     * always takes the first request of fuse_req_queue.
      */
     private void dispatchQueued(long now) {
         while (!overflow.isEmpty()) {
@@ -242,8 +247,13 @@ public final class RingQueue<T> {
                 port.failNoMemory(item);
                 continue;
             }
-            overflow.addLast(item);
-            overflowSince.addLast(since);
+            if (misfitToTail) {
+                overflow.addLast(item);
+                overflowSince.addLast(since);
+            } else {
+                overflow.addFirst(item);
+                overflowSince.addFirst(since);
+            }
             return;
         }
     }
@@ -291,9 +301,16 @@ public final class RingQueue<T> {
         private EnqueueErrorPolicy enqueueError = EnqueueErrorPolicy.FAIL;
         private double enomemProbability;
         private RandomSource faults;
+        private boolean misfitToTail = true;
 
         private Builder(Port<T> port) {
             this.port = Objects.requireNonNull(port, "port");
+        }
+
+        /** A fuse-io-uring queue: the request at the head of the waiting list stays there until a slot frees. */
+        public Builder<T> misfitStaysAtHead() {
+            misfitToTail = false;
+            return this;
         }
 
         public Builder<T> ringSize(int n) {
@@ -348,6 +365,14 @@ public final class RingQueue<T> {
                 head = 0;
             }
             buf[(head + size) & (buf.length - 1)] = v;
+            size++;
+        }
+
+        void addFirst(long v) {
+            addLast(v); // grows if needed; then rotate the new last element to the front
+            size--;
+            head = (head - 1) & (buf.length - 1);
+            buf[head] = v;
             size++;
         }
 

@@ -149,6 +149,27 @@ class RingQueueContractTest {
 
     @ParameterizedTest
     @MethodSource("strategies")
+    void aUringQueueKeepsTheFirstWaiterAtTheHead(FullRingStrategy s) {
+        Recorder port = new Recorder();
+        RingQueue<String> q = RingQueue.newBuilder(port).ringSize(2).fullRing(s).misfitStaysAtHead().build();
+        for (String r : List.of("a", "b", "c", "d", "e")) {
+            q.enqueue(r, 10);
+        }
+        q.complete();
+        afterCompletions(q, port, 50);
+        assertInvariants(q);
+        // c takes the free entry; d does not fit and stays first (fuse_uring_next_fuse_req takes the head)
+        assertThat(port.onRing).containsExactly("a", "b", "c");
+        assertThat(queued(q)).containsExactly("d", "e");
+        q.complete();
+        q.complete();
+        afterCompletions(q, port, 60);
+        assertThat(port.onRing).containsExactly("a", "b", "c", "d", "e");
+        assertInvariants(q);
+    }
+
+    @ParameterizedTest
+    @MethodSource("strategies")
     void newSubmissionsTakeAFreeSlotBeforeTheParkedOnesOnlyUntilTheQueueMovesThem(FullRingStrategy s) {
         Recorder port = new Recorder();
         RingQueue<String> q = RingQueue.newBuilder(port).ringSize(1).fullRing(s).build();
