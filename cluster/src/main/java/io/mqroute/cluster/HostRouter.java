@@ -107,7 +107,8 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   /** Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for tests. */
   public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
 
-  private record ListingChanged(Receptionist.Listing listing) implements Command {}
+  /** The Receptionist's listing of device queues changed (package-private: tests inject one). */
+  record ListingChanged(Receptionist.Listing listing) implements Command {}
 
   /**
    * A node incarnation's queues are gone for good (removed, unreachable) or their drain took too long. By
@@ -559,6 +560,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
     QueueSlots.Change change = slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
     List<InFlight> reroute = new ArrayList<>();
+    List<Integer> givenBack = new ArrayList<>();
     for (int slot : change.removed()) {
       view.unregister(slot);
       UniqueAddress node = announcedDrains.remove(before.get(slot));
@@ -603,7 +605,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       waiting.clear();
       view.setNrReqs(slot, 0);
       for (int i = 0; i < admitted; i++) {
-        gate.ended(slot);
+        givenBack.add(slot);
       }
       if (gauges[slot] != null) {
         metrics.removeQueue(gauges[slot].name());
@@ -614,6 +616,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       view.register(slot);
       gauges[slot] = metrics.queue(slots.queue(slot).path().toString());
       updateGauge(slot);
+    }
+    for (int slot : givenBack) {
+      gate.ended(slot);
     }
     // after the new queues are in: a device that left while another joined hands its waiting requests over
     for (InFlight f : reroute) {

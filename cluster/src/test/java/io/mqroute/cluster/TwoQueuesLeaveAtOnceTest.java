@@ -1,0 +1,92 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A device node with two queues leaves in one listing change while background requests are held back by
+ * admission: the admissions the lost queues give back must not send those requests to the other lost queue, so
+ * only the requests that were on the lost queues end with ENOTCONN; the held-back ones run on the survivor.
+ */
+class TwoQueuesLeaveAtOnceTest {
+  private static final Duration WAIT = Duration.ofSeconds(20);
+  private final ActorTestKit kit = ActorTestKit.create();
+
+  @AfterEach
+  void shutDown() {
+    kit.shutdownTestKit();
+  }
+
+  private ActorRef<DeviceQueue.Command> device(int index, Duration delay, String name) {
+    return kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(index, 64, new DeviceQueue.NullBackend(delay))), name);
+  }
+
+  private DeviceQueue.Stats stats(ActorRef<DeviceQueue.Command> queue) {
+    TestProbe<DeviceQueue.Stats> p = kit.createTestProbe();
+    queue.tell(new DeviceQueue.GetStats(p.ref()));
+    return p.receiveMessage(WAIT);
+  }
+
+  @ParameterizedTest
+  @EnumSource(BackgroundAdmission.Mode.class)
+  void twoQueuesLeavingTogetherDoNotFailBlockedRequests(BackgroundAdmission.Mode mode) {
+    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMinutes(10), "a");
+    ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMinutes(10), "b");
+    device(2, Duration.ofMillis(1), "c");
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouter.Settings("round-robin", 4, 1,
+        64).withAdmission(mode, 2)), "router");
+    TestProbe<HostRouter.Slots> sp = kit.createTestProbe();
+    kit.createTestProbe().awaitAssert(WAIT, () -> {
+      router.tell(new HostRouter.GetSlots(sp.ref()));
+      assertThat(sp.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(3);
+      return null;
+    });
+    router.tell(new HostRouter.GetSlots(sp.ref()));
+    List<ActorRef<Request>> qs = sp.receiveMessage(WAIT).queues();
+    TestProbe<Completion> client = kit.createTestProbe();
+    int n = 10;
+    for (long id = 0; id < n; id++) {
+      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
+    }
+    // one foreground request moves the round-robin cursor to c (slot 2)
+    TestProbe<Completion> fg = kit.createTestProbe();
+    router.tell(new HostRouter.Submit(new Request(99, Op.READ, 1, 0, 4096, false, 0, 0, fg.ref())));
+    assertThat(fg.receiveMessage(WAIT).status()).isEqualTo(Status.OK);
+    kit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertThat(stats(a).accepted()).isPositive();
+      assertThat(stats(b).accepted()).isPositive();
+      return null;
+    });
+    router.tell(new HostRouter.GetSlots(sp.ref())); // a round trip: the router has handled everything sent so far
+    sp.receiveMessage(WAIT);
+    // a device node with two queues leaves: one listing without both
+    ActorRef<Request> cRef = qs.stream().filter(q -> q != null && q.path().toString().contains("/c")).findFirst().get();
+    router.tell(new HostRouter.ListingChanged(Receptionist.listing(DeviceQueue.QUEUES, Set.of(cRef))));
+    Map<Long, List<Status>> ends = new TreeMap<>();
+    for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
+      ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
+    }
+    long enotconn = ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count();
+    long onLost = stats(a).accepted() + stats(b).accepted();
+    assertThat(enotconn).as("ENOTCONN beyond the %d requests on the lost queues: %s", onLost, ends).isEqualTo(onLost);
+  }
+}
