@@ -41,6 +41,8 @@ class ClusterDemoTest {
 
   @AfterEach
   void killWhateverIsLeft() {
+    // the nodes first: a SIGKILL of the demo skips its shutdown hook, which is what would stop them
+    started.forEach(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
     started.forEach(ProcessHandle::destroyForcibly);
     waiter.shutdownTestKit();
   }

@@ -223,7 +223,8 @@ public final class StrictConfig {
     String file = o.filename() != null ? o.filename() : o.description();
     List<String> parts = new ArrayList<>();
     if (file != null) {
-      parts.add(file.replaceFirst(": \\d+$", "").replaceFirst("^String$", "<string>"));
+      // a parsed string's description carries its line ("f.conf: 12"), or a range when values were merged
+      parts.add(file.replaceFirst(": \\d+(-\\d+)?$", "").replaceFirst("^String$", "<string>"));
     }
     if (o.lineNumber() > 0) {
       parts.add(String.valueOf(o.lineNumber()));

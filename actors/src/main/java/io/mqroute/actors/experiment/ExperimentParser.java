@@ -6,13 +6,12 @@ import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigSyntax;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
 import io.mqroute.actors.config.ConfigError;
-import io.mqroute.actors.config.HoconText;
+import io.mqroute.actors.config.FileIncluder;
 import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
@@ -65,7 +64,12 @@ public final class ExperimentParser {
     Config raw = load(file);
     for (Map.Entry<String, String> e : sets.entrySet()) {
       String key = Shortcuts.expand(e.getKey());
-      String first = ConfigUtil.splitPath(key).get(0);
+      String first;
+      try {
+        first = ConfigUtil.splitPath(key).get(0);
+      } catch (ConfigException ex) {
+        throw new ConfigError("--set " + e.getKey() + ": not a key path (" + ex.getMessage() + ")");
+      }
       if (!TOP_KEYS.contains(first)) {
         throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
             concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
@@ -352,10 +356,8 @@ public final class ExperimentParser {
       if (Files.size(file) > MAX_FILE_BYTES) {
         throw new ConfigError(file + ": larger than 1 MiB; an experiment is a script");
       }
-      // parsed from text (HoconText keeps the line numbers right); the origin is still the file's path
-      return ConfigFactory.parseString(HoconText.singleLineStrings(Files.readString(file)),
-          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setOriginDescription(file.toString()))
-          .resolve();
+      // parsed from text (HoconText keeps the line numbers right), includes relative to the file's directory
+      return FileIncluder.parse(file, MAX_FILE_BYTES).toConfig().resolve();
     } catch (ConfigException e) {
       throw new ConfigError(e.getMessage());
     } catch (IOException e) {

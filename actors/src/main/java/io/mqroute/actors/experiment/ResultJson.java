@@ -306,7 +306,6 @@ public final class ResultJson {
     }
   }
 
-  /** A float as fio writes it: six decimals, exact in the JSON text. */
   /** A side of a band; JSON has no infinity or NaN, so a side that is not a finite number is null. */
   private static void putNumber(ObjectNode o, String key, double value) {
     if (Double.isFinite(value)) {
@@ -316,6 +315,7 @@ public final class ResultJson {
     }
   }
 
+  /** A float as fio writes it: six decimals, exact in the JSON text. */
   private static DecimalNode f6(double value) {
     double v = Double.isFinite(value) ? value : 0.0;
     return DecimalNode.valueOf(new BigDecimal(FioNumbers.fixed(v, 6)));

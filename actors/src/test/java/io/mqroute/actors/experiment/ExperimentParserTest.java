@@ -84,6 +84,20 @@ class ExperimentParserTest {
   }
 
   @Test
+  void anIncludeIsReadNextToTheFileAndAMissingOneIsAnError() throws IOException {
+    Files.writeString(dir.resolve("machine.conf"), "machine { numa-nodes = 1, cores-per-node = 4 }\n");
+    ExperimentSpec s = parse("include \"machine.conf\"\n" + BASE.replace(
+        "machine { numa-nodes = 1, cores-per-node = 2 }\n", ""));
+    assertThat(s.variants().get(0).machine().topology().cpuCount()).isEqualTo(4);
+    assertThat(error("include \"nope.conf\"\n" + BASE)).contains("nope.conf: no such file (included)");
+  }
+
+  @Test
+  void aBadSetKeyIsOneLine() {
+    assertThat(error(BASE, Map.of("router..selector", "x"))).startsWith("--set router..selector: not a key path");
+  }
+
+  @Test
   void withoutVariantsThereIsOneRunCalledDefault() throws IOException {
     ExperimentSpec s = parse(BASE.substring(0, BASE.indexOf("variants")));
     assertThat(s.variants()).extracting(Variant::id).containsExactly("default");
