@@ -18,7 +18,7 @@ public final class NodeGuardian {
     return Behaviors.setup(ctx -> {
       Config c = ctx.getSystem().settings().config();
       switch (role) {
-        case HOST -> ctx.spawn(HostRouter.create(HostRouter.Settings.fromConfig(c.getConfig("mqroute.cluster.host"))),
+        case HOST -> ctx.spawn(HostRouter.create(HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))),
             "router");
         case DEVICE -> {
           Config d = c.getConfig("mqroute.cluster.device");

@@ -221,7 +221,7 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
     d.getDuration("service-delay");
     d.getBytes("file-max-bytes");
-    HostRouter.Settings host = HostRouter.Settings.fromConfig(c.getConfig("mqroute.cluster.host"));
+    HostRouterSettings host = HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"));
     try {
       io.mqroute.policies.selector.Selectors.create(host.selector());
     } catch (RuntimeException e) {

@@ -193,7 +193,7 @@ class DeviceFailoverTest {
       Cluster.get(node).manager().tell(Join.create(hostAddress));
     }
 
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(FORM, () -> {
       router.tell(new HostRouter.GetSlots(slots.ref()));

@@ -178,7 +178,7 @@ class DeviceRingTest {
     kit.spawn(DeviceQueue.create(settings), "q0");
     kit.spawn(DeviceQueue.create(settings.withIndex(1)), "q1");
     // a window beyond the ring: the requests wait on the devices' overflow lists, not on the host
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouter.Settings("round-robin", 4, 1,
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
         32)), "router");
     kit.createTestProbe().awaitAssert(WAIT, () -> {
       TestProbe<HostRouter.Slots> p = kit.createTestProbe();

@@ -123,7 +123,7 @@ class GracefulLeaveTest {
     nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
 
     ActorTestKit kit = ActorTestKit.create(host);
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(WAIT, () -> {
       router.tell(new HostRouter.GetSlots(slots.ref()));
@@ -162,7 +162,7 @@ class GracefulLeaveTest {
         new DeviceQueue.NullBackend(Duration.ofMinutes(10)))), "crashing-queue");
 
     ActorTestKit kit = ActorTestKit.create(host);
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
     HostRouter.Slots both = slots.awaitAssert(WAIT, () -> {
       router.tell(new HostRouter.GetSlots(slots.ref()));

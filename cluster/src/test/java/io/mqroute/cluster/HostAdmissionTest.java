@@ -39,7 +39,7 @@ class HostAdmissionTest {
   }
 
   private ActorRef<HostRouter.Command> router(BackgroundAdmission.Mode mode, int maxBackground, int queues) {
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouter.Settings("round-robin", 4, 1,
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
         64).withAdmission(mode, maxBackground)), "router");
     kit.createTestProbe().awaitAssert(WAIT, () -> {
       TestProbe<HostRouter.Slots> p = kit.createTestProbe();

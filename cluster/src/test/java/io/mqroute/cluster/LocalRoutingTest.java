@@ -41,7 +41,7 @@ class LocalRoutingTest {
     // a system of its own: the other test's queue must not be in this Receptionist, whatever the test order
     ActorTestKit alone = ActorTestKit.create("alone");
     try {
-      ActorRef<HostRouter.Command> router = alone.spawn(HostRouter.create(HostRouter.Settings.defaults()));
+      ActorRef<HostRouter.Command> router = alone.spawn(HostRouter.create(HostRouterSettings.defaults()));
       TestProbe<Completion> client = alone.createTestProbe();
       router.tell(new HostRouter.Submit(request(1, Op.READ, 0, false, client.ref())));
       router.tell(new HostRouter.Submit(request(2, Op.READ, 0, true, client.ref())));
@@ -63,7 +63,7 @@ class LocalRoutingTest {
     try {
       // ring of one: all but one request wait in the overflow deque, and still each gets its completion
       kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(5, 1, new DeviceQueue.FileStore(files))), "file-queue");
-      ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+      ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
       TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
       slots.awaitAssert(WAIT, () -> {
         router.tell(new HostRouter.GetSlots(slots.ref()));

@@ -133,7 +133,7 @@ class NodeSettingsTest {
     assertThatThrownBy(() -> host(0, "", f).toConfig())
         .hasMessage("mqroute.cluster.host.max-background: max-background must be in [1, 65535], got 0");
     Files.writeString(f, "mqroute.cluster.host { admission = global, max-background = 12 }\n");
-    HostRouter.Settings s = HostRouter.Settings.fromConfig(host(0, "", f).toConfig().getConfig("mqroute.cluster.host"));
+    HostRouterSettings s = HostRouterSettings.fromConfig(host(0, "", f).toConfig().getConfig("mqroute.cluster.host"));
     assertThat(s.admission()).isEqualTo(io.mqroute.policies.strategy.BackgroundAdmission.Mode.GLOBAL);
     assertThat(s.maxBackground()).isEqualTo(12);
     assertThat(s.congestionThreshold()).as("3/4 of max-background, as in an experiment").isEqualTo(9);

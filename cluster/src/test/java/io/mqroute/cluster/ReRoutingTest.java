@@ -56,7 +56,7 @@ class ReRoutingTest {
     // it holds every request for far longer than the test
     ActorRef<DeviceQueue.Command> stuck = kit.spawn(DeviceQueue.create(queue(0, Duration.ofMinutes(10))), "a-stuck");
     kit.spawn(DeviceQueue.create(queue(1, Duration.ZERO)), "b-fast");
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouter.Settings("round-robin", 4, 1,
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
         WINDOW)), "router");
     awaitQueues(router, 2);
 

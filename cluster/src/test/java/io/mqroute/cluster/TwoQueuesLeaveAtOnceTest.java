@@ -52,7 +52,7 @@ class TwoQueuesLeaveAtOnceTest {
     ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMinutes(10), "a");
     ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMinutes(10), "b");
     device(2, Duration.ofMillis(1), "c");
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouter.Settings("round-robin", 4, 1,
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
         64).withAdmission(mode, 2)), "router");
     TestProbe<HostRouter.Slots> sp = kit.createTestProbe();
     kit.createTestProbe().awaitAssert(WAIT, () -> {

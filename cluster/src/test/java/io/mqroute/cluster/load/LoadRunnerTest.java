@@ -10,6 +10,7 @@ import io.mqroute.actors.workload.FioJobFile;
 import io.mqroute.actors.workload.FioJobParser;
 import io.mqroute.cluster.DeviceQueue;
 import io.mqroute.cluster.HostRouter;
+import io.mqroute.cluster.HostRouterSettings;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import java.time.Duration;
@@ -42,7 +43,7 @@ class LoadRunnerTest {
   @BeforeAll
   void startRouterAndQueue() {
     kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO))), "q0");
-    router = kit.spawn(HostRouter.create(HostRouter.Settings.defaults()), "router");
+    router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(WAIT, () -> {
       router.tell(new HostRouter.GetSlots(slots.ref()));
