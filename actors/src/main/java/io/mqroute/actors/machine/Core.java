@@ -35,6 +35,8 @@ public final class Core extends AbstractBehavior<Command> {
   private final long[] byKind = new long[Work.values().length];
   private Exec<?> running;
   private long runningEnd;
+  private long runningStart;
+  private double runningFreq;
   private ActorRef<Command> migrateTo;
   /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
   private final boolean neverSleeps;
@@ -64,6 +66,9 @@ public final class Core extends AbstractBehavior<Command> {
     this.neverSleeps = cstates.isEmpty();
     this.switchNanos = switchNanos;
     this.wakeTargets = wakeTargets;
+    if (wakeTargets != null) {
+      model.extraUtil(now -> wakeTargets.util().adjustment(cpu, now));
+    }
   }
 
   @Override
@@ -118,6 +123,8 @@ public final class Core extends AbstractBehavior<Command> {
 
   private void begin(Exec<?> e, long end, long now) {
     running = e;
+    runningStart = now;
+    runningFreq = model.frequency();
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
     // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every message
@@ -127,6 +134,9 @@ public final class Core extends AbstractBehavior<Command> {
   private Behavior<Command> onTick() {
     Exec<?> done = running;
     running = null;
+    if (wakeTargets != null && done.task() >= 0) {
+      wakeTargets.util().ran(done.task(), runningStart, runningEnd, runningFreq);
+    }
     deliver(done);
     Exec<?> next = queue.pollFirst();
     if (next == null) {
