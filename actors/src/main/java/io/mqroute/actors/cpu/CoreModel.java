@@ -136,19 +136,11 @@ public final class CoreModel {
     boost = boost == 0 ? Governor.IOWAIT_BOOST_MIN : Math.min(1.0, boost * 2);
   }
 
-  /** Utilisation beyond this core's own work (tasks that migrated in, minus those that left); 0 by default. */
-  private java.util.function.LongToDoubleFunction extraUtil = now -> 0;
-
-  /** Where this core learns what task migrations added to or took from its utilisation ({@link TaskUtil}). */
-  public void extraUtil(java.util.function.LongToDoubleFunction f) {
-    extraUtil = java.util.Objects.requireNonNull(f);
-  }
-
   private void updateFrequency(long now) {
     if (!governor.schedutil() || now - freqAt < governor.rateLimitNanos()) {
       return;
     }
-    double demand = Math.max(0, util + extraUtil.applyAsDouble(now));
+    double demand = util;
     if (boost > 0) { // sugov_iowait_apply: the boost halves at every update without a new I/O wake-up
       if (!boostPending) {
         boost /= 2;

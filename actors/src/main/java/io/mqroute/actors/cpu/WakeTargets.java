@@ -41,8 +41,6 @@ public final class WakeTargets {
   /** Per CPU, 1 while it is offline (CPU hotplug): never a wake-up target. */
   private final AtomicIntegerArray offline;
   private final int[][] allowed;
-  /** Each task's utilisation, which moves with it when a wake-up places it on another CPU. */
-  private final TaskUtil util;
 
   /**
    * @param cpuToLlc   per CPU, its last-level-cache domain (the NUMA node here)
@@ -64,12 +62,6 @@ public final class WakeTargets {
       recentUsed.set(t, taskCpus[t]); // no earlier CPU to go back to on the first wake-up
     }
     this.allowed = taskAllowed.clone();
-    this.util = new TaskUtil(taskCpus.length, cpuToLlc.length);
-  }
-
-  /** The tasks' utilisation (disabled unless the machine runs schedutil). */
-  public TaskUtil util() {
-    return util;
   }
 
   /** The CPU now has {@code items} pieces of work running or queued (0: it is idle). */

@@ -35,8 +35,6 @@ public final class Core extends AbstractBehavior<Command> {
   private final long[] byKind = new long[Work.values().length];
   private Exec<?> running;
   private long runningEnd;
-  private long runningStart;
-  private double runningFreq;
   private ActorRef<Command> migrateTo;
   /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
   private final boolean neverSleeps;
@@ -66,9 +64,6 @@ public final class Core extends AbstractBehavior<Command> {
     this.neverSleeps = cstates.isEmpty();
     this.switchNanos = switchNanos;
     this.wakeTargets = wakeTargets;
-    if (wakeTargets != null) {
-      model.extraUtil(now -> wakeTargets.util().adjustment(cpu, now));
-    }
   }
 
   @Override
@@ -123,8 +118,6 @@ public final class Core extends AbstractBehavior<Command> {
 
   private void begin(Exec<?> e, long end, long now) {
     running = e;
-    runningStart = now;
-    runningFreq = model.frequency();
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
     // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every message
@@ -134,9 +127,6 @@ public final class Core extends AbstractBehavior<Command> {
   private Behavior<Command> onTick() {
     Exec<?> done = running;
     running = null;
-    if (wakeTargets != null && done.task() >= 0) {
-      wakeTargets.util().ran(done.task(), runningStart, runningEnd, runningFreq);
-    }
     deliver(done);
     Exec<?> next = queue.pollFirst();
     if (next == null) {

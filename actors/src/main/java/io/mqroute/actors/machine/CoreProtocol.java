@@ -13,14 +13,11 @@ public final class CoreProtocol {
    *
    * @param iowait the work wakes a thread that slept in an I/O wait (p->in_iowait): its enqueue asks schedutil for
    *               an iowait boost (enqueue_task_fair → cpufreq_update_util(SCHED_CPUFREQ_IOWAIT))
-   * @param task   the application task (job clone index) whose work this is, whose utilisation it adds to; -1 for
-   *               work of a thread that never migrates (a ring thread) or of kernel context
    */
-  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait, int task)
-      implements Command {
-    /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}), of no task. */
+  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait) implements Command {
+    /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
     public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
-      this(costNanos, kind, to, message, kind.iowaitWakeup(), -1);
+      this(costNanos, kind, to, message, kind.iowaitWakeup());
     }
   }
 

@@ -216,7 +216,7 @@ public final class Job extends AbstractBehavior<Command> {
       wakeTargets.workQueued(plan.index());
     }
     cores.get(cpu).tell(new CoreProtocol.Exec<>(costs.submitNanos(), Work.SUBMIT, router,
-        new FlowProtocol.Route(r), false, plan.index()));
+        new FlowProtocol.Route(r)));
     if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
       if (bytesIssued >= plan.ioBytes()) {
         stopping = true; // size= (times loops=) reached: no more I/O (fio: io_size done)

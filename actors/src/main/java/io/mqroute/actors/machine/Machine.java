@@ -99,9 +99,6 @@ public final class Machine extends AbstractBehavior<Command> {
         java.util.stream.IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
         plans.stream().mapToInt(JobPlan::startCpu).toArray(),
         plans.stream().map(JobPlan::cpus).toArray(int[][]::new));
-    if (spec.governor().schedutil()) {
-      wakeTargets.util().enable(spec.governor().halfLifeNanos());
-    }
     for (int c = 0; c < ncpu; c++) {
       cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor(), spec.costs().switchNanos(),
           wakeTargets), "core-" + c, SAME));

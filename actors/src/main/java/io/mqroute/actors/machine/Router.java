@@ -212,7 +212,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       // awake (submitting, or woken for an earlier completion): the application reaps this one where it runs
       wakeTargets.workQueued(task);
       cores.get(wakeTargets.taskCpu(task)).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP,
-          r.replyTo(), c, false, task)); // not a wake-up: no iowait boost
+          r.replyTo(), c, false)); // not a wake-up: no iowait boost
     } else {
       int prev = wakeTargets.taskCpu(task);
       // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed 003 patch
@@ -221,14 +221,13 @@ public final class Router extends AbstractBehavior<RouterCommand> {
           ? wakeTargets.wakeOnCurrent(task, prev, home)
           : wakeTargets.wake(task, prev, home, !rings); // virtio-fs ends requests in done_work, a kworker
       long migrate = target != prev ? costs.migrateNanos() : 0;
-      wakeTargets.util().migrate(task, prev, target, clock.nanoTime());
       wakeTargets.workQueued(task);
       if (target == home) {
         cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c,
-            inIowait(r), task));
+            inIowait(r)));
       } else {
         cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos() + migrate,
-            Work.WAKE, r.replyTo(), c, inIowait(r), task));
+            Work.WAKE, r.replyTo(), c, inIowait(r)));
       }
     }
     return this;
@@ -238,10 +237,10 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private void wakeFixed(Request r, Completion c, int home) {
     int target = wake.wakeCpu(r.cpu(), home);
     if (target == home || target < 0) {
-      cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r), -1));
+      cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r)));
     } else {
       cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos(), Work.WAKE,
-          r.replyTo(), c, inIowait(r), -1));
+          r.replyTo(), c, inIowait(r)));
     }
   }
 
