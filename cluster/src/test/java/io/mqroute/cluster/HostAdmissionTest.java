@@ -18,6 +18,11 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The host router admits background requests with the virtual-time router's gate: never more than
@@ -124,5 +129,54 @@ class HostAdmissionTest {
     // nothing leaked: more than max-background new background requests all get through
     Map<Long, List<Status>> after = submit(router, 100, 12, true);
     assertThat(after.values()).allSatisfy(s -> assertThat(s).containsExactly(Status.OK));
+  }
+
+  /**
+   * A device node with two queues leaves in one listing change while background requests are held back by
+   * admission: the admissions the lost queues give back must not send those requests to the other lost queue, so
+   * only the requests that were on the lost queues end with ENOTCONN; the held-back ones run on the survivor.
+   */
+  @ParameterizedTest
+  @EnumSource(BackgroundAdmission.Mode.class)
+  void twoQueuesLeavingTogetherDoNotFailBlockedRequests(BackgroundAdmission.Mode mode) {
+    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMinutes(10), "a");
+    ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMinutes(10), "b");
+    device(2, Duration.ofMillis(1), "c");
+    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
+        64).withAdmission(mode, 2)), "router");
+    TestProbe<HostRouter.Slots> sp = kit.createTestProbe();
+    kit.createTestProbe().awaitAssert(WAIT, () -> {
+      router.tell(new HostRouter.GetSlots(sp.ref()));
+      assertThat(sp.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(3);
+      return null;
+    });
+    router.tell(new HostRouter.GetSlots(sp.ref()));
+    List<ActorRef<Request>> qs = sp.receiveMessage(WAIT).queues();
+    TestProbe<Completion> client = kit.createTestProbe();
+    int n = 10;
+    for (long id = 0; id < n; id++) {
+      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
+    }
+    // one foreground request moves the round-robin cursor to c (slot 2)
+    TestProbe<Completion> fg = kit.createTestProbe();
+    router.tell(new HostRouter.Submit(new Request(99, Op.READ, 1, 0, 4096, false, 0, 0, fg.ref())));
+    assertThat(fg.receiveMessage(WAIT).status()).isEqualTo(Status.OK);
+    kit.createTestProbe().awaitAssert(WAIT, () -> {
+      assertThat(stats(a).accepted()).isPositive();
+      assertThat(stats(b).accepted()).isPositive();
+      return null;
+    });
+    router.tell(new HostRouter.GetSlots(sp.ref())); // a round trip: the router has handled everything sent so far
+    sp.receiveMessage(WAIT);
+    // a device node with two queues leaves: one listing without both
+    ActorRef<Request> cRef = qs.stream().filter(q -> q != null && q.path().toString().contains("/c")).findFirst().get();
+    router.tell(new HostRouter.ListingChanged(Receptionist.listing(DeviceQueue.QUEUES, Set.of(cRef))));
+    Map<Long, List<Status>> ends = new TreeMap<>();
+    for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
+      ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
+    }
+    long enotconn = ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count();
+    long onLost = stats(a).accepted() + stats(b).accepted();
+    assertThat(enotconn).as("ENOTCONN beyond the %d requests on the lost queues: %s", onLost, ends).isEqualTo(onLost);
   }
 }
