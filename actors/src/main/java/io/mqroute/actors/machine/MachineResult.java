@@ -7,7 +7,8 @@ import java.util.List;
  * What a machine run produced.
  *
  * @param jobs       per job clone, in plan order
- * @param little     per job clone, its Little's-law accounting ({@link LittlesLaw#notEvaluated()} for a job that never finished)
+ * @param little     per job clone, its Little's-law accounting ({@link LittlesLaw#notEvaluated()} for a job that
+ *                   never finished)
  * @param violations broken invariants (empty on a healthy run)
  * @param stall      the liveness report if the run stalled, else null
  * @param endNanos   the clock when the run ended
