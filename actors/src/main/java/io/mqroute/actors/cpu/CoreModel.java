@@ -24,6 +24,8 @@ public final class CoreModel {
 
   private long busyNanos;
   private long items;
+  private long exitNanos;
+  private long stretchNanos;
   private long wakeups;
   private final long[] exits;
 
@@ -78,6 +80,8 @@ public final class CoreModel {
     }
     updateFrequency(now);
     long run = freq >= 1.0 ? costNanos : (long) Math.ceil(costNanos / freq);
+    exitNanos += delay;
+    stretchNanos += run - costNanos;
     busy = true;
     items++;
     long end = now + delay + run;
@@ -173,6 +177,16 @@ public final class CoreModel {
 
   public long wakeups() {
     return wakeups;
+  }
+
+  /** Time spent leaving C-states before work could start. */
+  public long exitNanos() {
+    return exitNanos;
+  }
+
+  /** Time work took beyond its full-speed cost because the core ran below its maximum frequency. */
+  public long stretchNanos() {
+    return stretchNanos;
   }
 
   /** Exits from each C-state, in the order given to the constructor. */

@@ -5,6 +5,7 @@ import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.LittlesLaw;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.machine.Work;
 import java.util.Locale;
 
 /** The machine's own counters as text: what fio cannot see (rings, overflow, cores, Little's law). */
@@ -41,10 +42,49 @@ public final class MachineReport {
       sb.append(String.format(Locale.ROOT, "  %3d  %5.1f%%  %6d  %7d  %s%n", c.cpu(), 100.0 * c.busyNanos() / span,
           c.items(), c.wakeups(), exits));
     }
+    sb.append(cpuTimePerRequest(r));
     for (int i = 0; i < r.little().size(); i++) {
       LittlesLaw l = r.little().get(i);
       sb.append("  little's law, job ").append(i).append(": ").append(l).append('\n');
     }
+    return sb.toString();
+  }
+
+  /**
+   * Where the CPUs' busy time went, per ended request: the work by kind at full speed, context switches, C-state
+   * exits and the stretch of running below the maximum frequency (they add up to the cores' busy time). Over the
+   * whole run, ramp_time included.
+   */
+  public static String cpuTimePerRequest(MachineResult r) {
+    long requests = r.little().stream().mapToLong(LittlesLaw::requests).sum();
+    if (requests == 0 || r.cores().isEmpty()) {
+      return "";
+    }
+    Work[] kinds = Work.values();
+    long[] byKind = new long[kinds.length];
+    long switches = 0;
+    long exits = 0;
+    long stretch = 0;
+    long busy = 0;
+    for (CoreProtocol.CoreStats c : r.cores()) {
+      for (int i = 0; i < kinds.length && i < c.nanosByKind().length; i++) {
+        byKind[i] += c.nanosByKind()[i];
+      }
+      switches += c.switchNanos();
+      exits += c.exitNanos();
+      stretch += c.stretchNanos();
+      busy += c.busyNanos();
+    }
+    StringBuilder sb = new StringBuilder("  cpu time per request:");
+    for (int i = 0; i < kinds.length; i++) {
+      if (byKind[i] > 0) {
+        sb.append(String.format(Locale.ROOT, " %s %.2fus,", kinds[i].name().toLowerCase(Locale.ROOT),
+            byKind[i] / 1e3 / requests));
+      }
+    }
+    sb.append(String.format(Locale.ROOT, " switches %.2fus, c-state exits %.2fus, below max frequency %.2fus"
+        + " = %.2fus busy (%d requests)%n", switches / 1e3 / requests, exits / 1e3 / requests,
+        stretch / 1e3 / requests, busy / 1e3 / requests, requests));
     return sb.toString();
   }
 }

@@ -264,6 +264,14 @@ public final class ResultJson {
     for (int i = 0; i < c.byKind().length && i < kinds.length; i++) {
       byKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.byKind()[i]);
     }
+    // busy_ns = the work's full-speed cost by kind + switches + C-state exits + the stretch of a lower frequency
+    ObjectNode nanosByKind = o.putObject("work_ns_by_kind");
+    for (int i = 0; i < c.nanosByKind().length && i < kinds.length; i++) {
+      nanosByKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.nanosByKind()[i]);
+    }
+    o.put("switch_ns", c.switchNanos());
+    o.put("cstate_exit_ns", c.exitNanos());
+    o.put("frequency_stretch_ns", c.stretchNanos());
     return o;
   }
 

@@ -33,6 +33,9 @@ public final class Core extends AbstractBehavior<Command> {
   private final CoreModel model;
   private final ArrayDeque<Exec<?>> queue = new ArrayDeque<>();
   private final long[] byKind = new long[Work.values().length];
+  /** Full-speed cost of the work run, per kind, and of the context switches between threads. */
+  private final long[] nanosByKind = new long[Work.values().length];
+  private long switchNanosTotal;
   private Exec<?> running;
   private long runningEnd;
   private ActorRef<Command> migrateTo;
@@ -111,15 +114,17 @@ public final class Core extends AbstractBehavior<Command> {
     if (t < 0) {
       return e.costNanos(); // interrupt / kworker context: no task switch modelled
     }
-    long c = e.costNanos() + (lastThread >= 0 && lastThread != t ? switchNanos : 0);
+    long sw = lastThread >= 0 && lastThread != t ? switchNanos : 0;
+    switchNanosTotal += sw;
     lastThread = t;
-    return c;
+    return e.costNanos() + sw;
   }
 
   private void begin(Exec<?> e, long end, long now) {
     running = e;
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
+    nanosByKind[e.kind().ordinal()] += e.costNanos();
     // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every message
     ctx.scheduleOnce(Duration.ofNanos(end - now), ctx.getSelf(), Tick.INSTANCE);
   }
@@ -156,6 +161,7 @@ public final class Core extends AbstractBehavior<Command> {
 
   private Behavior<Command> onReport(Report r) {
     r.replyTo().tell(new CoreStats(cpu, model.busyNanos(), model.items(), model.wakeups(), model.cstateExits(),
+        nanosByKind.clone(), switchNanosTotal, model.exitNanos(), model.stretchNanos(),
         byKind.clone(), migrateTo == null));
     return this;
   }

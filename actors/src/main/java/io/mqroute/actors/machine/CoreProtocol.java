@@ -40,9 +40,13 @@ public final class CoreProtocol {
    * @param items       pieces of work run
    * @param wakeups     idle → busy transitions
    * @param cstateExits exits per C-state (shallow to deep)
+   * @param nanosByKind full-speed cost of the work run, per {@link Work} kind
+   * @param switchNanos context switches between the application and a server thread
+   * @param exitNanos   time spent leaving C-states
+   * @param stretchNanos time work took beyond its full-speed cost, the core running below its maximum frequency
    * @param byKind      items per {@link Work} kind
    * @param online      whether the CPU is online at the end of the run
    */
-  public record CoreStats(int cpu, long busyNanos, long items, long wakeups, long[] cstateExits, long[] byKind,
-      boolean online) {}
+  public record CoreStats(int cpu, long busyNanos, long items, long wakeups, long[] cstateExits, long[] nanosByKind,
+      long switchNanos, long exitNanos, long stretchNanos, long[] byKind, boolean online) {}
 }

@@ -59,6 +59,27 @@ class WakePlacementTest {
   }
 
   @Test
+  void everyCoresBusyTimeIsItsWorkSwitchesExitsAndFrequencyStretch() {
+    MachineResult plain = run(TestMachines.parse("machine { numa-nodes = 2, cores-per-node = 4,"
+        + " cpu { governor = schedutil } }\nqueues { kind = per-cpu, ring-size = 8 }\n"
+        + "router { selector = static-cpu }\nwake = waiter-cpu\ndevice = \"cpu(2us)\"\n"));
+    long exits = 0;
+    long stretch = 0;
+    for (CoreProtocol.CoreStats c : plain.cores()) {
+      long work = Arrays.stream(c.nanosByKind()).sum();
+      assertThat(work + c.switchNanos() + c.exitNanos() + c.stretchNanos()).as("cpu %d", c.cpu())
+          .isEqualTo(c.busyNanos());
+      exits += c.exitNanos();
+      stretch += c.stretchNanos();
+    }
+    // the ping-pong leaves CPUs idle long enough for C-states, and schedutil runs them below the maximum
+    assertThat(exits).isPositive();
+    assertThat(stretch).isPositive();
+    assertThat(io.mqroute.actors.experiment.MachineReport.cpuTimePerRequest(plain))
+        .startsWith("  cpu time per request: submit ").contains("c-state exits", "below max frequency");
+  }
+
+  @Test
   void withoutRingsTheCompletingCpuPatchChangesNothing() {
     String virtio = "kind = virtio, count = " + CPUS;
     MachineResult plain = run(spec(virtio, "waiter-cpu"));
