@@ -63,10 +63,12 @@ class ClusterDemoTest {
       assertThat(demo.isAlive()).as("the demo is running: %s", tail(log)).isTrue();
       JsonNode s = get(base + 1000);
       assertThat(s.get("nodes")).as("members").hasSize(3);
+      // queues can be listed while members are still Joining: wait for all three to be Up
+      assertThat(s.get("nodes").findValuesAsText("status")).as("member status").containsOnly("Up");
       assertThat(s.get("queues")).as("queues in the host's router").hasSizeGreaterThanOrEqualTo(2);
       return s;
     });
-    assertThat(status.get("nodes").findValuesAsText("status")).containsOnly("Up");
+    assertThat(status.get("nodes")).hasSize(3);
     List<ProcessHandle> nodes = demo.descendants().filter(ProcessHandle::isAlive).toList();
     started.addAll(nodes);
     assertThat(nodes).as("three node processes").hasSize(3);
