@@ -67,7 +67,7 @@ public final class CoreModel {
     if (idle > 0) {
       wakeups++;
       if (iowaitWakeup) {
-        iowait(now);
+        iowaitWakeup(now);
       }
       decay(now, false);
       for (int i = cstates.length - 1; i >= 0; i--) {
@@ -122,10 +122,6 @@ public final class CoreModel {
    * in an I/O wait is enqueued on this CPU, busy or not; the boost counts from the next frequency update.
    */
   public void iowaitWakeup(long now) {
-    iowait(now);
-  }
-
-  private void iowait(long now) {
     if (!governor.schedutil()) {
       return;
     }

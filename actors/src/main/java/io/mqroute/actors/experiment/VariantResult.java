@@ -42,12 +42,10 @@ public record VariantResult(Variant variant, MachineResult result, RunStats stat
         Math.round(aggregate(x -> x.errors()).mean()));
   }
 
-  /** {@code STALL} if any replication stalled, else {@code VIOLATION} if any broke an invariant, else {@code ok}. */
+  /** The worst {@link ResultJson#status} of the replications: a stall before a violation before ok. */
   public String status() {
-    if (stalled()) {
-      return "STALL";
-    }
-    return all.stream().allMatch(r -> r.violations().isEmpty()) ? "ok" : "VIOLATION";
+    List<String> statuses = all.stream().map(ResultJson::status).toList();
+    return statuses.contains("STALL") ? "STALL" : statuses.contains("VIOLATION") ? "VIOLATION" : "ok";
   }
 
   /** True if any replication stalled. */

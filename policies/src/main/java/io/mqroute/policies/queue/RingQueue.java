@@ -356,6 +356,19 @@ public final class RingQueue<T> {
         private int size;
 
         void addLast(long v) {
+            growIfFull();
+            buf[(head + size) & (buf.length - 1)] = v;
+            size++;
+        }
+
+        void addFirst(long v) {
+            growIfFull();
+            head = (head - 1) & (buf.length - 1);
+            buf[head] = v;
+            size++;
+        }
+
+        private void growIfFull() {
             if (size == buf.length) {
                 long[] grown = new long[buf.length * 2];
                 for (int i = 0; i < size; i++) {
@@ -364,16 +377,6 @@ public final class RingQueue<T> {
                 buf = grown;
                 head = 0;
             }
-            buf[(head + size) & (buf.length - 1)] = v;
-            size++;
-        }
-
-        void addFirst(long v) {
-            addLast(v); // grows if needed; then rotate the new last element to the front
-            size--;
-            head = (head - 1) & (buf.length - 1);
-            buf[head] = v;
-            size++;
         }
 
         long pollFirst() {
