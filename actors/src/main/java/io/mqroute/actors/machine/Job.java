@@ -65,7 +65,12 @@ public final class Job extends AbstractBehavior<Command> {
   private int[] cpuToNode;
   private long seq;
   private long bytesIssued;
-  private int backlog;
+  /** Open loop (rate_iops): per direction (read, write), when its next I/O is due; MIN_VALUE: no cap. */
+  private final long[] nextIo = new long[2];
+  private final boolean rated;
+  /** Waiting in fio's rate_ddir for {@code sleepDirection}'s next I/O to be due. */
+  private boolean sleeping;
+  private int sleepDirection;
   private boolean stopping;
   private boolean reported;
   private boolean windowOpen;
@@ -114,6 +119,7 @@ public final class Job extends AbstractBehavior<Command> {
     }
     this.freeCount = plan.inFlight();
     this.cpu = plan.startCpu();
+    this.rated = plan.rated();
   }
 
   @Override
@@ -171,34 +177,71 @@ public final class Job extends AbstractBehavior<Command> {
       timers.startSingleTimer(RunEnd.INSTANCE, Duration.ofNanos(plan.rampNanos() + plan.runtimeNanos()));
     }
     timers.startTimerWithFixedDelay(StallCheck.INSTANCE, Duration.ofNanos(stallLimit));
-    if (plan.rateIops() > 0) {
-      onArrival();
-    } else {
-      while (freeCount > 0 && !stopping) {
-        issue();
+    nextIo[0] = plan.rateReadIops() > 0 ? runStart : Long.MIN_VALUE;
+    nextIo[1] = plan.rateWriteIops() > 0 ? runStart : Long.MIN_VALUE;
+    submit();
+    return this;
+  }
+
+  /** Issues while a slot is free; under rate_iops only what is due, else it sleeps until the next is. */
+  private void submit() {
+    while (freeCount > 0 && !stopping && !sleeping) {
+      boolean read = plan.readFraction() >= 1.0
+          || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
+      if (rated) {
+        int dir = rateDirection(read ? 0 : 1, clock.nanoTime());
+        if (dir < 0) {
+          return;
+        }
+        read = dir == 0;
       }
+      issue(read);
     }
-    return this;
   }
 
+  /**
+   * fio's rate_ddir (io_u.c): the rwmix choice if it is due; else the other direction if that is due; else the
+   * thread sleeps until the earlier of the two and then issues that one. Returns -1 when it sleeps.
+   */
+  private int rateDirection(int dir, long now) {
+    if (nextIo[dir] <= now) {
+      return dir;
+    }
+    int other = 1 - dir;
+    boolean otherMixed = other == 0 ? plan.readFraction() > 0 : plan.readFraction() < 1;
+    if (otherMixed && nextIo[other] <= now) {
+      return other;
+    }
+    int wake = otherMixed && nextIo[other] < nextIo[dir] ? other : dir;
+    sleeping = true;
+    sleepDirection = wake;
+    timers.startSingleTimer(Arrival.INSTANCE, Duration.ofNanos(nextIo[wake] - now));
+    return -1;
+  }
+
+  /** The rate sleep is over: issue the direction it waited for, then whatever else is due. */
   private Behavior<Command> onArrival() {
-    if (stopping) {
-      return this;
+    sleeping = false;
+    if (!stopping && freeCount > 0) {
+      issue(sleepDirection == 0);
+      submit();
     }
-    if (freeCount > 0) {
-      issue();
-    } else {
-      backlog++; // fio holds the I/O until a slot frees up
-    }
-    double mean = 1e9 / plan.rateIops();
-    long gap = plan.poisson() ? Math.max(1, Math.round(arrivals.nextExponential(mean))) : Math.round(mean);
-    timers.startSingleTimer(Arrival.INSTANCE, Duration.ofNanos(gap));
     return this;
   }
 
-  private void issue() {
-    boolean read = plan.readFraction() >= 1.0
-        || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
+  /** fio's usec_for_io: the next I/O in this direction is due one gap after the previous one was. */
+  private void advanceRate(int dir) {
+    double rate = dir == 0 ? plan.rateReadIops() : plan.rateWriteIops();
+    if (rate <= 0) {
+      return;
+    }
+    double mean = 1e9 / rate;
+    long gap = plan.poisson() ? Math.max(1, Math.round(arrivals.nextExponential(mean))) : Math.round(mean);
+    nextIo[dir] += gap;
+  }
+
+  private void issue(boolean read) {
+    advanceRate(read ? 0 : 1);
     int bs = read ? plan.bsRead() : plan.bsWrite();
     long offset = (read ? readOffsets : writeOffsets).next();
     long now = clock.nanoTime(); // one reading: Little's law must hold exactly in real time too
@@ -251,16 +294,7 @@ public final class Job extends AbstractBehavior<Command> {
       cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put this thread (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
     }
-    if (!stopping) {
-      if (plan.rateIops() > 0) {
-        if (backlog > 0) {
-          backlog--;
-          issue();
-        }
-      } else {
-        issue();
-      }
-    }
+    submit();
     finishIfDone();
     return this;
   }

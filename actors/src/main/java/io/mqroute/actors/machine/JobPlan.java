@@ -20,7 +20,8 @@ package io.mqroute.actors.machine;
  * @param runtimeNanos runtime= (0: none; then size= ends the job)
  * @param rampNanos    ramp_time=: completions before it are not measured
  * @param timeBased    time_based: loop over the file until runtime ends
- * @param rateIops     rate_iops= (0: closed loop)
+ * @param rateReadIops  rate_iops= for reads (0: no cap; no cap in either direction: closed loop)
+ * @param rateWriteIops rate_iops= for writes (fio: a single value caps each direction, not their sum)
  * @param poisson      rate_process=poisson (exponential gaps) instead of even spacing
  * @param loops        loops=: without time_based, the job does size= this many times
  * @param startDelayNanos startdelay=: the job starts this long after its group (runtime counts from then)
@@ -43,17 +44,21 @@ public record JobPlan(
     long runtimeNanos,
     long rampNanos,
     boolean timeBased,
-    double rateIops,
+    double rateReadIops,
+    double rateWriteIops,
     boolean poisson,
     int loops,
     long startDelayNanos) {
 
-  /** A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none). */
+  /**
+   * A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none); {@code rateIops} caps reads
+   * and writes each, as a single {@code rate_iops=} value does in fio.
+   */
   public JobPlan(int index, String name, int group, int[] cpus, int startCpu, int inFlight, boolean foreground,
       double readFraction, boolean random, int bsRead, int bsWrite, long sizeBytes, long fileId, long offset,
       long runtimeNanos, long rampNanos, boolean timeBased, double rateIops, boolean poisson) {
     this(index, name, group, cpus, startCpu, inFlight, foreground, readFraction, random, bsRead, bsWrite, sizeBytes,
-        fileId, offset, runtimeNanos, rampNanos, timeBased, rateIops, poisson, 1, 0);
+        fileId, offset, runtimeNanos, rampNanos, timeBased, rateIops, rateIops, poisson, 1, 0);
   }
 
   public static final int MAX_JOBS = 1 << 12;
@@ -78,10 +83,18 @@ public record JobPlan(
     if (runtimeNanos == 0 && timeBased) {
       throw new IllegalArgumentException("time_based needs a runtime");
     }
+    if (!(rateReadIops >= 0) || !(rateWriteIops >= 0)) {
+      throw new IllegalArgumentException("rate_iops must be >= 0");
+    }
     if (loops < 1 || startDelayNanos < 0) {
       throw new IllegalArgumentException("loops must be >= 1 and startdelay >= 0");
     }
     cpus = cpus.clone();
+  }
+
+  /** Open loop: at least one direction the job does is capped by rate_iops. */
+  public boolean rated() {
+    return (readFraction > 0 && rateReadIops > 0) || (readFraction < 1 && rateWriteIops > 0);
   }
 
   /** Bytes the job issues before it stops when it is not time-based: size= times loops= (saturating). */

@@ -101,14 +101,11 @@ public final class FioWorkload implements Workload {
   }
 
   private JobPlan plan(JobSpec j, int index, int[] cpus, int start) {
-    double rate = j.rw().reads() && j.rw().writes()
-        ? j.rateIops(Direction.READ) + j.rateIops(Direction.WRITE)
-        : j.rw().reads() ? j.rateIops(Direction.READ) : j.rateIops(Direction.WRITE);
     long region = j.ioRegionBytes();
     return new JobPlan(index, j.name(), j.groupId(), cpus, start, j.inFlight(), j.isForeground(),
         j.readFraction(), j.isRandom(), (int) j.blockSize(Direction.READ), (int) j.blockSize(Direction.WRITE),
-        region, index, j.offset(), j.runtimeNs(), j.rampTimeNs(), j.timeBased(), rate,
-        j.rateProcess() == RateProcess.POISSON, j.loops(), j.startDelayNs());
+        region, index, j.offset(), j.runtimeNs(), j.rampTimeNs(), j.timeBased(),
+        j.rateIops(Direction.READ), j.rateIops(Direction.WRITE), j.rateProcess() == RateProcess.POISSON, j.loops(), j.startDelayNs());
   }
 
   @Override

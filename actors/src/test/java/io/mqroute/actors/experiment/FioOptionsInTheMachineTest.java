@@ -3,6 +3,8 @@ package io.mqroute.actors.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mqroute.actors.metrics.Direction;
+import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.workload.FioParseException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,6 +35,48 @@ class FioOptionsInTheMachineTest {
         \"\"\"
         """.formatted(jobOptions));
     return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
+  }
+
+  /** One second of psync I/O on a 10 µs device (some 40k IOPS uncapped) with the given rate options. */
+  private long[] readsAndWritesPerSecond(String rw, String rateOptions) throws IOException {
+    Path f = dir.resolve("rate.conf");
+    Files.writeString(f, """
+        name = rate
+        seed = 1
+        machine { numa-nodes = 1, cores-per-node = 2 }
+        queues { kind = per-cpu, ring-size = 8 }
+        device = "fixed(10us)"
+        workload = \"\"\"
+        [j]
+        ioengine=psync
+        rw=%s
+        bs=4k
+        size=64m
+        time_based
+        runtime=1s
+        %s
+        \"\"\"
+        """.formatted(rw, rateOptions));
+    ExperimentResult r = ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
+    JobStats job = r.variants().get(0).result().jobs().get(0);
+    return new long[] {job.direction(Direction.READ).totalIos(), job.direction(Direction.WRITE).totalIos()};
+  }
+
+  @Test
+  void rateIopsCapsEachDirectionAsFioDoes() throws IOException {
+    // one value caps reads and writes each (not their sum), and the caps win over rwmixread (fio's rate_ddir)
+    assertThat(readsAndWritesPerSecond("randrw", "rwmixread=70\nrate_iops=1000"))
+        .satisfies(n -> assertThat(n[0]).isBetween(995L, 1001L))
+        .satisfies(n -> assertThat(n[1]).isBetween(995L, 1001L));
+    assertThat(readsAndWritesPerSecond("randrw", "rate_iops=1000,200"))
+        .satisfies(n -> assertThat(n[0]).isBetween(995L, 1001L))
+        .satisfies(n -> assertThat(n[1]).isBetween(199L, 201L));
+    // only writes capped: reads take every other turn the writes are not due
+    assertThat(readsAndWritesPerSecond("randrw", "rate_iops=,200"))
+        .satisfies(n -> assertThat(n[0]).isGreaterThan(10_000L))
+        .satisfies(n -> assertThat(n[1]).isBetween(199L, 201L));
+    // rate_process=poisson: exponential gaps with the same mean
+    assertThat(readsAndWritesPerSecond("randread", "rate_iops=1000\nrate_process=poisson")[0]).isBetween(900L, 1100L);
   }
 
   private static long ios(ExperimentResult r) {
