@@ -201,7 +201,9 @@ public final class Job extends AbstractBehavior<Command> {
 
   /**
    * fio's rate_ddir (io_u.c): the rwmix choice if it is due; else the other direction if that is due; else the
-   * thread sleeps until the earlier of the two and then issues that one. Returns -1 when it sleeps.
+   * thread sleeps until the earlier of the two and then issues that one. Returns -1 when it sleeps. Unlike fio
+   * (io_submit_mode=inline), the thread does not first wait for its in-flight I/O (io_u_quiesce): arrivals stay
+   * an even or Poisson process at any iodepth, which the queueing-theory checks need.
    */
   private int rateDirection(int dir, long now) {
     if (nextIo[dir] <= now) {
