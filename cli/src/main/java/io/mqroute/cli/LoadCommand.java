@@ -64,7 +64,7 @@ final class LoadCommand implements Callable<Integer> {
   /** Options fio would honour that the cluster load client does not: refused, never run as if absent. */
   private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
     for (io.mqroute.actors.workload.JobSpec j : file.jobs()) {
-      String what = j.rateIopsRead() > 0 || j.rateIopsWrite() > 0 ? "rate_iops (open-loop arrivals)"
+      String what = j.rateIopsRead() > 0 || j.rateIopsWrite() > 0 ? "rate / rate_iops (open-loop arrivals)"
           : j.fsyncEvery() > 0 ? "fsync"
           : j.startDelayNs() > 0 ? "startdelay"
           : j.nrfiles() > 1 ? "nrfiles > 1"

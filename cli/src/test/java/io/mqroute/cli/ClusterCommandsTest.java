@@ -117,7 +117,7 @@ class ClusterCommandsTest {
     Path job = dir.resolve("rated.fio");
     Files.writeString(job, "[j]\nrw=randread\nsize=1m\nrate_iops=100\n");
     assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
-        "job j: rate_iops (open-loop arrivals) is not supported by mqroute load");
+        "job j: rate / rate_iops (open-loop arrivals) is not supported by mqroute load");
   }
 
   @Test

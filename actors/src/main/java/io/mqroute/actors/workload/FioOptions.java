@@ -34,6 +34,7 @@ final class FioOptions {
 
     private static final String RW_NAMES = "one of read, write, randread, randwrite, rw, readwrite, randrw";
     private static final String IOPS_HINT = "IOPS like 500, or read,write IOPS like 500,100";
+    private static final String RATE_HINT = "bytes per second like 10m, or read,write like 10m,2m";
 
     static {
         value("name", raw -> nonEmpty(raw, "a job name"), "a job name");
@@ -56,6 +57,7 @@ final class FioOptions {
         flag("stonewall");
         flag("thread");
         value("rate_iops", raw -> FioValues.pair(raw, one -> iops(one), IOPS_HINT), IOPS_HINT);
+        value("rate", raw -> FioValues.pair(raw, FioValues::size, RATE_HINT), RATE_HINT);
         value("rate_process", raw -> choice(raw, Map.of("linear", RateProcess.LINEAR, "poisson", RateProcess.POISSON),
                 "linear or poisson"), "linear or poisson");
         value("cpus_allowed", FioValues::cpuList, "a CPU list like 0-3,8,10-11");
@@ -83,7 +85,7 @@ final class FioOptions {
             "invalidate", "io_size", "iodepth_batch", "iodepth_batch_complete", "iodepth_batch_complete_min",
             "iodepth_batch_complete_max", "iodepth_low", "log_avg_msec", "new_group", "norandommap",
             "number_ios", "numa_cpu_nodes", "numa_mem_policy", "random_generator", "randrepeat", "randseed",
-            "rate", "rate_min", "rate_iops_min", "registerfiles", "rw_sequencer", "significant_figures",
+            "rate_min", "rate_iops_min", "registerfiles", "rw_sequencer", "significant_figures",
             "sqthread_poll", "sync", "thinktime", "thinktime_blocks", "thinktime_spin", "unified_rw_reporting",
             "unit_base", "verify", "write_bw_log", "write_hist_log", "write_iops_log", "write_lat_log",
             "zonemode", "zonesize", "ioscheduler", "prio", "prioclass", "cmdprio_percentage", "nice",

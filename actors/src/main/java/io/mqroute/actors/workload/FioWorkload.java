@@ -105,7 +105,8 @@ public final class FioWorkload implements Workload {
     return new JobPlan(index, j.name(), j.groupId(), cpus, start, j.inFlight(), j.isForeground(),
         j.readFraction(), j.isRandom(), (int) j.blockSize(Direction.READ), (int) j.blockSize(Direction.WRITE),
         region, index, j.offset(), j.runtimeNs(), j.rampTimeNs(), j.timeBased(),
-        j.rateIops(Direction.READ), j.rateIops(Direction.WRITE), j.rateProcess() == RateProcess.POISSON, j.loops(), j.startDelayNs());
+        j.rateIops(Direction.READ), j.rateIops(Direction.WRITE), j.rateProcess() == RateProcess.POISSON, j.loops(),
+        j.startDelayNs());
   }
 
   @Override

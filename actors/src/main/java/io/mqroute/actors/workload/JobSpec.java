@@ -35,7 +35,7 @@ import java.util.Objects;
  * @param timeBased         {@code time_based}: repeat the workload until {@code runtime}
  * @param rampTimeNs        {@code ramp_time} in ns, left out of the statistics
  * @param startDelayNs      {@code startdelay} in ns
- * @param rateIopsRead      read IOPS cap per clone, 0 for none
+ * @param rateIopsRead      read IOPS cap per clone, 0 for none ({@code rate_iops}, or {@code rate} / read bs)
  * @param rateIopsWrite     write IOPS cap per clone, 0 for none
  * @param rateProcess       how rate-capped submissions are spaced
  * @param cpusAllowed       {@code cpus_allowed}, {@link CpuList#ALL} when unset
@@ -73,8 +73,8 @@ public record JobSpec(
         boolean timeBased,
         long rampTimeNs,
         long startDelayNs,
-        long rateIopsRead,
-        long rateIopsWrite,
+        double rateIopsRead,
+        double rateIopsWrite,
         RateProcess rateProcess,
         CpuList cpusAllowed,
         CpusAllowedPolicy cpusAllowedPolicy,
@@ -146,7 +146,7 @@ public record JobSpec(
     }
 
     /** Rate cap for a direction, 0 for none. */
-    public long rateIops(Direction direction) {
+    public double rateIops(Direction direction) {
         return direction == Direction.READ ? rateIopsRead : rateIopsWrite;
     }
 

@@ -160,12 +160,20 @@ final class JobSpecResolver {
                     + iodepth + " with synchronous ioengine " + engine.fioName()
                     + ": queue depth capped at 1, as fio does");
         }
-        Pair<Long> rate = value(eff, "rate_iops", new Pair<>(null, null));
+        Pair<Long> rateIops = value(eff, "rate_iops", new Pair<>(null, null));
+        Pair<SizeValue> rateBytes = value(eff, "rate", new Pair<>(null, null));
+        // fio's __setup_rate: per direction, rate= (bytes/s) wins over rate_iops=, converted with that direction's bs
+        double rateRead = rateBytes.read() != null
+                ? bytes(eff, "rate", rateBytes.read(), kbBase, 0) / (double) bsRead
+                : rateIops.read() == null ? 0 : rateIops.read();
+        double rateWrite = rateBytes.write() != null
+                ? bytes(eff, "rate", rateBytes.write(), kbBase, 0) / (double) bsWrite
+                : rateIops.write() == null ? 0 : rateIops.write();
         return new JobSpec(name, value(eff, "description", ""), groupId, stonewall, value(eff, "numjobs", 1), rw,
                 readPercent(eff), bsRead, bsWrite, engine, iodepth, value(eff, "direct", false), size, fileSize,
                 offset, value(eff, "nrfiles", 1), value(eff, "loops", 1), runtimeNs, timeBased,
                 value(eff, "ramp_time", 0L), value(eff, "startdelay", 0L),
-                rate.read() == null ? 0 : rate.read(), rate.write() == null ? 0 : rate.write(),
+                rateRead, rateWrite,
                 value(eff, "rate_process", RateProcess.LINEAR), value(eff, "cpus_allowed", CpuList.ALL),
                 value(eff, "cpus_allowed_policy", CpusAllowedPolicy.SHARED), value(eff, "fsync", 0),
                 flag(eff, "group_reporting"), flag(eff, "thread"), value(eff, "filename", ""),

@@ -75,6 +75,8 @@ class FioOptionsInTheMachineTest {
     assertThat(readsAndWritesPerSecond("randrw", "rate_iops=,200"))
         .satisfies(n -> assertThat(n[0]).isGreaterThan(10_000L))
         .satisfies(n -> assertThat(n[1]).isBetween(199L, 201L));
+    // rate= in bytes per second: 2 MiB/s of 4 KiB reads
+    assertThat(readsAndWritesPerSecond("randread", "rate=2m")[0]).isBetween(510L, 513L);
     // rate_process=poisson: exponential gaps with the same mean
     assertThat(readsAndWritesPerSecond("randread", "rate_iops=1000\nrate_process=poisson")[0]).isBetween(900L, 1100L);
   }

@@ -156,6 +156,23 @@ class FioJobParserTest {
     }
 
     @Test
+    void rateInBytesBecomesIopsPerDirectionAndWinsOverRateIops() {
+        FioJobFile file = FioJobParser.parse("r.fio", ""
+                + "[global]\nsize=1m\nrw=randrw\nbs=4k,64k\n"
+                + "[both]\nrate=1m\n"
+                + "[split]\nrate=1m,256k\n"
+                + "[mixed]\nrate_iops=500,100\nrate=,128k\n"
+                + "[si]\nkb_base=1000\nbs=4k\nrate=1m\n");
+        // fio's __setup_rate: rate_bps = rate, the I/O gap = bs / rate_bps
+        assertThat(file.job("both").rateIops(Direction.READ)).isEqualTo(256.0);
+        assertThat(file.job("both").rateIops(Direction.WRITE)).isEqualTo(16.0);
+        assertThat(file.job("split").rateIops(Direction.WRITE)).isEqualTo(4.0);
+        assertThat(file.job("mixed").rateIops(Direction.READ)).isEqualTo(500.0);
+        assertThat(file.job("mixed").rateIops(Direction.WRITE)).as("rate= wins").isEqualTo(2.0);
+        assertThat(file.job("si").rateIops(Direction.READ)).isEqualTo(250.0);
+    }
+
+    @Test
     void stonewallGroupsFollowFio() {
         FioJobFile file = FioJobParser.parse("s.fio", ""
                 + "[global]\nsize=1m\n"
