@@ -71,6 +71,11 @@ public final class Job extends AbstractBehavior<Command> {
   /** Waiting in fio's rate_ddir for {@code sleepDirection}'s next I/O to be due. */
   private boolean sleeping;
   private int sleepDirection;
+  /** In a thinktime pause: waiting for the in-flight I/O, spinning or sleeping; {@code quiesced} once none is left. */
+  private boolean thinking;
+  private boolean quiesced;
+  /** I/Os counted (issued or completed) at the last pause. */
+  private long lastThink;
   private boolean stopping;
   private boolean reported;
   private boolean windowOpen;
@@ -129,6 +134,7 @@ public final class Job extends AbstractBehavior<Command> {
         .onMessage(JobProtocol.StartDelayOver.class, m -> onStart())
         .onMessage(Completed.class, this::onCompleted)
         .onMessage(Arrival.class, m -> onArrival())
+        .onMessage(JobProtocol.Think.class, this::onThink)
         .onMessage(RampDone.class, m -> onRampDone())
         .onMessage(RunEnd.class, m -> onRunEnd())
         .onMessage(StallCheck.class, m -> onStallCheck())
@@ -185,7 +191,7 @@ public final class Job extends AbstractBehavior<Command> {
 
   /** Issues while a slot is free; under rate_iops only what is due, else it sleeps until the next is. */
   private void submit() {
-    while (freeCount > 0 && !stopping && !sleeping) {
+    while (freeCount > 0 && !stopping && !sleeping && !thinking) {
       boolean read = plan.readFraction() >= 1.0
           || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
       if (rated) {
@@ -196,7 +202,56 @@ public final class Job extends AbstractBehavior<Command> {
         read = dir == 0;
       }
       issue(read);
+      if (thinkDue()) {
+        think();
+      }
     }
+  }
+
+  /** fio checks after each I/O it queued (a synchronous one has completed by then) whether a pause is due. */
+  private boolean thinkDue() {
+    return plan.think().enabled() && !thinking
+        && (plan.think().onIssue() ? seq : ended) - lastThink >= plan.think().blocks();
+  }
+
+  /** handle_thinktime: io_u_quiesce first (wait for everything in flight), then spin, then sleep. */
+  private void think() {
+    thinking = true;
+    lastThink = plan.think().onIssue() ? seq : ended;
+    if (freeCount == plan.inFlight()) {
+      thinkQuiesced();
+    }
+  }
+
+  private void thinkQuiesced() {
+    quiesced = true;
+    if (plan.think().spinNanos() > 0) {
+      if (wakeTargets != null) {
+        wakeTargets.workQueued(plan.index());
+      }
+      cores.get(cpu).tell(new CoreProtocol.Exec<>(plan.think().spinNanos(), Work.THINK, getContext().getSelf(),
+          (Command) JobProtocol.Think.SPUN));
+    } else {
+      onThink(JobProtocol.Think.SPUN);
+    }
+  }
+
+  private Behavior<Command> onThink(JobProtocol.Think t) {
+    if (t == JobProtocol.Think.SPUN) {
+      if (plan.think().spinNanos() > 0 && wakeTargets != null) {
+        wakeTargets.workDone(plan.index());
+      }
+      long sleep = plan.think().nanos() - plan.think().spinNanos();
+      if (sleep > 0) {
+        timers.startSingleTimer(JobProtocol.Think.SLEPT, Duration.ofNanos(sleep));
+        return this;
+      }
+    }
+    thinking = false;
+    quiesced = false;
+    submit();
+    finishIfDone();
+    return this;
   }
 
   /**
@@ -224,7 +279,7 @@ public final class Job extends AbstractBehavior<Command> {
   /** The rate sleep is over: issue the direction it waited for, then whatever else is due. */
   private Behavior<Command> onArrival() {
     sleeping = false;
-    if (!stopping && freeCount > 0) {
+    if (!stopping && freeCount > 0 && !thinking) { // a pause that began meanwhile decides again when it ends
       issue(sleepDirection == 0);
       submit();
     }
@@ -295,6 +350,11 @@ public final class Job extends AbstractBehavior<Command> {
       wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
       cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put this thread (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
+    }
+    if (thinking && !quiesced && freeCount == plan.inFlight()) {
+      thinkQuiesced();
+    } else if (thinkDue() && !stopping) {
+      think();
     }
     submit();
     finishIfDone();

@@ -25,6 +25,7 @@ package io.mqroute.actors.machine;
  * @param poisson      rate_process=poisson (exponential gaps) instead of even spacing
  * @param loops        loops=: without time_based, the job does size= this many times
  * @param startDelayNanos startdelay=: the job starts this long after its group (runtime counts from then)
+ * @param think        thinktime= and its companions ({@link ThinkTime#NONE} for none)
  */
 public record JobPlan(
     int index,
@@ -48,7 +49,8 @@ public record JobPlan(
     double rateWriteIops,
     boolean poisson,
     int loops,
-    long startDelayNanos) {
+    long startDelayNanos,
+    ThinkTime think) {
 
   /**
    * A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none); {@code rateIops} caps reads
@@ -58,7 +60,7 @@ public record JobPlan(
       double readFraction, boolean random, int bsRead, int bsWrite, long sizeBytes, long fileId, long offset,
       long runtimeNanos, long rampNanos, boolean timeBased, double rateIops, boolean poisson) {
     this(index, name, group, cpus, startCpu, inFlight, foreground, readFraction, random, bsRead, bsWrite, sizeBytes,
-        fileId, offset, runtimeNanos, rampNanos, timeBased, rateIops, rateIops, poisson, 1, 0);
+        fileId, offset, runtimeNanos, rampNanos, timeBased, rateIops, rateIops, poisson, 1, 0, ThinkTime.NONE);
   }
 
   public static final int MAX_JOBS = 1 << 12;
@@ -89,6 +91,7 @@ public record JobPlan(
     if (loops < 1 || startDelayNanos < 0) {
       throw new IllegalArgumentException("loops must be >= 1 and startdelay >= 0");
     }
+    java.util.Objects.requireNonNull(think, "think");
     cpus = cpus.clone();
   }
 

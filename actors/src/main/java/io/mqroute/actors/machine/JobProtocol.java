@@ -7,7 +7,7 @@ public final class JobProtocol {
   private JobProtocol() {}
 
   public sealed interface Command
-      permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck, Hotplug, StartDelayOver {}
+      permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck, Hotplug, StartDelayOver, Think {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
@@ -26,6 +26,11 @@ public final class JobProtocol {
 
   enum Arrival implements Command {
     INSTANCE
+  }
+
+  /** The two ends of a thinktime pause: the CPU part (thinktime_spin) has run, the sleep is over. */
+  enum Think implements Command {
+    SPUN, SLEPT
   }
 
   /** startdelay= is over: the job starts now. */

@@ -13,7 +13,9 @@ public enum Work {
   /** The application reaping a completion on the core it already runs on. */
   REAP,
   /** The pre-cleanup fiq->pending hop (seed 000). */
-  PENDING;
+  PENDING,
+  /** The application burning CPU between I/Os (fio's thinktime_spin). */
+  THINK;
 
   /**
    * Whether work of this kind always wakes a thread from an I/O wait: a ring thread woken for a request (it waits
@@ -27,7 +29,7 @@ public enum Work {
   /** Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch). */
   int thread() {
     return switch (this) {
-      case SUBMIT, WAKE, REAP -> 0;
+      case SUBMIT, WAKE, REAP, THINK -> 0;
       case SERVER -> 1;
       case COMPLETION, PENDING -> -1;
     };

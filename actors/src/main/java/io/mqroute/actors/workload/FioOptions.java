@@ -75,6 +75,11 @@ final class FioOptions {
         value("loops", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "a whole number >= 1");
         value("nrfiles", raw -> FioValues.integer(raw, 1, 1_000_000), "a whole number >= 1");
         value("fsync", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "a whole number >= 0");
+        value("thinktime", FioValues::microsTimeNs, FioValues.MICROS_TIME_HINT);
+        value("thinktime_spin", FioValues::microsTimeNs, FioValues.MICROS_TIME_HINT);
+        value("thinktime_blocks", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "a whole number >= 1");
+        value("thinktime_blocks_type", raw -> choice(raw, Map.of("complete", false, "issue", true),
+                "complete or issue"), "complete or issue");
     }
 
     /** Real fio job options that mqroute does not model. */
@@ -86,7 +91,7 @@ final class FioOptions {
             "iodepth_batch_complete_max", "iodepth_low", "log_avg_msec", "new_group", "norandommap",
             "number_ios", "numa_cpu_nodes", "numa_mem_policy", "random_generator", "randrepeat", "randseed",
             "rate_min", "rate_iops_min", "registerfiles", "rw_sequencer", "significant_figures",
-            "sqthread_poll", "sync", "thinktime", "thinktime_blocks", "thinktime_spin", "unified_rw_reporting",
+            "sqthread_poll", "sync", "thinktime_iotime", "unified_rw_reporting",
             "unit_base", "verify", "write_bw_log", "write_hist_log", "write_iops_log", "write_lat_log",
             "zonemode", "zonesize", "ioscheduler", "prio", "prioclass", "cmdprio_percentage", "nice",
             "file_service_type", "fsync_on_close", "openfiles", "lockfile", "ramp_size", "steadystate");

@@ -16,6 +16,7 @@ final class FioValues {
 
     static final String SIZE_HINT = "a size like 4k, 64KiB";
     static final String TIME_HINT = "a time like 30, 30s, 500ms, 2m, 1h";
+    static final String MICROS_TIME_HINT = "a time like 100 (microseconds), 50us or 2ms";
 
     private static final Pattern DECIMAL_WITH_SUFFIX = Pattern.compile("([0-9]+)([A-Za-z]*)");
     private static final Pattern HEX = Pattern.compile("0[xX]([0-9a-fA-F]+)");
@@ -151,23 +152,33 @@ final class FioValues {
      * {@code startdelay}); suffixes, any case: d, h, m (minutes), s or sec, ms or msec, us or usec.
      */
     static long timeNs(String raw) throws BadValue {
+        return timeNs(raw, NS_PER_S, TIME_HINT);
+    }
+
+    /** A time whose bare number is in microseconds (thinktime=, thinktime_spin=). */
+    static long microsTimeNs(String raw) throws BadValue {
+        return timeNs(raw, 1_000L, MICROS_TIME_HINT);
+    }
+
+    private static long timeNs(String raw, long bareUnit, String hint) throws BadValue {
         Matcher m = DECIMAL_WITH_SUFFIX.matcher(raw);
         if (!m.matches()) {
-            throw new BadValue(TIME_HINT);
+            throw new BadValue(hint);
         }
         long unit = switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
-            case "", "s", "sec" -> NS_PER_S;
+            case "" -> bareUnit;
+            case "s", "sec" -> NS_PER_S;
             case "ms", "msec" -> 1_000_000L;
             case "us", "usec" -> 1_000L;
             case "m" -> 60 * NS_PER_S;
             case "h" -> 3_600 * NS_PER_S;
             case "d" -> 86_400 * NS_PER_S;
-            default -> throw new BadValue(TIME_HINT);
+            default -> throw new BadValue(hint);
         };
         try {
             return Math.multiplyExact(Long.parseLong(m.group(1)), unit);
         } catch (NumberFormatException | ArithmeticException e) {
-            throw new BadValue(TIME_HINT + "; the time is too long");
+            throw new BadValue(hint + "; the time is too long");
         }
     }
 

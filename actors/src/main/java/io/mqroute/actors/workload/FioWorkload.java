@@ -106,7 +106,7 @@ public final class FioWorkload implements Workload {
         j.readFraction(), j.isRandom(), (int) j.blockSize(Direction.READ), (int) j.blockSize(Direction.WRITE),
         region, index, j.offset(), j.runtimeNs(), j.rampTimeNs(), j.timeBased(),
         j.rateIops(Direction.READ), j.rateIops(Direction.WRITE), j.rateProcess() == RateProcess.POISSON, j.loops(),
-        j.startDelayNs());
+        j.startDelayNs(), j.think());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.mqroute.actors.workload;
 
+import io.mqroute.actors.machine.ThinkTime;
 import io.mqroute.actors.metrics.Direction;
 import io.mqroute.actors.metrics.JobInfo;
 import io.mqroute.actors.metrics.PercentileList;
@@ -38,6 +39,7 @@ import java.util.Objects;
  * @param rateIopsRead      read IOPS cap per clone, 0 for none ({@code rate_iops}, or {@code rate} / read bs)
  * @param rateIopsWrite     write IOPS cap per clone, 0 for none
  * @param rateProcess       how rate-capped submissions are spaced
+ * @param think             {@code thinktime}, {@code thinktime_spin}, {@code thinktime_blocks(_type)}
  * @param cpusAllowed       {@code cpus_allowed}, {@link CpuList#ALL} when unset
  * @param cpusAllowedPolicy {@code cpus_allowed_policy} (default shared)
  * @param fsyncEvery        {@code fsync}: issue an fsync after every N writes, 0 for never
@@ -76,6 +78,7 @@ public record JobSpec(
         double rateIopsRead,
         double rateIopsWrite,
         RateProcess rateProcess,
+        ThinkTime think,
         CpuList cpusAllowed,
         CpusAllowedPolicy cpusAllowedPolicy,
         int fsyncEvery,
@@ -94,6 +97,7 @@ public record JobSpec(
         Objects.requireNonNull(rw, "rw");
         Objects.requireNonNull(ioengine, "ioengine");
         Objects.requireNonNull(rateProcess, "rateProcess");
+        Objects.requireNonNull(think, "think");
         Objects.requireNonNull(cpusAllowed, "cpusAllowed");
         Objects.requireNonNull(cpusAllowedPolicy, "cpusAllowedPolicy");
         Objects.requireNonNull(percentiles, "percentiles");

@@ -1,5 +1,6 @@
 package io.mqroute.actors.workload;
 
+import io.mqroute.actors.machine.ThinkTime;
 import io.mqroute.actors.metrics.PercentileList;
 import io.mqroute.actors.workload.FioValues.BadValue;
 import io.mqroute.actors.workload.FioValues.Pair;
@@ -174,11 +175,33 @@ final class JobSpecResolver {
                 offset, value(eff, "nrfiles", 1), value(eff, "loops", 1), runtimeNs, timeBased,
                 value(eff, "ramp_time", 0L), value(eff, "startdelay", 0L),
                 rateRead, rateWrite,
-                value(eff, "rate_process", RateProcess.LINEAR), value(eff, "cpus_allowed", CpuList.ALL),
+                value(eff, "rate_process", RateProcess.LINEAR), thinkTime(eff, name, section.line()),
+                value(eff, "cpus_allowed", CpuList.ALL),
                 value(eff, "cpus_allowed_policy", CpusAllowedPolicy.SHARED), value(eff, "fsync", 0),
                 flag(eff, "group_reporting"), flag(eff, "thread"), value(eff, "filename", ""),
                 value(eff, "directory", ""), value(eff, "percentile_list", PercentileList.FIO_DEFAULT), kbBase,
                 section.line(), explicitOptions(own));
+    }
+
+    /** thinktime= and its companions; the companions alone would be ignored by fio, so they are refused here. */
+    private ThinkTime thinkTime(Map<String, Setting> eff, String name, int sectionLine) {
+        long think = value(eff, "thinktime", 0L);
+        long spin = value(eff, "thinktime_spin", 0L);
+        if (think == 0) {
+            for (String companion : List.of("thinktime_spin", "thinktime_blocks", "thinktime_blocks_type")) {
+                if (eff.containsKey(companion)) {
+                    throw error(lineOf(eff, companion, sectionLine), companion + " needs thinktime= in job \""
+                            + name + "\" (without it fio ignores it)");
+                }
+            }
+            return ThinkTime.NONE;
+        }
+        if (spin > think) {
+            throw error(lineOf(eff, "thinktime_spin", sectionLine), "thinktime_spin (" + spin
+                    + " ns) is longer than thinktime (" + think + " ns) in job \"" + name + "\"");
+        }
+        return new ThinkTime(think, spin, value(eff, "thinktime_blocks", 1),
+                value(eff, "thinktime_blocks_type", Boolean.FALSE));
     }
 
     /** rwmixread / rwmixwrite: whichever was written last decides (HOWTO: "the latter ... override"). */

@@ -2,7 +2,10 @@ package io.mqroute.actors.experiment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import io.mqroute.actors.machine.MachineResult;
+import io.mqroute.actors.machine.Work;
 import io.mqroute.actors.metrics.Direction;
 import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.workload.FioParseException;
@@ -79,6 +82,62 @@ class FioOptionsInTheMachineTest {
     assertThat(readsAndWritesPerSecond("randread", "rate=2m")[0]).isBetween(510L, 513L);
     // rate_process=poisson: exponential gaps with the same mean
     assertThat(readsAndWritesPerSecond("randread", "rate_iops=1000\nrate_process=poisson")[0]).isBetween(900L, 1100L);
+  }
+
+  /** One second of I/O on a 10 µs device, CPUs without C-states at full speed, so that times add up exactly. */
+  private MachineResult exact(String job) throws IOException {
+    Path f = dir.resolve("think.conf");
+    Files.writeString(f, """
+        name = think
+        seed = 1
+        machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none } }
+        queues { kind = per-cpu, ring-size = 8 }
+        device = "fixed(10us)"
+        workload = \"\"\"
+        [j]
+        rw=randread
+        bs=4k
+        size=64m
+        time_based
+        runtime=1s
+        %s
+        \"\"\"
+        """.formatted(job));
+    return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {}).variants().get(0)
+        .result();
+  }
+
+  private static double nanosPerIo(MachineResult r) {
+    return 1e9 / r.jobs().get(0).direction(Direction.READ).totalIos();
+  }
+
+  @Test
+  void thinktimePausesBetweenIosAsFioDoes() throws IOException {
+    double plain = nanosPerIo(exact("ioengine=psync"));
+    // a bare number is microseconds; the pause comes after each completed I/O
+    assertThat(nanosPerIo(exact("ioengine=psync\nthinktime=100")) - plain).isCloseTo(100_000, within(500.0));
+    assertThat(nanosPerIo(exact("ioengine=psync\nthinktime=100us\nthinktime_blocks=4")) - plain)
+        .isCloseTo(25_000, within(500.0));
+    // thinktime_spin is part of the pause, spent running on the job's CPU
+    MachineResult spun = exact("ioengine=psync\nthinktime=100\nthinktime_spin=40");
+    assertThat(nanosPerIo(spun) - plain).isCloseTo(100_000, within(500.0));
+    long think = spun.cores().stream().mapToLong(c -> c.nanosByKind()[Work.THINK.ordinal()]).sum();
+    long ios = spun.little().get(0).requests();
+    assertThat(think / (double) ios).isCloseTo(40_000, within(500.0));
+    // an async job first waits for all it has in flight (io_u_quiesce): four at a time, then 1 ms of rest
+    double batch = nanosPerIo(exact("ioengine=libaio\niodepth=4\nthinktime=1ms\nthinktime_blocks=4\n"
+        + "thinktime_blocks_type=issue"));
+    // 1 ms plus the time the four take to end (one queue serves them one after another: some 60 µs); without the
+    // wait it would be 1 ms plus the four submits
+    assertThat(batch * 4).isBetween(1_040_000.0, 1_100_000.0);
+  }
+
+  @Test
+  void thinktimeCompanionsWithoutThinktimeAreRefused() {
+    assertThatThrownBy(() -> exact("ioengine=psync\nthinktime_spin=10"))
+        .hasMessageContaining("(workload):9: thinktime_spin needs thinktime=");
+    assertThatThrownBy(() -> exact("ioengine=psync\nthinktime=10\nthinktime_spin=20"))
+        .hasMessageContaining("thinktime_spin (20000 ns) is longer than thinktime (10000 ns)");
   }
 
   private static long ios(ExperimentResult r) {
