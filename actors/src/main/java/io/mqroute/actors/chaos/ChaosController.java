@@ -41,6 +41,8 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private final long start;
   private final boolean[] online;
   /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
+  /** A group has started: the next BeforeGroup follows an unmount and a mount. */
+  private boolean mounted;
   private final int[] serverCpu;
   private final int[] cpuToNode;
   /** Open windows per (kind, queue): a fault ends when its last window closes. */
@@ -147,7 +149,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
         tellJobs();
         for (int q = 0; q < serverCpu.length; q++) {
           if (serverCpu[q] == e.target()) { // migrate_tasks breaks the thread's affinity and moves it
-            moveServer(q, fallback(e.target()));
+            moveServer(q, fallbackPinned(e.target()));
           }
         }
       }
@@ -192,9 +194,18 @@ public final class ChaosController extends AbstractBehavior<Command> {
     }
   }
 
+  private void repinServers() {
+    for (int q = 0; q < serverCpu.length; q++) {
+      int home = machine.queueHomeCpu()[q];
+      if (online[home] && serverCpu[q] != home) {
+        moveServer(q, home);
+      }
+    }
+  }
+
   private void moveServer(int queue, int cpu) {
     serverCpu[queue] = cpu;
-    machine.queues().get(queue).tell(new FlowProtocol.MoveServer(machine.cores().get(cpu)));
+    machine.queues().get(queue).tell(new FlowProtocol.MoveServer(cpu, machine.cores().get(cpu)));
   }
 
   private static long key(Fault.Kind kind, int queue) {
@@ -218,7 +229,20 @@ public final class ChaosController extends AbstractBehavior<Command> {
 
   /** Where the tasks of a dying CPU go (CPU 0 never goes offline, so there always is one). */
   private int fallback(int cpu) {
-    int c = FallbackCpu.of(cpu, online.length, x -> online[x], topology::cpuToNode, null);
+    return fallback(cpu, null);
+  }
+
+  /**
+   * Where a thread pinned to the dying CPU goes: a ring thread is pinned to its qid's CPU (libfuse
+   * fuse_uring_set_thread_core), so select_fallback_rq finds no allowed CPU, widens the affinity and takes the
+   * lowest online CPU.
+   */
+  private int fallbackPinned(int cpu) {
+    return fallback(cpu, new int[] {cpu});
+  }
+
+  private int fallback(int cpu, int[] allowed) {
+    int c = FallbackCpu.of(cpu, online.length, x -> online[x], topology::cpuToNode, allowed);
     if (c < 0) {
       throw new IllegalStateException("no online CPU left");
     }
@@ -230,8 +254,16 @@ public final class ChaosController extends AbstractBehavior<Command> {
     machine.jobs().forEach(j -> j.tell(h));
   }
 
-  /** Before the last group (the per-CPU check): stop, close every fault window, all CPUs back online. */
+  /**
+   * Before every group after the first there was an unmount and a mount: a new FUSE session starts its ring threads
+   * pinned to their own CPUs again (those online). Before the last group (the per-CPU check): stop, close every
+   * fault window, all CPUs back online.
+   */
   private Behavior<Command> onBeforeGroup(BeforeGroup b) {
+    if (mounted) {
+      repinServers();
+    }
+    mounted = true;
     if (b.last() && !settled) {
       long now = clock.nanoTime() - start;
       timers.cancelAll();
@@ -245,6 +277,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
         apply(ChaosEvent.online(now, cpu)); // logged; a no-op for a CPU that is online
       }
       settled = true;
+      repinServers();
     }
     b.replyTo().tell(new MachineProtocol.Proceed(b.group()));
     return this;

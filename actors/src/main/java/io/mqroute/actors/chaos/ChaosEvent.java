@@ -18,7 +18,8 @@ import java.util.Locale;
  *
  * @param fault   the fault for queue events, null for CPU events
  * @param target  the CPU or the queue
- * @param forNanos how long a fault window stays open (0: until the run ends)
+ * @param forNanos how long a fault window stays open (0: until the next unmount; every mount starts with a
+ *                 healthy device, and a window still open at an unmount ends there too)
  */
 public record ChaosEvent(long atNanos, Action action, int target, Fault fault, long forNanos) {
 

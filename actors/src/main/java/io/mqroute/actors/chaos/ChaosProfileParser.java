@@ -11,6 +11,7 @@ import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
+import io.mqroute.actors.machine.QueueKind;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -56,6 +57,8 @@ public final class ChaosProfileParser {
   private static final List<String> CHAOS_KEYS = List.of("semantics", "iterations", "load-factor", "hotpluggable",
       "hotplug-interval", "writer", "block-size", "ops-per-writer", "iteration-runtime", "verify-ops", "max-wait",
       "faults", "events");
+  private static final String NO_URING_ENOMEM = "enomem is virtqueue_add_sgs failing, which only virtio queues have;"
+      + " per-cpu fuse-over-io-uring queues have no such path (ring-full models a ring without free entries)";
   private static final List<String> FAULT_KINDS = List.of("eio", "enomem", "stall", "slow", "ring-full");
   private static final List<String> FORBIDDEN_WRITER_OPTIONS = List.of("bs", "size", "numjobs", "runtime",
       "time_based", "stonewall", "cpus_allowed", "filesize");
@@ -161,7 +164,7 @@ public final class ChaosProfileParser {
     }
     long stallLimit = machine.stallLimitNanos();
     long maxWait = c.nanos("max-wait", stallLimit);
-    List<FaultSchedule> faults = faults(c.object("faults", FAULT_KINDS));
+    List<FaultSchedule> faults = faults(c.object("faults", FAULT_KINDS), machine.queues().kind());
     List<ChaosEvent> events = new ArrayList<>();
     List<String> lines = c.strings("events", List.of());
     for (int i = 0; i < lines.size(); i++) {
@@ -180,6 +183,9 @@ public final class ChaosProfileParser {
         throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": queue " + e.target()
             + " does not exist (queues 0-" + (machine.queues().count() - 1) + ")");
       }
+      if (!cpuEvent && e.fault().kind() == Fault.Kind.ENOMEM && machine.queues().kind() == QueueKind.PER_CPU) {
+        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": " + NO_URING_ENOMEM);
+      }
       events.add(e);
     }
     return new ChaosProfile(name, description, source.text(), source.baseDir(), sem, machine,
@@ -189,11 +195,14 @@ public final class ChaosProfileParser {
         events, quick);
   }
 
-  private static List<FaultSchedule> faults(StrictConfig f) {
+  private static List<FaultSchedule> faults(StrictConfig f, QueueKind queues) {
     List<FaultSchedule> out = new ArrayList<>();
     for (String kind : FAULT_KINDS) {
       if (!f.has(kind)) {
         continue;
+      }
+      if (kind.equals("enomem") && queues == QueueKind.PER_CPU) {
+        throw f.error(kind, NO_URING_ENOMEM);
       }
       String valueKey = switch (kind) {
         case "eio", "enomem" -> "rate";
@@ -205,6 +214,11 @@ public final class ChaosProfileParser {
       StrictConfig k = f.object(kind, keys);
       long every = k.nanos("every", 0);
       long len = k.nanos("for", 0);
+      for (String key : List.of("every", "for")) { // a window that never opens or never lasts would do nothing
+        if ((key.equals("every") ? every : len) <= 0) {
+          throw k.error(key, "needs a time > 0 (every: mean gap between windows, for: how long each stays open)");
+        }
+      }
       double value = switch (kind) {
         case "eio", "enomem" -> k.number("rate", 1, 0, 1);
         case "slow" -> k.number("factor", 10, 1, 1e6);

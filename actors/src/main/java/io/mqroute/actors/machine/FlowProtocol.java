@@ -21,8 +21,11 @@ public final class FlowProtocol {
   /** A submitted request after the application's submit cost. */
   public record Route(Request request) implements RouterCommand {}
 
-  /** A request has ended on its queue's core (completion cost paid); wake its waiter. */
-  public record Ended(Request request, Completion completion) implements RouterCommand {}
+  /**
+   * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU (virtio), or the
+   * CPU its ring thread runs on (fuse-over-io-uring); wake its waiter from there.
+   */
+  public record Ended(Request request, Completion completion, int completingCpu) implements RouterCommand {}
 
   public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterCommand {}
 
@@ -86,10 +89,10 @@ public final class FlowProtocol {
   public record QueueFault(Fault fault) implements QueueCommand {}
 
   /**
-   * The queue's server thread now runs on {@code core} (the scheduler moved it off an offline CPU, or it went
-   * back): the queue hands this to its poller.
+   * The queue's server thread now runs on CPU {@code cpu} (the scheduler moved it off an offline CPU, or it went
+   * back): the queue hands this to its poller, and a ring queue ends its requests there from now on.
    */
-  public record MoveServer(ActorRef<CoreProtocol.Command> core) implements QueueCommand, PollerCommand {}
+  public record MoveServer(int cpu, ActorRef<CoreProtocol.Command> core) implements QueueCommand, PollerCommand {}
 
   /**
    * Unmount and mount again: the queue must be drained ({@code in_flight == 0}); it reports what it still held,

@@ -159,6 +159,9 @@ public final class Job extends AbstractBehavior<Command> {
     int c = FallbackCpu.of(cpu, online.length, x -> online[x], x -> cpuToNode[x], plan.cpus());
     if (c >= 0) {
       cpu = c;
+      if (wakeTargets != null && plan.index() < wakeTargets.tasks()) {
+        wakeTargets.moveTask(plan.index(), c); // task_cpu moves too: the next wake-up starts from here
+      }
     }
   }
 

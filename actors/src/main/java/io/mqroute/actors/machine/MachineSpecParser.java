@@ -152,10 +152,16 @@ public final class MachineSpecParser {
     }
     int ring = q.integer("ring-size", 128, 1, 1 << 20);
     int pollers = q.integer("pollers", 1, 1, 1024);
+    double enomem = q.number("enomem-probability", 0, 0, 1);
+    if (enomem > 0 && kind == QueueKind.PER_CPU) {
+      // fuse_uring_queue_fuse_req allocates nothing: a request without a free ring entry waits in fuse_req_queue
+      throw q.error("enomem-probability", "is virtqueue_add_sgs failing with -ENOMEM, which only virtio queues have;"
+          + " per-cpu fuse-over-io-uring queues have no such path");
+    }
     return new MachineSpec.Queues(kind, count, new ArrayList<>(registered), home, ring, pollers,
         q.parse("full-ring", "refill-on-completion", Strategies::fullRing),
         q.parse("enqueue-error", "fail", Strategies::enqueueError),
-        q.number("enomem-probability", 0, 0, 1),
+        enomem,
         q.parse("dispatch", "fifo", Strategies::dispatchOrder));
   }
 

@@ -62,7 +62,13 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private long errors;
   private final ActorRef<PollerCommand> poller;
   private final long completionNanos;
-  private final ActorRef<CoreProtocol.Command> core;
+  /**
+   * Where requests are harvested and ended: the home (interrupt) CPU of a virtqueue; for a ring queue the CPU its
+   * ring thread runs on (COMMIT_AND_FETCH ends the request in that thread's io_uring_enter).
+   */
+  private ActorRef<CoreProtocol.Command> core;
+  private int coreCpu;
+  private final boolean uring;
   private final ActorRef<RouterCommand> router;
   private final NanoClock clock;
   private final BoundedSourceQueue<OnRing> ring;
@@ -100,6 +106,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.queue = (s.uring() ? b.misfitStaysAtHead() : b).build();
     this.completionNanos = s.completionNanos();
     this.core = core;
+    this.coreCpu = s.homeCpu();
+    this.uring = s.uring();
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
     ActorRef<PollerCommand> poller = ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
@@ -128,6 +136,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         .onMessage(QueueRemount.class, this::onRemount)
         .onMessage(FlowProtocol.MoveServer.class, m -> {
           poller.tell(m);
+          if (uring) {
+            core = m.core();
+            coreCpu = m.cpu();
+          }
           return this;
         })
         .build();
@@ -210,7 +222,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       errors++;
     }
     Completion c = new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), now, index);
-    core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, new Ended(r, c)));
+    core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, new Ended(r, c, coreCpu)));
   }
 
   private Behavior<QueueCommand> onReport(QueueReport q) {
@@ -252,6 +264,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       problems.add("queue " + index + " (cpu " + homeCpu + "): unmount with in_flight " + inFlight + " (on ring "
           + queue.onRing() + ", overflow " + queue.queued() + "): " + stuck);
     }
+    List<String> broken = new ArrayList<>();
+    queue.checkInvariants(broken); // reported here too, so a chaos run names the iteration it broke in
+    broken.forEach(v -> problems.add("queue " + index + ": " + v));
     // the next mount starts a fresh queue: no fault carries over (the chaos controller's open windows end
     // on their own; closing one that a remount already ended changes nothing)
     queue.resetFaults();

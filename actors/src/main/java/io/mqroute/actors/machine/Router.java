@@ -204,7 +204,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (r.background()) {
       gate.ended(q);
     }
-    int home = homeCpu[q];
+    int home = e.completingCpu(); // the waker's CPU: the queue's, or its ring thread's after hotplug moved it
     int task = JobPlan.jobOf(r.id());
     if (wakeTargets == null || task >= wakeTargets.tasks()) {
       wakeFixed(r, c, home);

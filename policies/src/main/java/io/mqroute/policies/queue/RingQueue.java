@@ -180,10 +180,16 @@ public final class RingQueue<T> {
         ringLimit = ringSize;
     }
 
-    /** Adds a line to {@code out} for every broken invariant: the ring bound and in_flight == on_ring + queued. */
+    /**
+     * Adds a line to {@code out} for every broken invariant: the ring bound, now and at its peak (a check at the end
+     * of a run, when the ring is empty, still sees an overfill in the middle of it), and in_flight == on_ring + queued.
+     */
     public void checkInvariants(List<String> out) {
         if (onRing > ringSize || onRing < 0) {
             out.add("ring occupancy " + onRing + " outside [0, " + ringSize + "]");
+        }
+        if (maxOccupancy > ringSize) {
+            out.add("ring occupancy reached " + maxOccupancy + " > ring size " + ringSize);
         }
         long inFlight = inFlight();
         if (inFlight != onRing + overflow.size()) {
