@@ -34,11 +34,11 @@ final class GroupRunStats {
             maxGroup = Math.max(maxGroup, u.info().groupId());
         }
         for (int g = 0; g <= maxGroup; g++) {
+            // fio's __show_run_stats sets the group's kb_base from every member in turn: the last one wins
             int kbBase = 1024;
             for (JobStats u : units) {
                 if (u.info().groupId() == g) {
                     kbBase = u.info().kbBase();
-                    break;
                 }
             }
             GroupRunStats group = new GroupRunStats(g, kbBase);

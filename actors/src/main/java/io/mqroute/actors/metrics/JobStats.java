@@ -15,8 +15,8 @@ import java.util.TreeMap;
  * window is not open are ignored (so ramp-up is left out as fio leaves it out) and counted in
  * {@link #ignoredOutsideWindow()}. All times are virtual nanoseconds supplied by the caller.
  *
- * <p>Derived rates follow fio exactly: the runtime is the window in whole milliseconds (at least 1 when
- * anything completed), {@code iops = 1000 * ios / runtime_ms}, {@code bw_bytes = 1000 * bytes /
+ * <p>Derived rates follow fio exactly: the runtime is the window in milliseconds rounded up (at least 1
+ * when anything completed), {@code iops = 1000 * ios / runtime_ms}, {@code bw_bytes = 1000 * bytes /
  * runtime_ms} (integer division), {@code bw = bw_bytes / 1024} (KiB/s).
  *
  * <p>{@code record} does not allocate, except that each latency series creates its histogram on its
@@ -32,6 +32,7 @@ public final class JobStats {
     public static final int ERRNO_LIMIT = 256;
 
     private static final long NS_PER_MS = 1_000_000L;
+    private static final long NS_PER_US = 1_000L;
 
     private final JobInfo info;
     private final EnumMap<Direction, DirectionStats> directions = new EnumMap<>(Direction.class);
@@ -245,12 +246,19 @@ public final class JobStats {
         return windowEndNs - windowStartNs;
     }
 
-    /** fio's per-direction {@code runtime} in ms: 0 if the direction did nothing, else at least 1. */
+    /**
+     * fio's per-direction {@code runtime} in ms: 0 if the direction did nothing, else at least 1. Rounded
+     * up, as fio's {@code update_runtime} does ({@code (elapsed_us + 999) / 1000} on the elapsed time
+     * truncated to whole microseconds), so a 29.8775 ms window reports 30 ms; only {@link #jobRuntimeMs}
+     * rounds down. For a merged group this rounds the longest member's time, which equals fio's maximum
+     * of the members' rounded runtimes since rounding up keeps the order.
+     */
     public long runtimeMs(Direction direction) {
         if (directions.get(direction).totalIos() == 0) {
             return 0;
         }
-        return Math.max(1, runtimeNs() / NS_PER_MS);
+        long elapsedUs = runtimeNs() / NS_PER_US;
+        return Math.max(1, (elapsedUs + 999) / 1000);
     }
 
     /** fio's {@code job_runtime} in ms: the sum of the members' windows. */

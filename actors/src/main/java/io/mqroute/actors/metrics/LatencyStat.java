@@ -121,7 +121,8 @@ public final class LatencyStat {
 
     /**
      * The value at a percentile in ns: the smallest recorded value such that {@code percentile}% of the
-     * samples are at or below it (HdrHistogram's rule, which is fio's), clamped into [min, max].
+     * samples are at or below it (HdrHistogram's highest equivalent value of that sample's bucket; fio picks the
+     * same rank but reports its bucket's midpoint, unclamped), clamped into [min, max].
      * 0 when there is no sample.
      */
     public long valueAtPercentile(double percentile) {

@@ -11,7 +11,7 @@ import java.util.Map;
  * @param source        the file name as given, or {@code "command line"}
  * @param jobs          the jobs in file order
  * @param globalOptions every option written in {@code [global]} sections, canonical names, values as
- *                      written, without bare flags: fio's JSON {@code "global options"}
+ *                      written ({@code ""} for a bare flag): fio's JSON {@code "global options"}
  * @param warnings      things fio would also only warn about, in {@code file:line: note: ...} form
  */
 public record FioJobFile(String source, List<JobSpec> jobs, Map<String, String> globalOptions,

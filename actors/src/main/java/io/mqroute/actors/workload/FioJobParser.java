@@ -14,7 +14,8 @@ import java.util.Map;
  * {@link JobSpec}s. Bad input fails with a {@link FioParseException} naming the file and line.
  *
  * <p>Job file: INI sections; {@code [global]} sets defaults for the jobs below it (several
- * {@code [global]} sections accumulate); a job's own options override them. {@code key=value} or a bare
+ * {@code [global]} sections accumulate; as in fio, any section whose name starts with {@code global} is one,
+ * and a {@code name=} in it names no job); a job's own options override them. {@code key=value} or a bare
  * flag ({@code time_based}, {@code group_reporting}, {@code stonewall}, {@code thread}) per line;
  * {@code ;} and {@code #} start a comment anywhere on a line (fio's rule). {@code ${VAR}} is not
  * expanded and {@code include} is refused.
@@ -25,10 +26,10 @@ import java.util.Map;
  * {@code kb_base=1024}, 4096 with {@code kb_base=1000}); suffixes ignore case; {@code 0x} hex is
  * accepted; the two-letter {@code ki, mi, ...} forms are refused because fio 3.33 and its HOWTO read
  * them differently. Times ({@code runtime}, {@code ramp_time}, {@code startdelay}): a plain number is
- * seconds; {@code us/usec, ms/msec, s/sec, m, h, d}.
+ * seconds; {@code us/usec, ms/msec, s, m, h, d} ({@code sec} is refused: fio reads it as microseconds).
  *
  * <p>Supported options: {@code name, description, rw/readwrite, rwmixread, rwmixwrite, bs/blocksize
- * (also bs=read,write), iodepth, numjobs, size, filesize, offset, runtime, time_based, ramp_time,
+ * (also bs=read,write or read:write), iodepth, numjobs, size, filesize, offset, runtime/timeout, time_based, ramp_time,
  * startdelay, rate_iops (also read,write), rate_process, cpus_allowed, cpus_allowed_policy, ioengine,
  * direct, group_reporting, stonewall/wait_for_previous, thread, filename, directory, percentile_list,
  * random_distribution (only random), kb_base, loops, nrfiles, fsync}. Anything else is an error

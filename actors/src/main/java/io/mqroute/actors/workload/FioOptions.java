@@ -30,11 +30,12 @@ final class FioOptions {
     private static final Map<String, String> ALIASES = Map.of(
             "readwrite", "rw",
             "blocksize", "bs",
-            "wait_for_previous", "stonewall");
+            "wait_for_previous", "stonewall",
+            "timeout", "runtime"); // fio's options.c: runtime's alias
 
     private static final String RW_NAMES = "one of read, write, randread, randwrite, rw, readwrite, randrw";
-    private static final String IOPS_HINT = "IOPS like 500, or read,write IOPS like 500,100";
-    private static final String RATE_HINT = "bytes per second like 10m, or read,write like 10m,2m";
+    private static final String IOPS_HINT = "IOPS like 500, or read,write IOPS like 500,100 or 500:100";
+    private static final String RATE_HINT = "bytes per second like 10m, or read,write like 10m,2m or 10m:2m";
 
     static {
         value("name", raw -> nonEmpty(raw, "a job name"), "a job name");
@@ -43,7 +44,7 @@ final class FioOptions {
         value("rwmixread", raw -> percent(raw), "a percentage 0-100");
         value("rwmixwrite", raw -> percent(raw), "a percentage 0-100");
         value("bs", raw -> FioValues.pair(raw, FioValues::positiveSize, FioValues.SIZE_HINT
-                + ", or read,write sizes like 4k,64k"), FioValues.SIZE_HINT);
+                + ", or read,write sizes like 4k,64k or 4k:64k"), FioValues.SIZE_HINT);
         value("iodepth", raw -> FioValues.integer(raw, 1, 65_536), "a whole number 1-65536");
         value("numjobs", raw -> FioValues.integer(raw, 1, 65_536), "a whole number 1-65536");
         value("size", FioValues::positiveSize, FioValues.SIZE_HINT);

@@ -120,12 +120,15 @@ final class FioValues {
     }
 
     /**
-     * fio's comma form for per-direction values ({@code bs=4k,64k}): one value applies to reads and
-     * writes; with commas the first is for reads, the second for writes, an empty part keeps fio's
-     * default, and a third (trim) part is accepted and ignored.
+     * fio's per-direction values ({@code bs=4k,64k}): one value applies to reads and writes; with commas
+     * the first is for reads, the second for writes, an empty part keeps fio's default, and a third (trim)
+     * part is accepted and ignored. Without a comma fio's {@code handle_option} splits on {@code ':'}, and
+     * without that on {@code '-'}, so {@code 4k:64k} and {@code 4k-64k} mean {@code 4k,64k} (none of these
+     * values can be negative, so the '-' is never a sign).
      */
     static <T> Pair<T> pair(String raw, Parser<T> one, String hint) throws BadValue {
-        String[] parts = raw.split(",", -1);
+        String separator = raw.indexOf(',') >= 0 ? "," : raw.indexOf(':') >= 0 ? ":" : "-";
+        String[] parts = raw.split(Pattern.quote(separator), -1);
         if (parts.length > 3) {
             throw new BadValue(hint);
         }
@@ -149,7 +152,9 @@ final class FioValues {
 
     /**
      * A time in ns. A bare number is in seconds (fio's default for {@code runtime}, {@code ramp_time},
-     * {@code startdelay}); suffixes, any case: d, h, m (minutes), s or sec, ms or msec, us or usec.
+     * {@code startdelay}); suffixes, any case: d, h, m (minutes), s, ms or msec, us or usec. {@code sec} is
+     * refused: fio's {@code get_mult_time} knows only an exact {@code s}, and reads any suffix it does not
+     * know as microseconds, so fio would run {@code runtime=30sec} for 30 us.
      */
     static long timeNs(String raw) throws BadValue {
         return timeNs(raw, NS_PER_S, TIME_HINT);
@@ -167,7 +172,9 @@ final class FioValues {
         }
         long unit = switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
             case "" -> bareUnit;
-            case "s", "sec" -> NS_PER_S;
+            case "s" -> NS_PER_S;
+            case "sec" -> throw new BadValue(hint + "; write " + m.group(1) + "s, fio would read \""
+                    + raw + "\" as " + m.group(1) + " microseconds");
             case "ms", "msec" -> 1_000_000L;
             case "us", "usec" -> 1_000L;
             case "m" -> 60 * NS_PER_S;

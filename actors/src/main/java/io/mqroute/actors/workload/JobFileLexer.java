@@ -44,7 +44,8 @@ final class JobFileLexer {
                 if (name.isEmpty()) {
                     throw new FioParseException(source, lineNo, "empty section name \"" + line + "\"");
                 }
-                current = new RawSection(name, name.equals("global"), lineNo, new ArrayList<>());
+                // fio's parse_jobs_ini: any section whose name starts with "global" ([global-extra] too) is global
+                current = new RawSection(name, isGlobal(name), lineNo, new ArrayList<>());
                 sections.add(current);
                 continue;
             }
@@ -77,7 +78,7 @@ final class JobFileLexer {
                 if (option.value() == null || option.value().isEmpty()) {
                     throw new FioParseException(source, argNo, "--name needs a value, like --name=job1");
                 }
-                boolean global = option.value().equals("global");
+                boolean global = isGlobal(option.value());
                 current = new RawSection(option.value(), global, argNo, new ArrayList<>());
                 if (!global) {
                     current.options().add(option); // fio lists name among a job's options
@@ -93,6 +94,11 @@ final class JobFileLexer {
             current.options().add(option);
         }
         return sections;
+    }
+
+    /** fio's test for a global section, in job files and on the command line: the name starts with "global". */
+    private static boolean isGlobal(String name) {
+        return name.startsWith("global");
     }
 
     private static RawOption option(String source, int lineNo, String text) {

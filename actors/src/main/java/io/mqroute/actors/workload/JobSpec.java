@@ -51,7 +51,7 @@ import java.util.Objects;
  * @param kbBase            {@code kb_base}, 1024 or 1000
  * @param line              the line of the job's {@code [section]} (argument index on a command line)
  * @param explicitOptions   the options written in this job's own section, canonical names, values as
- *                          written, in order, without bare flags: fio's JSON {@code "job options"}
+ *                          written ({@code ""} for a bare flag), in order: fio's JSON {@code "job options"}
  */
 public record JobSpec(
         String name,

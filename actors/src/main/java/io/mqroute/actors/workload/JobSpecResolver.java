@@ -20,13 +20,18 @@ import java.util.Map;
  */
 final class JobSpecResolver {
 
-    /** A typed option value and where it was written. */
-    private record Setting(FioOptions.Def def, String writtenKey, String raw, Object value, int line) {
+    /**
+     * A typed option value and where it was written. {@code order} counts settings in the order they were
+     * parsed; it, not {@code line}, says which came later, because overrides set after a job's options all
+     * carry line 0 (their errors name no line).
+     */
+    private record Setting(FioOptions.Def def, String writtenKey, String raw, Object value, int line, long order) {
     }
 
     private static final long DEFAULT_BS = 4096;
 
     private final String source;
+    private long parsed;
 
     JobSpecResolver(String source) {
         this.source = source;
@@ -42,15 +47,14 @@ final class JobSpecResolver {
         for (RawSection section : sections) {
             Map<String, Setting> own = parseSection(section);
             if (section.global()) {
-                if (own.containsKey("name")) {
-                    throw error(own.get("name").line(), "name= has no meaning in [global]");
-                }
                 own.values().forEach(s -> overlay(globals, s));
-                own.values().stream().filter(s -> !s.def().flag())
-                        .forEach(s -> globalStrings.put(s.def().name(), s.raw()));
+                globalStrings.putAll(writtenOptions(own));
                 continue;
             }
             Map<String, Setting> effective = new LinkedHashMap<>(globals);
+            // fio's get_new_job names every job after its section, so a name= in [global] names no job; it is
+            // kept only for the JSON "global options", where fio lists it too.
+            effective.remove("name");
             own.values().forEach(s -> overlay(effective, s));
             boolean stonewall = flag(effective, "stonewall");
             if (stonewall && jobsInGroup > 0) {
@@ -81,7 +85,7 @@ final class JobSpecResolver {
         Setting earlier = into.get(s.def().name());
         if (earlier != null && s.value() instanceof Pair p && earlier.value() instanceof Pair e) {
             Pair merged = new Pair(p.read() != null ? p.read() : e.read(), p.write() != null ? p.write() : e.write());
-            s = new Setting(s.def(), s.writtenKey(), s.raw(), merged, s.line());
+            s = new Setting(s.def(), s.writtenKey(), s.raw(), merged, s.line(), s.order());
         }
         into.put(s.def().name(), s);
     }
@@ -94,12 +98,12 @@ final class JobSpecResolver {
         String raw = o.value();
         if (raw == null) {
             if (def.flag()) {
-                return new Setting(def, o.key(), null, Boolean.TRUE, o.line());
+                return new Setting(def, o.key(), null, Boolean.TRUE, o.line(), parsed++);
             }
             throw error(o.line(), "option \"" + o.key() + "\" needs a value (expected " + def.hint() + ")");
         }
         try {
-            return new Setting(def, o.key(), raw, def.parser().parse(raw), o.line());
+            return new Setting(def, o.key(), raw, def.parser().parse(raw), o.line(), parsed++);
         } catch (BadValue e) {
             throw error(o.line(), badValue(raw, o.key(), def.flag() ? def.hint() : e.expected));
         }
@@ -180,7 +184,7 @@ final class JobSpecResolver {
                 value(eff, "cpus_allowed_policy", CpusAllowedPolicy.SHARED), value(eff, "fsync", 0),
                 flag(eff, "group_reporting"), flag(eff, "thread"), value(eff, "filename", ""),
                 value(eff, "directory", ""), value(eff, "percentile_list", PercentileList.FIO_DEFAULT), kbBase,
-                section.line(), explicitOptions(own));
+                section.line(), writtenOptions(own));
     }
 
     /** thinktime= and its companions; the companions alone would be ignored by fio, so they are refused here. */
@@ -204,22 +208,28 @@ final class JobSpecResolver {
                 value(eff, "thinktime_blocks_type", Boolean.FALSE));
     }
 
-    /** rwmixread / rwmixwrite: whichever was written last decides (HOWTO: "the latter ... override"). */
+    /**
+     * rwmixread / rwmixwrite: whichever was set last decides (HOWTO: "the latter ... override"); overrides
+     * are set after the job's own options, so an overriding rwmixread beats a written rwmixwrite.
+     */
     private static int readPercent(Map<String, Setting> eff) {
         Setting read = eff.get("rwmixread");
         Setting write = eff.get("rwmixwrite");
-        if (write != null && (read == null || write.line() > read.line())) {
+        if (write != null && (read == null || write.order() > read.order())) {
             return 100 - (Integer) write.value();
         }
         return read != null ? (Integer) read.value() : 50;
     }
 
-    private static Map<String, String> explicitOptions(Map<String, Setting> own) {
+    /**
+     * The options of one section for fio's JSON {@code "job options"} / {@code "global options"}: every
+     * option as written, bare flags included, because fio's {@code add_to_dump_list} records every parsed
+     * option; a bare flag has no value there, which fio's JSON writes as {@code ""}.
+     */
+    private static Map<String, String> writtenOptions(Map<String, Setting> own) {
         Map<String, String> out = new LinkedHashMap<>();
         for (Setting s : own.values()) {
-            if (!s.def().flag()) {
-                out.put(s.def().name(), s.raw());
-            }
+            out.put(s.def().name(), s.raw() == null ? "" : s.raw());
         }
         return out;
     }

@@ -224,6 +224,22 @@ class FioTextReportTest {
     }
 
     @Test
+    void theGroupLineUsesTheLastMembersKbBaseLikeFio() {
+        JobInfo iec = new JobInfo("iec", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024);
+        JobStats a = new JobStats(iec);
+        JobStats b = new JobStats(new JobInfo("si", 0, 2, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000));
+        for (JobStats s : List.of(a, b)) {
+            s.openWindow(0);
+            s.record(Direction.READ, 1_000_000, JobStats.NO_SLAT, 1_000, JobStats.OK);
+            s.closeWindow(1000 * MS);
+        }
+        // fio's __show_run_stats assigns rs->kb_base for every member, so the last one's base (1000) wins
+        assertThat(GroupRunStats.of(List.of(a, b)).get(0).kbBase).isEqualTo(1000);
+        assertThat(FioTextReport.render(List.of(a, b)))
+                .contains("   READ: bw=2000kB/s (1953KiB/s), 1000kB/s-1000kB/s (977KiB/s-977KiB/s), io=2000kB (1953KiB)");
+    }
+
+    @Test
     void withoutGroupReportingEveryCloneHasItsOwnBlockAndTheGroupLineSpansThem() {
         JobStats a = new JobStats(info("twin", 0, 1, 1, false));
         JobStats b = new JobStats(info("twin", 0, 2, 1, false));

@@ -45,20 +45,43 @@ class JobStatsTest {
     }
 
     @Test
-    void ratesFollowFioFromWholeMilliseconds() {
+    void ratesFollowFioFromMillisecondsRoundedUp() {
         JobStats s = new JobStats(JobInfo.named("r"));
         s.openWindow(5 * MS);
         for (int i = 0; i < 91_463; i++) {
             s.record(Direction.READ, 4096, JobStats.NO_SLAT, 50_000, JobStats.OK);
         }
-        s.closeWindow(5 * MS + 3_001 * MS + 999_999); // 3001.999999 ms counts as 3001
-        assertThat(s.runtimeMs(Direction.READ)).isEqualTo(3001);
+        s.closeWindow(5 * MS + 3_001 * MS + 999_999); // 3001.999999 ms: fio's update_runtime says 3002
+        assertThat(s.runtimeMs(Direction.READ)).isEqualTo(3002);
         assertThat(s.runtimeMs(Direction.WRITE)).isZero();
-        assertThat(s.iops(Direction.READ)).isCloseTo(1000.0 * 91_463 / 3001, within(1e-9));
-        assertThat(s.bwBytes(Direction.READ)).isEqualTo(1000L * 91_463 * 4096 / 3001);
-        assertThat(s.bwKiB(Direction.READ)).isEqualTo(1000L * 91_463 * 4096 / 3001 / 1024);
-        assertThat(s.jobRuntimeMs()).isEqualTo(3001);
+        assertThat(s.iops(Direction.READ)).isCloseTo(1000.0 * 91_463 / 3002, within(1e-9));
+        assertThat(s.bwBytes(Direction.READ)).isEqualTo(1000L * 91_463 * 4096 / 3002);
+        assertThat(s.bwKiB(Direction.READ)).isEqualTo(1000L * 91_463 * 4096 / 3002 / 1024);
+        assertThat(s.jobRuntimeMs()).as("job_runtime alone rounds down").isEqualTo(3001);
         assertThat(s.iops(Direction.WRITE)).isZero();
+    }
+
+    @Test
+    void perDirectionRuntimeRoundsUpOnWholeMicrosecondsLikeFio() {
+        JobStats s = new JobStats(JobInfo.named("sized"));
+        s.openWindow(0);
+        for (int i = 0; i < 300; i++) {
+            s.record(Direction.READ, 4096, JobStats.NO_SLAT, 90_000, JobStats.OK);
+        }
+        s.closeWindow(29_877_500); // a size-based run ends between milliseconds
+        assertThat(s.runtimeMs(Direction.READ)).isEqualTo(30);
+        assertThat(s.iops(Direction.READ)).isEqualTo(10_000.0);
+        assertThat(s.bwBytes(Direction.READ)).isEqualTo(1000L * 300 * 4096 / 30);
+        assertThat(s.jobRuntimeMs()).isEqualTo(29);
+
+        JobStats exact = new JobStats(JobInfo.named("exact"));
+        exact.openWindow(0);
+        exact.record(Direction.READ, 4096, JobStats.NO_SLAT, 90_000, JobStats.OK);
+        exact.closeWindow(30 * MS + 999); // 30000.999 us truncates to 30000 us: exactly 30 ms
+        assertThat(exact.runtimeMs(Direction.READ)).isEqualTo(30);
+
+        JobStats merged = JobStats.merge(List.of(exact, s));
+        assertThat(merged.runtimeMs(Direction.READ)).as("longest member, rounded up").isEqualTo(30);
     }
 
     @Test

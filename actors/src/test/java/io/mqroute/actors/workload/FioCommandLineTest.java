@@ -38,7 +38,8 @@ class FioCommandLineTest {
         assertThat(file.job("b").timeBased()).isTrue();
         assertThat(file.job("b").groupId()).isEqualTo(1);
         assertThat(file.globalOptions()).containsExactly(entry("ioengine", "io_uring"), entry("size", "1m"),
-                entry("runtime", "2"));
+                entry("time_based", ""), entry("runtime", "2"));
+        assertThat(file.job("b").explicitOptions()).containsExactly(entry("name", "b"), entry("stonewall", ""));
     }
 
     @Test

@@ -24,7 +24,11 @@ class FioJobParserErrorsTest {
                 bad(JOB + "bs=0\n", "bad.fio:3: bad value \"0\" for bs (expected a size like 4k, 64KiB above 0)"),
                 bad(JOB + "bs=4k,8k,16k,32k\n",
                         "bad.fio:3: bad value \"4k,8k,16k,32k\" for bs (expected a size like 4k, 64KiB,"
-                                + " or read,write sizes like 4k,64k)"),
+                                + " or read,write sizes like 4k,64k or 4k:64k)"),
+                bad(JOB + "runtime=30sec\n", "bad.fio:3: bad value \"30sec\" for runtime (expected a time like 30,"
+                        + " 30s, 500ms, 2m, 1h; write 30s, fio would read \"30sec\" as 30 microseconds)"),
+                bad(JOB + "thinktime=5SEC\n", "bad.fio:3: bad value \"5SEC\" for thinktime (expected a time like"
+                        + " 100 (microseconds), 50us or 2ms; write 5s, fio would read \"5SEC\" as 5 microseconds)"),
                 bad(JOB + "blocksize=4ki\n", "bad.fio:3: bad value \"4ki\" for blocksize (expected a size like 4k, 64KiB;"
                         + " \"ki\" is ambiguous (fio and its HOWTO disagree), write k or KiB)"),
                 bad("[job]\nsize=${SIZE}\n", "bad.fio:2: bad value \"${SIZE}\" for size (expected a size like 4k, 64KiB;"
@@ -71,7 +75,7 @@ class FioJobParserErrorsTest {
                 bad(JOB + "ramp_time=5ns\n",
                         "bad.fio:3: bad value \"5ns\" for ramp_time (expected a time like 30, 30s, 500ms, 2m, 1h)"),
                 bad(JOB + "rate_iops=fast\n", "bad.fio:3: bad value \"fast\" for rate_iops"
-                        + " (expected IOPS like 500, or read,write IOPS like 500,100)"),
+                        + " (expected IOPS like 500, or read,write IOPS like 500,100 or 500:100)"),
                 bad(JOB + "rate_process=bursty\n", "bad.fio:3: bad value \"bursty\" for rate_process"
                         + " (expected linear or poisson)"),
                 bad(JOB + "ioengine=splice\n", "bad.fio:3: bad value \"splice\" for ioengine (expected one of psync,"
@@ -82,7 +86,6 @@ class FioJobParserErrorsTest {
                         + " (expected up to 20 percentiles in (0,100] separated by ':', like 50:99:99.9)"),
                 bad(JOB + "kb_base=512\n", "bad.fio:3: bad value \"512\" for kb_base (expected 1000 or 1024)"),
                 bad(JOB + "name=\n", "bad.fio:3: bad value \"\" for name (expected a job name)"),
-                bad("[global]\nname=x\n[job]\nsize=1m\n", "bad.fio:2: name= has no meaning in [global]"),
                 bad("[job]\nrw=read\n", "bad.fio:1: job \"job\" needs size= (or filesize=)"),
                 bad("[job]\nsize=1m\ntime_based\n", "bad.fio:3: time_based needs runtime= (job \"job\" would never end)"),
                 bad("[job]\nsize=4k\nbs=64k\n",

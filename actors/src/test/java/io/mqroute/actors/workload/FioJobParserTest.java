@@ -67,14 +67,14 @@ class FioJobParserTest {
         assertThat(write.timeBased()).isTrue();
         assertThat(write.rampTimeNs()).isEqualTo(1 * S);
 
-        // what fio prints as "global options" and "job options" (flags are not listed)
+        // what fio prints as "global options" and "job options": every option, a bare flag as ""
         assertThat(file.globalOptions()).containsExactly(entry("ioengine", "psync"), entry("direct", "0"),
                 entry("size", "16M"), entry("filename", "/var/tmp/fiot2"), entry("runtime", "3"),
-                entry("ramp_time", "1"));
+                entry("time_based", ""), entry("ramp_time", "1"), entry("group_reporting", ""));
         assertThat(read.explicitOptions()).containsExactly(entry("rw", "randread"), entry("bs", "4k"),
                 entry("iodepth", "1"), entry("numjobs", "2"));
-        assertThat(write.explicitOptions()).containsExactly(entry("rw", "write"), entry("bs", "64k"),
-                entry("rate_iops", "200"));
+        assertThat(write.explicitOptions()).containsExactly(entry("stonewall", ""), entry("rw", "write"),
+                entry("bs", "64k"), entry("rate_iops", "200"));
     }
 
     @Test
@@ -156,6 +156,69 @@ class FioJobParserTest {
     }
 
     @Test
+    void withoutACommaPerDirectionValuesSplitOnColonOrDashLikeFio() {
+        FioJobFile file = FioJobParser.parse("p.fio", ""
+                + "[global]\nsize=1m\nrw=randrw\n"
+                + "[colon]\nbs=4k:64k\nrate_iops=500:100\nrate=1m:2m\n"
+                + "[dash]\nbs=8k-16k\n"
+                + "[keep]\nbs=8k,32k\nbs=:128k\n");
+        assertThat(file.job("colon").blockSizeRead()).isEqualTo(4096);
+        assertThat(file.job("colon").blockSizeWrite()).isEqualTo(65536);
+        assertThat(file.job("colon").rateIopsRead()).as("1m/s of 4k reads").isEqualTo(256);
+        assertThat(file.job("colon").rateIopsWrite()).as("2m/s of 64k writes").isEqualTo(32);
+        assertThat(file.job("dash").blockSizeRead()).isEqualTo(8192);
+        assertThat(file.job("dash").blockSizeWrite()).isEqualTo(16384);
+        assertThat(file.job("keep").blockSizeRead()).as("an empty half keeps the value, as with a comma")
+                .isEqualTo(8192);
+        assertThat(file.job("keep").blockSizeWrite()).isEqualTo(131072);
+        assertThat(FioJobParser.parse("p.fio", "[j]\nsize=1m\nrate_iops=500:100\n").jobs().get(0)
+                .rateIopsWrite()).isEqualTo(100);
+    }
+
+    @Test
+    void timeoutIsFiosAliasOfRuntime() {
+        JobSpec job = FioJobParser.parse("t.fio", "[j]\nsize=1m\ntimeout=2m\ntime_based\n").jobs().get(0);
+        assertThat(job.runtimeNs()).isEqualTo(120 * S);
+        assertThat(job.explicitOptions()).containsEntry("runtime", "2m");
+    }
+
+    @Test
+    void sectionsNamedGlobalSomethingAreGlobalLikeFio() {
+        FioJobFile file = FioJobParser.parse("g.fio", ""
+                + "[global]\nsize=1m\n"
+                + "[global-extra]\nbs=8k\ntime_based=1\nruntime=1\n"
+                + "[job]\n");
+        assertThat(file.jobs()).extracting(JobSpec::name).containsExactly("job");
+        assertThat(file.job("job").blockSizeRead()).isEqualTo(8192);
+        assertThat(file.job("job").timeBased()).isTrue();
+        assertThat(file.globalOptions()).containsExactly(entry("size", "1m"), entry("bs", "8k"),
+                entry("time_based", "1"), entry("runtime", "1"));
+        assertThat(FioJobParser.parseCommandLine("--name=globals", "--size=1m", "--name=j").jobs())
+                .extracting(JobSpec::name).containsExactly("j");
+    }
+
+    @Test
+    void aGlobalNameIsAcceptedButNamesNoJobLikeFio() {
+        FioJobFile file = FioJobParser.parse("n.fio", ""
+                + "[global]\nname=shared\nsize=1m\n"
+                + "[first]\n"
+                + "[second]\nname=own\n");
+        assertThat(file.jobs()).extracting(JobSpec::name).containsExactly("first", "own");
+        assertThat(file.globalOptions()).containsEntry("name", "shared");
+        assertThat(file.job("first").explicitOptions()).doesNotContainKey("name");
+    }
+
+    @Test
+    void anOverrideWinsOverTheJobsOwnRwmix() {
+        String text = "[global]\nsize=1m\nrw=randrw\n[j]\nrwmixwrite=30\n";
+        assertThat(FioJobParser.parse("o.fio", text).jobs().get(0).rwmixRead()).isEqualTo(70);
+        assertThat(FioJobParser.parse("o.fio", text, java.util.Map.of("rwmixread", "90")).jobs().get(0)
+                .rwmixRead()).isEqualTo(90);
+        assertThat(FioJobParser.parse("o.fio", "[j]\nsize=1m\nrw=randrw\nrwmixread=90\n",
+                java.util.Map.of("rwmixwrite", "40")).jobs().get(0).rwmixRead()).isEqualTo(60);
+    }
+
+    @Test
     void rateInBytesBecomesIopsPerDirectionAndWinsOverRateIops() {
         FioJobFile file = FioJobParser.parse("r.fio", ""
                 + "[global]\nsize=1m\nrw=randrw\nbs=4k,64k\n"
@@ -211,7 +274,8 @@ class FioJobParserTest {
         assertThat(job.direct()).isTrue();
         assertThat(job.runtimeNs()).isEqualTo(2 * S);
         assertThat(job.explicitOptions()).containsExactly(entry("size", "1m"), entry("bs", "16k"),
-                entry("description", "a"), entry("filename", "/tmp/x"), entry("runtime", "2s"), entry("direct", "1"));
+                entry("description", "a"), entry("filename", "/tmp/x"), entry("time_based", "1"),
+                entry("runtime", "2s"), entry("thread", ""), entry("direct", "1"));
     }
 
     @Test
@@ -256,7 +320,8 @@ class FioJobParserTest {
         assertThat(j.loops()).isEqualTo(3);
         assertThat(j.nrfiles()).isEqualTo(2);
         assertThat(j.fsyncEvery()).isEqualTo(32);
-        assertThat(j.explicitOptions()).containsKeys("name", "rw", "bs").doesNotContainKeys("time_based", "thread");
+        assertThat(j.explicitOptions()).containsKeys("name", "rw", "bs").containsEntry("time_based", "")
+                .containsEntry("thread", "").containsEntry("group_reporting", "");
     }
 
     @Test
