@@ -12,9 +12,9 @@ import java.util.random.RandomGenerator;
  *
  * <p>One head: the machine has one instance ({@link #onePerMachine()}) and a request that arrives while the disk
  * is busy waits for it (no command queueing or reordering in the drive), so a pool of server threads or several
- * queues share one disk's rate instead of each getting a disk of their own. The head is booked when a poller
- * starts the request: with a server thread's CPU work before the disk (per-cpu queues) the booking is early by
- * that work, and an injected slowdown stretches the request but not the booking.
+ * queues share one disk's rate instead of each getting a disk of their own. The head is booked when the request
+ * reaches the disk (after a server thread's CPU work, on per-cpu queues); an injected slowdown stretches the
+ * request but not the booking.
  */
 public final class HddDevice implements Device {
   private final long seekNanos;

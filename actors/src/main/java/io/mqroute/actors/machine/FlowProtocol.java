@@ -122,8 +122,8 @@ public final class FlowProtocol {
    */
   public record QueueStats(
       int queue, int homeCpu, long accepted, long completed, int maxOccupancy, long overflowWaits,
-      long overflowNanos, long delayedRetries, long ringAttempts, long enomem, int onRing, int queued, List<String> violations,
-      List<Long> stuck, long rerouted, long maxWaitNanos, long errors) {}
+      long overflowNanos, long delayedRetries, long ringAttempts, long enomem, int onRing, int queued,
+      List<String> violations, List<Long> stuck, long rerouted, long maxWaitNanos, long errors) {}
 
   // ---- Poller
 
@@ -133,7 +133,10 @@ public final class FlowProtocol {
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
 
   /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
-  record ServerDone(Serve serve, long deviceNanos) implements PollerCommand {}
+  record ServerDone(Serve serve, long deviceNanos) implements PollerCommand {
+    /** The device time is not known yet: ask the device now. */
+    static final long ASK_DEVICE = -1;
+  }
 
   /** The device has finished {@code serve}; the worker is released too unless it already was. */
   record DeviceDone(Serve serve, boolean releasesWorker) implements PollerCommand {}

@@ -144,22 +144,26 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   private void start(Serve s) {
     busy++;
-    Request r = s.item().request();
-    long svc = device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
-    if (slowdown != 1) {
-      svc = Math.round(svc * slowdown);
-    }
-    long cpu = serverNanos + (device.onCpu() ? svc : 0);
-    long rest = device.onCpu() ? 0 : svc;
-    if (cpu > 0 || device.onCpu()) {
-      core.tell(new CoreProtocol.Exec<>(cpu, Work.SERVER, getContext().getSelf(), new ServerDone(s, rest)));
+    if (device.onCpu()) { // the server thread does the I/O itself: its CPU work is the service
+      long svc = service(s);
+      core.tell(new CoreProtocol.Exec<>(serverNanos + svc, Work.SERVER, getContext().getSelf(), new ServerDone(s, 0)));
+    } else if (serverNanos > 0) { // the device is asked when the server thread hands the request over
+      core.tell(new CoreProtocol.Exec<>(serverNanos, Work.SERVER, getContext().getSelf(),
+          new ServerDone(s, ServerDone.ASK_DEVICE)));
     } else {
-      deviceTime(s, rest);
+      deviceTime(s, service(s));
     }
   }
 
+  /** The device's time for the request from now: a disk books its head when the request reaches it. */
+  private long service(Serve s) {
+    Request r = s.item().request();
+    long svc = device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
+    return slowdown != 1 ? Math.round(svc * slowdown) : svc;
+  }
+
   private Behavior<PollerCommand> onServerDone(ServerDone d) {
-    deviceTime(d.serve(), d.deviceNanos());
+    deviceTime(d.serve(), d.deviceNanos() == ServerDone.ASK_DEVICE ? service(d.serve()) : d.deviceNanos());
     return this;
   }
 
