@@ -35,4 +35,13 @@ public interface QueueSelector {
      * @return a registered queue index, or {@link #NONE}
      */
     int select(RoutingView view, int cpu, boolean background, RandomSource random);
+
+    /**
+     * True for a selector that takes the submitting CPU's id as a queue index (fuse-over-io-uring's
+     * {@code qid = task_cpu(current)}): it means something only with a queue per CPU, and a machine with
+     * virtio or independent queues refuses it.
+     */
+    default boolean indexesQueuesByCpu() {
+        return false;
+    }
 }

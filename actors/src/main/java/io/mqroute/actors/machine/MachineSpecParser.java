@@ -6,6 +6,7 @@ import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.cpu.Governor;
 import io.mqroute.actors.device.Device;
 import io.mqroute.actors.device.Devices;
+import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.selector.GroupCpusEvenly;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
@@ -30,7 +31,8 @@ import java.util.stream.IntStream;
  * queues  { kind = per-cpu | virtio | independent, count = (CPUs), registered = [..], ring-size = 128,
  *           pollers = 1, full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
  *           dispatch = fifo }
- * router  { selector = static-cpu, selector-params { }, admission = per-queue, max-background = 12,
+ * router  { selector = static-cpu (per-cpu queues) | mq-map (others), selector-params { },
+ *           admission = per-queue, max-background = 12,
  *           congestion-threshold = 9, pending-queue = off | (cost) }
  * wake = waiter-cpu | completing-cpu
  * device = "exponential(40us)"
@@ -131,6 +133,10 @@ public final class MachineSpecParser {
       registered = IntStream.range(0, count).boxed().toList();
       home = new int[count];
       if (kind == QueueKind.VIRTIO) {
+        if (count > cpus) { // virtio_fs_setup_vqs: num_request_queues = min(num_request_queues, nr_cpu_ids)
+          throw q.error("count", count + " virtio request queues on " + cpus + " CPUs: virtio-fs uses at most one per"
+              + " CPU (virtio_fs_setup_vqs caps it at nr_cpu_ids)");
+        }
         int[] map = GroupCpusEvenly.map(
             IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
         java.util.Arrays.fill(home, -1);
@@ -168,9 +174,15 @@ public final class MachineSpecParser {
   private static MachineSpec.Router router(StrictConfig root, MachineSpec.Queues queues) {
     StrictConfig r = root.object("router", List.of("selector", "selector-params", "admission", "max-background",
         "congestion-threshold", "pending-queue"));
-    String selector = r.string("selector", "static-cpu");
+    // mainline's choice for the kind: fuse-over-io-uring's qid = task_cpu, virtio-fs's mq_map[cpu]
+    String selector = r.string("selector", queues.kind() == QueueKind.PER_CPU ? "static-cpu" : "mq-map");
     Map<String, String> params = r.stringMap("selector-params");
-    r.parse("selector", selector, s -> Selectors.create(s, params)); // validate name and parameters now
+    QueueSelector sel = r.parse("selector", selector, s -> Selectors.create(s, params)); // validate them now
+    if (sel.indexesQueuesByCpu() && queues.kind() != QueueKind.PER_CPU) {
+      throw r.error("selector", "\"" + selector + "\" takes the submitting CPU as the queue index (fuse-over-io-uring's"
+          + " qid = task_cpu), which needs kind = per-cpu queues; with " + queues.kind().name().toLowerCase(
+          java.util.Locale.ROOT).replace('_', '-') + " queues use mq-map or a load-based selector");
+    }
     String adm = r.string("admission", "per-queue");
     BackgroundAdmission.Mode mode = switch (adm) {
       case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;

@@ -116,6 +116,23 @@ class ExperimentParserTest {
   }
 
   @Test
+  void aSelectorThatIndexesQueuesByCpuNeedsPerCpuQueues() {
+    // variant a is static-cpu: qid = task_cpu means nothing for virtqueues
+    assertThat(error(BASE.replace("kind = per-cpu, ring-size = 8", "kind = virtio, count = 2, ring-size = 8")))
+        .contains("t.conf:", "\"static-cpu\" takes the submitting CPU as the queue index", "with virtio queues use mq-map");
+    assertThat(error(BASE.replace("kind = per-cpu, ring-size = 8", "kind = independent, count = 2, ring-size = 8")
+        .replace("static-cpu", "hotplug-aware, selector-params { inner = reduced-v3 }")))
+        .contains("\"hotplug-aware\" takes the submitting CPU", "with independent queues");
+  }
+
+  @Test
+  void moreVirtqueuesThanCpusAreRefused() {
+    assertThat(error(BASE.replace("kind = per-cpu, ring-size = 8", "kind = virtio, count = 4, ring-size = 8")
+        .replace("static-cpu", "mq-map")))
+        .contains("queues.count", "4 virtio request queues on 2 CPUs", "virtio_fs_setup_vqs");
+  }
+
+  @Test
   void aWrongTypeNamesTheKey() {
     assertThat(error(BASE.replace("ring-size = 8", "ring-size = big")))
         .contains("t.conf:4:", "queues.ring-size: must be a whole number, got \"big\"");

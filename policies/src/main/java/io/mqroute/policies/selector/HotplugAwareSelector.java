@@ -37,6 +37,11 @@ public final class HotplugAwareSelector implements QueueSelector {
     }
 
     @Override
+    public boolean indexesQueuesByCpu() {
+        return inner.indexesQueuesByCpu();
+    }
+
+    @Override
     public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
         return inner.select(filtered.bind(view), cpu, background, random);
     }

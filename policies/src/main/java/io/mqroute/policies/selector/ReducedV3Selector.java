@@ -47,6 +47,11 @@ public final class ReducedV3Selector implements QueueSelector {
     }
 
     @Override
+    public boolean indexesQueuesByCpu() {
+        return true;
+    }
+
+    @Override
     public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
         int qid = cpu >= view.queueCount() ? 0 : cpu;
         int node = view.cpuToNode(qid);

@@ -23,6 +23,11 @@ public final class StaticCpuSelector implements QueueSelector {
     }
 
     @Override
+    public boolean indexesQueuesByCpu() {
+        return true;
+    }
+
+    @Override
     public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
         int qid = cpu >= view.queueCount() ? 0 : cpu;
         return view.registered(qid) ? qid : NONE;
