@@ -127,12 +127,21 @@ public final class FlowProtocol {
 
   // ---- Poller
 
-  public sealed interface PollerCommand permits Serve, ServerDone, DeviceDone, WorkerFree, PollerFault, MoveServer {}
+  public sealed interface PollerCommand
+      permits Serve, ServerDone, DeviceDone, WorkerFree, Committed, PollerFault, MoveServer {}
 
   /** Serve a request; complete {@code done} when the device is finished with it. */
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
 
   /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
+  /**
+   * A ring queue has ended the request its server thread finished (COMMIT_AND_FETCH's commit half): the thread
+   * fetches its next request only now, so a request's completion work runs before the next request's.
+   */
+  enum Committed implements PollerCommand {
+    INSTANCE
+  }
+
   record ServerDone(Serve serve, long deviceNanos) implements PollerCommand {
     /** The device time is not known yet: ask the device now. */
     static final long ASK_DEVICE = -1;

@@ -127,7 +127,7 @@ public final class Machine extends AbstractBehavior<Command> {
     for (int i = 0; i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
       var poller = Poller.create(device(), root.split("service/" + i), q.dispatch(), q.pollers(),
-          serverNanos, home, root.split("device-faults/" + i));
+          serverNanos, home, root.split("device-faults/" + i), q.kind() == QueueKind.PER_CPU);
       var settings = new RequestQueue.Settings(i, q.homeCpu()[i], q.ringSize(), q.fullRing(), q.enqueueError(),
           q.enomemProbability(), spec.costs().completionNanos(), q.kind() == QueueKind.PER_CPU);
       queues.add(ctx.spawn(RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),

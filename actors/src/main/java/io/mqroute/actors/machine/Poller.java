@@ -47,6 +47,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private int busy;
   /** Injected faults (all off unless a chaos run turns them on; then they draw from {@code faults}). */
   private final RandomSource faults;
+  private final boolean commitBeforeNext;
   private double eioProbability;
   private boolean stalled;
   private double slowdown = 1;
@@ -57,12 +58,24 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
    */
   public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
       int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core, RandomSource faults) {
-    return Behaviors.setup(ctx -> new Poller(ctx, device, service, order, pollers, serverNanos, core, faults));
+    return create(device, service, order, pollers, serverNanos, core, faults, false);
+  }
+
+  /**
+   * @param commitBeforeNext a fuse-over-io-uring ring thread: it takes its next request only after the queue has
+   *                         ended the last one ({@link FlowProtocol.Committed}), as COMMIT_AND_FETCH commits
+   *                         (nr_reqs--, fuse_request_end, the waiter's wake-up) before it fetches
+   */
+  public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
+      int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core, RandomSource faults,
+      boolean commitBeforeNext) {
+    return Behaviors.setup(ctx -> new Poller(ctx, device, service, order, pollers, serverNanos, core, faults,
+        commitBeforeNext));
   }
 
   private Poller(ActorContext<PollerCommand> ctx, Device device,
       RandomSource service, DispatchOrder order, int pollers, long serverNanos,
-      ActorRef<CoreProtocol.Command> core, RandomSource faults) {
+      ActorRef<CoreProtocol.Command> core, RandomSource faults, boolean commitBeforeNext) {
     super(ctx);
     this.clock = NanoClock.of(ctx.getSystem());
     this.ctx = ctx;
@@ -73,6 +86,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     this.serverNanos = serverNanos;
     this.core = core;
     this.faults = faults;
+    this.commitBeforeNext = commitBeforeNext;
   }
 
   @Override
@@ -82,6 +96,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         .onMessage(ServerDone.class, this::onServerDone)
         .onMessage(DeviceDone.class, d -> complete(d.serve(), d.releasesWorker()))
         .onMessage(WorkerFree.class, w -> release())
+        .onMessage(FlowProtocol.Committed.class, c -> release())
         .onMessage(PollerFault.class, this::onFault)
         .onMessage(FlowProtocol.MoveServer.class, m -> {
           core = m.core();
@@ -193,8 +208,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     boolean eio = eioProbability > 0 && faults.nextDouble() < eioProbability;
     s.done().complete(eio ? new FlowProtocol.OnRing(s.item().request(), s.item().acceptedNanos(), Status.EIO)
         : s.item());
-    if (releasesWorker) {
-      release();
+    if (releasesWorker && !commitBeforeNext) {
+      release(); // else the worker waits for the queue's Committed
     }
     return this;
   }

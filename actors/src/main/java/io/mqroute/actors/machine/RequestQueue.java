@@ -203,6 +203,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         violations.add("request " + item.request().id() + " came back but was not on the ring");
       }
       end(item, item.status());
+      if (uring) {
+        poller.tell(FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
+      }
     }
     queue.refill(clock.nanoTime());
     return this;

@@ -23,7 +23,7 @@ import java.util.ServiceLoader;
 public final class Selectors {
 
     /** Built-in names in documentation order. */
-    public static final List<String> BUILT_IN = List.of("static-cpu", "mq-map", "reduced-v3",
+    public static final List<String> BUILT_IN = List.of("static-cpu", "mq-map", "reduced-v3", "reduced-v2",
             "random", "round-robin", "p2c", "shortest", "single", "hotplug-aware");
 
     private Selectors() {
@@ -73,6 +73,16 @@ public final class Selectors {
                         .globalThreshold(p.intValue("global", 4, 0, max))
                         .retries(p.intValue("retries", 2, 0, max))
                         .foregroundOnly(p.boolValue("foreground-only", false))
+                        .build();
+            }
+            case "reduced-v2": {
+                Params p = Params.of(name, params, "numa", "global", "retries", "as-posted");
+                int max = Integer.MAX_VALUE;
+                return ReducedV2Selector.newBuilder()
+                        .numaThreshold(p.intValue("numa", 3, 0, max))
+                        .globalThreshold(p.intValue("global", 4, 0, max))
+                        .retries(p.intValue("retries", 2, 0, max))
+                        .asPosted(p.boolValue("as-posted", true))
                         .build();
             }
             case "random":

@@ -31,6 +31,8 @@ class SelectorContractTest {
             named("reduced-v3", () -> ReducedV3Selector.newBuilder().build()),
             named("reduced-v3 foreground-only", () -> ReducedV3Selector.newBuilder().foregroundOnly(true).build()),
             named("reduced-v3 retries=5", () -> ReducedV3Selector.newBuilder().retries(5).build()),
+            named("reduced-v2", () -> ReducedV2Selector.newBuilder().build()),
+            named("reduced-v2 not as posted", () -> ReducedV2Selector.newBuilder().asPosted(false).build()),
             named("random", () -> RandomSelector.newBuilder().build()),
             named("round-robin", () -> RoundRobinSelector.newBuilder().build()),
             named("p2c", () -> PowerOfChoicesSelector.newBuilder().build()),
