@@ -42,27 +42,31 @@ class FioOptionsInTheMachineTest {
 
   /** One second of psync I/O on a 10 µs device (some 40k IOPS uncapped) with the given rate options. */
   private long[] readsAndWritesPerSecond(String rw, String rateOptions) throws IOException {
-    Path f = dir.resolve("rate.conf");
+    JobStats job = oneSecond("", "ioengine=psync\nrw=" + rw + "\n" + rateOptions).jobs().get(0);
+    return new long[] {job.direction(Direction.READ).totalIos(), job.direction(Direction.WRITE).totalIos()};
+  }
+
+  /** One second of the job (rw=randread unless it says otherwise) on a 10 µs device. */
+  private MachineResult oneSecond(String cpu, String job) throws IOException {
+    Path f = dir.resolve("one-second.conf");
     Files.writeString(f, """
-        name = rate
+        name = one-second
         seed = 1
-        machine { numa-nodes = 1, cores-per-node = 2 }
+        machine { numa-nodes = 1, cores-per-node = 2, cpu { %s } }
         queues { kind = per-cpu, ring-size = 8 }
         device = "fixed(10us)"
         workload = \"\"\"
         [j]
-        ioengine=psync
-        rw=%s
+        rw=randread
         bs=4k
         size=64m
         time_based
         runtime=1s
         %s
         \"\"\"
-        """.formatted(rw, rateOptions));
-    ExperimentResult r = ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
-    JobStats job = r.variants().get(0).result().jobs().get(0);
-    return new long[] {job.direction(Direction.READ).totalIos(), job.direction(Direction.WRITE).totalIos()};
+        """.formatted(cpu, job));
+    return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {}).variants().get(0)
+        .result();
   }
 
   @Test
@@ -84,27 +88,9 @@ class FioOptionsInTheMachineTest {
     assertThat(readsAndWritesPerSecond("randread", "rate_iops=1000\nrate_process=poisson")[0]).isBetween(900L, 1100L);
   }
 
-  /** One second of I/O on a 10 µs device, CPUs without C-states at full speed, so that times add up exactly. */
+  /** One second of I/O, CPUs without C-states at full speed, so that times add up exactly. */
   private MachineResult exact(String job) throws IOException {
-    Path f = dir.resolve("think.conf");
-    Files.writeString(f, """
-        name = think
-        seed = 1
-        machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none } }
-        queues { kind = per-cpu, ring-size = 8 }
-        device = "fixed(10us)"
-        workload = \"\"\"
-        [j]
-        rw=randread
-        bs=4k
-        size=64m
-        time_based
-        runtime=1s
-        %s
-        \"\"\"
-        """.formatted(job));
-    return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {}).variants().get(0)
-        .result();
+    return oneSecond("c-states = none", job);
   }
 
   private static double nanosPerIo(MachineResult r) {
