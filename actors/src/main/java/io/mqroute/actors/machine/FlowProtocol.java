@@ -100,10 +100,13 @@ public final class FlowProtocol {
    */
   public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueCommand {}
 
-  /** A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it fails. */
-  public record OnRing(Request request, long acceptedNanos, Status status) {
+  /**
+   * A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it fails, and
+   * {@code holdsWorker} when its server thread waits for this request's {@link Committed} before the next.
+   */
+  public record OnRing(Request request, long acceptedNanos, Status status, boolean holdsWorker) {
     public OnRing(Request request, long acceptedNanos) {
-      this(request, acceptedNanos, Status.OK);
+      this(request, acceptedNanos, Status.OK, false);
     }
   }
 

@@ -206,10 +206,15 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   private Behavior<PollerCommand> complete(Serve s, boolean releasesWorker) {
     boolean eio = eioProbability > 0 && faults.nextDouble() < eioProbability;
-    s.done().complete(eio ? new FlowProtocol.OnRing(s.item().request(), s.item().acceptedNanos(), Status.EIO)
-        : s.item());
-    if (releasesWorker && !commitBeforeNext) {
-      release(); // else the worker waits for the queue's Committed
+    // a worker already freed by the device (WorkerFree: an async backend) has nothing to wait for
+    boolean holds = releasesWorker && commitBeforeNext;
+    FlowProtocol.OnRing item = s.item();
+    if (eio || holds) {
+      item = new FlowProtocol.OnRing(item.request(), item.acceptedNanos(), eio ? Status.EIO : item.status(), holds);
+    }
+    s.done().complete(item);
+    if (releasesWorker && !holds) {
+      release();
     }
     return this;
   }

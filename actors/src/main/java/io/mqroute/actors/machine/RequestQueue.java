@@ -203,7 +203,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         violations.add("request " + item.request().id() + " came back but was not on the ring");
       }
       end(item, item.status());
-      if (uring) {
+      if (item.holdsWorker()) {
         poller.tell(FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
       }
     }
