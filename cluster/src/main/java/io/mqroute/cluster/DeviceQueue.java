@@ -165,7 +165,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
     /**
      * From the {@code mqroute.cluster.device} block ({@code ring-size}, {@code backend} = null | file,
-     * {@code service-delay}, {@code file-root}, {@code file-max-bytes}). A file backend opened here is owned by
+     * {@code service-delay}, {@code file-root}, {@code file-max-bytes}, {@code file-count}). A file backend opened here is owned by
      * the caller, who closes it when the node stops.
      */
     public static Settings fromConfig(int index, com.typesafe.config.Config c) {
@@ -173,7 +173,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       Backend backend = switch (kind) {
         case "null" -> new NullBackend(c.getDuration("service-delay"));
         case "file" -> new FileStore(new FileBackend(java.nio.file.Path.of(c.getString("file-root")),
-            c.getBytes("file-max-bytes")));
+            c.getBytes("file-max-bytes"), FileBackend.DEFAULT_MAX_OPEN, c.getInt("file-count")));
         default -> throw new IllegalArgumentException("mqroute.cluster.device.backend must be null or file, was "
             + kind);
       };

@@ -204,6 +204,9 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return h.matches("127(\\.\\d{1,3}){3}");
   }
 
+  /** Largest {@code file-count}: the disk budget is file-count x file-max-bytes, keep it a deliberate choice. */
+  static final int MAX_FILE_COUNT = 1 << 20;
+
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     Config d = c.getConfig("mqroute.cluster.device");
@@ -221,6 +224,11 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
     d.getDuration("service-delay");
     d.getBytes("file-max-bytes");
+    int fileCount = d.getInt("file-count");
+    if (fileCount < 1 || fileCount > MAX_FILE_COUNT) {
+      throw new NodeConfigException("mqroute.cluster.device.file-count must be in 1.." + MAX_FILE_COUNT
+          + ", was " + fileCount);
+    }
     HostRouterSettings host = HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"));
     try {
       io.mqroute.policies.selector.Selectors.create(host.selector());

@@ -144,4 +144,17 @@ class NodeSettingsTest {
     assertThat(host(0, "", null).toConfig().getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
         .isEqualTo(java.time.Duration.ofSeconds(60));
   }
+
+  @Test
+  void theFileCountIsRangeChecked(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("device.conf");
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    Files.writeString(f, "mqroute.cluster.device.file-count = 0\n");
+    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+        .hasMessage("mqroute.cluster.device.file-count must be in 1..1048576, was 0");
+    Files.writeString(f, "mqroute.cluster.device.file-count = 2000000\n");
+    assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.file-count must be");
+    Files.writeString(f, "");
+    assertThat(device.toConfig().getInt("mqroute.cluster.device.file-count")).isEqualTo(64);
+  }
 }

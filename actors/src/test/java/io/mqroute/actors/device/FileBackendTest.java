@@ -145,8 +145,9 @@ class FileBackendTest {
   @Test
   void noIdLeavesTheRoot() throws IOException {
     Path root = root();
-    try (FileBackend fb = new FileBackend(root, MAX)) {
-      for (long id : new long[] {0, 1, 10, Long.MAX_VALUE}) {
+    // no id cap here: the naming itself must keep even the largest id inside the root
+    try (FileBackend fb = new FileBackend(root, MAX, FileBackend.DEFAULT_MAX_OPEN, Long.MAX_VALUE)) {
+      for (long id : new long[] {0, 1, 10, Long.MAX_VALUE - 1}) {
         assertThat(fb.pathOf(id).getParent()).isEqualTo(fb.root());
         assertThat(fb.write(id, 0, bytes("x"))).isEqualTo(Status.OK);
       }
@@ -154,7 +155,7 @@ class FileBackendTest {
     }
     try (Stream<Path> s = Files.list(root)) {
       assertThat(s.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("f-0", "f-1", "f-10", "f-" + Long.MAX_VALUE);
+          .containsExactlyInAnyOrder("f-0", "f-1", "f-10", "f-" + (Long.MAX_VALUE - 1));
     }
     try (Stream<Path> s = Files.list(tmp)) {
       assertThat(s.map(p -> p.getFileName().toString())).containsExactly("root");
@@ -240,6 +241,26 @@ class FileBackendTest {
     } finally {
       pool.shutdownNow();
     }
+  }
+
+  @Test
+  void idsAtOrAboveTheFileCountAreRefusedAndCreateNothing() throws IOException {
+    Path root = root();
+    try (FileBackend fb = new FileBackend(root, MAX, FileBackend.DEFAULT_MAX_OPEN, 4)) {
+      assertThat(fb.write(3, 0, 1)).isEqualTo(Status.OK);
+      for (long id : new long[] {4, 5, 1L << 40, Long.MAX_VALUE}) {
+        assertThat(fb.write(id, 0, 1)).isEqualTo(Status.EINVAL);
+        assertThat(fb.read(id, 0, 1)).isEqualTo(Status.EINVAL);
+        assertThat(fb.read(id, 0, ByteBuffer.allocate(1))).isEqualTo(Status.EINVAL);
+        assertThat(fb.fsync(id)).isEqualTo(Status.EINVAL);
+        assertThat(fb.serve(Op.FSYNC, id, 0, 0)).isEqualTo(Status.EINVAL);
+        assertThat(fb.serve(Op.FLUSH, id, 0, 0)).isEqualTo(Status.EINVAL);
+      }
+    }
+    try (Stream<Path> s = Files.list(root)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactly("f-3");
+    }
+    assertThatThrownBy(() -> new FileBackend(root, MAX, 1, 0)).isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
