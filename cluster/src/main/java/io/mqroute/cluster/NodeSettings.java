@@ -207,6 +207,29 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
   /** Largest {@code file-count}: the disk budget is file-count x file-max-bytes, keep it a deliberate choice. */
   static final int MAX_FILE_COUNT = 1 << 20;
 
+  /** Largest queues / max-queues: routing state is allocated per slot up front. */
+  static final int MAX_QUEUES = 1024;
+  /** Largest ring-size / queue-window. */
+  static final int MAX_WINDOW = 65536;
+  /** Largest file-max-bytes: 1 TiB, far above any test disk; a typo (an extra unit) should not pass. */
+  static final long MAX_FILE_BYTES = 1L << 40;
+  /** Largest service-delay: a day; Pekko's scheduler refuses delays of months at run time. */
+  static final java.time.Duration MAX_SERVICE_DELAY = java.time.Duration.ofHours(24);
+
+  /** {@code key} as a number in [min, max], or a one-line error naming it. */
+  private static long range(Config c, String prefix, String key, long min, long max) {
+    long v;
+    try {
+      v = c.getLong(key);
+    } catch (ConfigException.WrongType e) {
+      throw new NodeConfigException(prefix + key + " must be a number, was " + c.getValue(key).render());
+    }
+    if (v < min || v > max) {
+      throw new NodeConfigException(prefix + key + " must be in " + min + ".." + max + ", was " + v);
+    }
+    return v;
+  }
+
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     Config d = c.getConfig("mqroute.cluster.device");
@@ -214,22 +237,33 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     if (!backend.equals("null") && !backend.equals("file")) {
       throw new NodeConfigException("mqroute.cluster.device.backend must be null or file, was '" + backend + "'");
     }
-    if (d.getInt("queues") < 1 || d.getInt("ring-size") < 1 || d.getInt("first-queue") < 0) {
-      throw new NodeConfigException("mqroute.cluster.device: queues and ring-size must be >= 1, first-queue >= 0");
-    }
+    long queues = range(d, "mqroute.cluster.device.", "queues", 1, MAX_QUEUES);
+    range(d, "mqroute.cluster.device.", "ring-size", 1, MAX_WINDOW);
+    range(d, "mqroute.cluster.device.", "first-queue", 0, Integer.MAX_VALUE - queues);
     if (backend.equals("file") && !Files.isDirectory(Path.of(d.getString("file-root")))) {
       throw new NodeConfigException("mqroute.cluster.device.file-root '" + d.getString("file-root")
           + "' is not a directory (or give --data DIR)");
     }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
-    d.getDuration("service-delay");
-    d.getBytes("file-max-bytes");
+    java.time.Duration delay = d.getDuration("service-delay");
+    if (delay.isNegative() || delay.compareTo(MAX_SERVICE_DELAY) > 0) {
+      throw new NodeConfigException("mqroute.cluster.device.service-delay must be in 0s.." + MAX_SERVICE_DELAY.toHours()
+          + "h, was " + d.getString("service-delay"));
+    }
+    long fileMax = d.getBytes("file-max-bytes");
+    if (fileMax <= 0 || fileMax > MAX_FILE_BYTES) {
+      throw new NodeConfigException("mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was "
+          + d.getString("file-max-bytes"));
+    }
     int fileCount = d.getInt("file-count");
     if (fileCount < 1 || fileCount > MAX_FILE_COUNT) {
       throw new NodeConfigException("mqroute.cluster.device.file-count must be in 1.." + MAX_FILE_COUNT
           + ", was " + fileCount);
     }
-    HostRouterSettings host = HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"));
+    Config h = c.getConfig("mqroute.cluster.host");
+    range(h, "mqroute.cluster.host.", "max-queues", 1, MAX_QUEUES);
+    range(h, "mqroute.cluster.host.", "queue-window", 1, MAX_WINDOW);
+    HostRouterSettings host = HostRouterSettings.fromConfig(h);
     try {
       io.mqroute.policies.selector.Selectors.create(host.selector());
     } catch (RuntimeException e) {

@@ -157,4 +157,30 @@ class NodeSettingsTest {
     Files.writeString(f, "");
     assertThat(device.toConfig().getInt("mqroute.cluster.device.file-count")).isEqualTo(64);
   }
+
+  @Test
+  void numbersAndSizesAreRangeCheckedWithOneLineErrors(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    String[][] cases = {
+        {"mqroute.cluster.device.file-max-bytes = 0", "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 0"},
+        {"mqroute.cluster.device.file-max-bytes = 2TiB",
+            "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 2TiB"},
+        {"mqroute.cluster.device.service-delay = -1ms",
+            "mqroute.cluster.device.service-delay must be in 0s..24h, was -1ms"},
+        {"mqroute.cluster.device.queues = 0", "mqroute.cluster.device.queues must be in 1..1024, was 0"},
+        {"mqroute.cluster.device.ring-size = 100000",
+            "mqroute.cluster.device.ring-size must be in 1..65536, was 100000"},
+        {"mqroute.cluster.device.first-queue = -1",
+            "mqroute.cluster.device.first-queue must be in 0..2147483645, was -1"},
+        {"mqroute.cluster.host.max-queues = 0", "mqroute.cluster.host.max-queues must be in 1..1024, was 0"},
+        {"mqroute.cluster.host.queue-window = 0", "mqroute.cluster.host.queue-window must be in 1..65536, was 0"},
+        {"mqroute.cluster.host.queue-window = lots",
+            "mqroute.cluster.host.queue-window must be a number, was \"lots\""},
+    };
+    for (String[] c : cases) {
+      Files.writeString(f, c[0] + "\n");
+      assertThatThrownBy(device::toConfig).as(c[0]).isInstanceOf(NodeConfigException.class).hasMessage(c[1]);
+    }
+  }
 }
