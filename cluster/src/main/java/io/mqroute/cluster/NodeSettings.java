@@ -109,6 +109,9 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return "pekko://mqroute@" + host + ":" + p;
   }
 
+  /** Largest node file (and each file it includes). */
+  static final long MAX_CONFIG_BYTES = 1L << 20;
+
   /** The node's whole configuration, resolved and checked. */
   public Config toConfig() {
     Config file = ConfigFactory.empty();
@@ -117,8 +120,11 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
         throw new NodeConfigException("--config " + configFile + ": no such file");
       }
       try {
-        file = ConfigFactory.parseFile(configFile.toFile(),
-            com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false));
+        // bounded, regular files only, includes too; no include url(...): a node file is read before anything
+        // else runs and must not make the node fetch from the network
+        file = io.mqroute.actors.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
+      } catch (io.mqroute.actors.config.ConfigError e) {
+        throw new NodeConfigException("--config " + e.getMessage());
       } catch (ConfigException e) {
         throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
       }

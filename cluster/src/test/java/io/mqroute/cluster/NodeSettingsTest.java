@@ -183,4 +183,20 @@ class NodeSettingsTest {
       assertThatThrownBy(device::toConfig).as(c[0]).isInstanceOf(NodeConfigException.class).hasMessage(c[1]);
     }
   }
+
+  @Test
+  void theNodeFileIsBoundedAndIncludesNoUrl(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    Files.writeString(f, "include url(\"http://127.0.0.1:9/node.conf\")\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("include url(http://127.0.0.1:9/node.conf) is not allowed").hasMessageStartingWith("--config ");
+    Path big = dir.resolve("big.conf");
+    Files.writeString(big, "x = \"" + "a".repeat(1 << 20) + "\"\n");
+    Files.writeString(f, "include file(\"" + big + "\")\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).hasMessage("--config " + big + ": larger than 1 MiB");
+    assertThatThrownBy(() -> host(0, "", big).toConfig()).hasMessage("--config " + big + ": larger than 1 MiB");
+    Files.writeString(f, "include \"small.conf\"\n");
+    Files.writeString(dir.resolve("small.conf"), "mqroute.cluster.host.queue-window = 7\n");
+    assertThat(host(0, "", f).toConfig().getInt("mqroute.cluster.host.queue-window")).isEqualTo(7);
+  }
 }
