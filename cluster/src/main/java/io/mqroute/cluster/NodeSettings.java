@@ -167,6 +167,7 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       all = flags.withFallback(file).withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
           .withFallback(ConfigFactory.load()).resolve();
       check(all);
+      checkProtections(file, all);
     } catch (NodeConfigException e) {
       throw e;
     } catch (ConfigException | IllegalArgumentException e) {
@@ -212,6 +213,40 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
 
   /** Largest {@code file-count}: the disk budget is file-count x file-max-bytes, keep it a deliberate choice. */
   static final int MAX_FILE_COUNT = 1 << 20;
+
+  /**
+   * A node file must not quietly turn off what keeps an unauthenticated transport tolerable: Java serialization
+   * stays off (no binding to Pekko's JavaSerializer either), and Artery and management listen on loopback unless
+   * the file opts in with {@code mqroute.cluster.allow-non-loopback = on}.
+   */
+  private static void checkProtections(Config file, Config all) {
+    if (all.getBoolean("pekko.actor.allow-java-serialization")) {
+      throw new NodeConfigException("pekko.actor.allow-java-serialization = on is refused: mqroute nodes accept "
+          + "Kryo with registered classes only");
+    }
+    if (file.hasPath("pekko.actor.serialization-bindings")) {
+      for (var e : file.getObject("pekko.actor.serialization-bindings").entrySet()) {
+        String name = String.valueOf(e.getValue().unwrapped());
+        String path = "pekko.actor.serializers.\"" + name + "\"";
+        String cls = all.hasPath(path) ? all.getString(path) : "";
+        if (name.equals("java") || cls.equals("org.apache.pekko.serialization.JavaSerializer")) {
+          throw new NodeConfigException("pekko.actor.serialization-bindings: \"" + e.getKey()
+              + "\" is bound to Java serialization, which mqroute nodes refuse");
+        }
+      }
+    }
+    if (all.getBoolean("mqroute.cluster.allow-non-loopback")) {
+      return;
+    }
+    for (String key : List.of("pekko.remote.artery.canonical.hostname", "pekko.remote.artery.bind.hostname",
+        "pekko.management.http.hostname", "pekko.management.http.bind-hostname")) {
+      String host = all.hasPath(key) ? all.getString(key) : "";
+      if (!host.isEmpty() && !isLoopback(host)) {
+        throw new NodeConfigException(key + " = " + host + " is not a loopback address; Artery and management are "
+            + "unauthenticated: set mqroute.cluster.allow-non-loopback = on to listen there anyway");
+      }
+    }
+  }
 
   /** Largest queues / max-queues: routing state is allocated per slot up front. */
   static final int MAX_QUEUES = 1024;

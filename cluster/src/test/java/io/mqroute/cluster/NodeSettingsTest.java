@@ -199,4 +199,28 @@ class NodeSettingsTest {
     Files.writeString(dir.resolve("small.conf"), "mqroute.cluster.host.queue-window = 7\n");
     assertThat(host(0, "", f).toConfig().getInt("mqroute.cluster.host.queue-window")).isEqualTo(7);
   }
+
+  @Test
+  void aNodeFileCannotQuietlyTurnTheProtectionsOff(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    Files.writeString(f, "pekko.actor.allow-java-serialization = on\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessageStartingWith("pekko.actor.allow-java-serialization = on is refused");
+    Files.writeString(f, "pekko.actor.serialization-bindings { \"java.lang.Object\" = java }\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .hasMessage("pekko.actor.serialization-bindings: \"java.lang.Object\" is bound to Java serialization, "
+            + "which mqroute nodes refuse");
+    Files.writeString(f, "pekko.actor.serializers.j2 = \"org.apache.pekko.serialization.JavaSerializer\"\n"
+        + "pekko.actor.serialization-bindings { \"java.util.List\" = j2 }\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).hasMessageContaining("bound to Java serialization");
+    for (String key : List.of("pekko.remote.artery.canonical.hostname", "pekko.management.http.hostname",
+        "pekko.remote.artery.bind.hostname")) {
+      Files.writeString(f, key + " = \"0.0.0.0\"\n");
+      assertThatThrownBy(() -> host(0, "", f).toConfig()).as(key)
+          .hasMessageStartingWith(key + " = 0.0.0.0 is not a loopback address")
+          .hasMessageContaining("mqroute.cluster.allow-non-loopback = on");
+    }
+    Files.writeString(f, "pekko.management.http.hostname = \"0.0.0.0\"\nmqroute.cluster.allow-non-loopback = on\n");
+    assertThat(host(0, "", f).toConfig().getString("pekko.management.http.hostname")).isEqualTo("0.0.0.0");
+  }
 }
