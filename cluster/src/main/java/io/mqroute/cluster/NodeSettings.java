@@ -296,6 +296,14 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       throw new NodeConfigException("mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was "
           + d.getString("file-max-bytes"));
     }
+    if (backend.equals("file")) {
+      // the backend's own checks of its root (a real directory owned by this user), as one line now
+      try {
+        new io.mqroute.actors.device.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1).close();
+      } catch (IllegalArgumentException e) {
+        throw new NodeConfigException("mqroute.cluster.device.file-root: " + e.getMessage());
+      }
+    }
     int fileCount = d.getInt("file-count");
     if (fileCount < 1 || fileCount > MAX_FILE_COUNT) {
       throw new NodeConfigException("mqroute.cluster.device.file-count must be in 1.." + MAX_FILE_COUNT

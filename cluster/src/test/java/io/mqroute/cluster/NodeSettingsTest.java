@@ -223,4 +223,18 @@ class NodeSettingsTest {
     Files.writeString(f, "pekko.management.http.hostname = \"0.0.0.0\"\nmqroute.cluster.allow-non-loopback = on\n");
     assertThat(host(0, "", f).toConfig().getString("pekko.management.http.hostname")).isEqualTo("0.0.0.0");
   }
+
+  @Test
+  void aFileRootOwnedBySomeoneElseIsAOneLineError(@TempDir Path dir) throws IOException {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    try {
+      Files.setOwner(data, data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+    } catch (IOException | UnsupportedOperationException e) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, "cannot chown here: " + e);
+    }
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1);
+    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+        .hasMessageStartingWith("mqroute.cluster.device.file-root: file backend root ")
+        .hasMessageContaining("is owned by nobody").hasMessageNotContaining("\n");
+  }
 }

@@ -30,7 +30,8 @@ import java.util.Map;
  * <ul>
  *   <li>{@link Status#EINVAL}: {@code fileId} outside [0, {@code maxFiles}), {@code offset < 0}, {@code length} outside
  *       [0, {@value #MAX_LENGTH}], {@code offset + length > maxFileBytes}, or the file's entry under the root is a
- *       symbolic link (the backend only ever creates regular files, so a link is foreign and may escape the root);
+ *       symbolic link or has more than one hard link (the backend only ever creates regular files with one
+ *       name, so a link is foreign and may escape the root);
  *   <li>{@link Status#EIO}: any {@link IOException} (including a directory in place of the file, a read-only root,
  *       a link swapped in between the check and the open, or use after {@link #close()});
  *   <li>{@link Status#OK} otherwise. A read inside the limit always delivers {@code length} bytes: regions never
@@ -109,8 +110,19 @@ public final class FileBackend implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalArgumentException("file backend root does not exist: " + root, e);
     }
-    if (!Files.isDirectory(this.root)) {
+    if (!Files.isDirectory(this.root, LinkOption.NOFOLLOW_LINKS)) {
       throw new IllegalArgumentException("file backend root is not a directory: " + root);
+    }
+    // Someone else's directory could hold links or files they control, and let them watch or swap ours.
+    String user = System.getProperty("user.name");
+    try {
+      String owner = Files.getOwner(this.root, LinkOption.NOFOLLOW_LINKS).getName();
+      if (!owner.equals(user)) {
+        throw new IllegalArgumentException("file backend root " + root + " is owned by " + owner + ", not by "
+            + user + " who runs the node");
+      }
+    } catch (UnsupportedOperationException | IOException e) {
+      // no owner on this file system (rare): nothing to compare
     }
     this.maxFileBytes = maxFileBytes;
     this.maxOpen = maxOpen;
@@ -373,6 +385,10 @@ public final class FileBackend implements AutoCloseable {
         // The backend never creates links: whatever it points to (possibly outside the root), refuse it.
         return null;
       }
+      if (attrs.isRegularFile() && hardLinked(path)) {
+        // another name for the same inode, possibly outside the root: writes would land in that file
+        return null;
+      }
     } catch (NoSuchFileException e) {
       // first use: created below
     }
@@ -380,6 +396,11 @@ public final class FileBackend implements AutoCloseable {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     try {
+      // again once open: a link made between the check and the open (the channel has no fstat; by path)
+      if (hardLinked(path)) {
+        ch.close();
+        return null;
+      }
       if (ch.size() < maxFileBytes) {
         // size it sparsely: one byte at the end, so that every valid offset lies inside the file
         ch.write(ByteBuffer.allocate(1), maxFileBytes - 1);
@@ -388,6 +409,16 @@ public final class FileBackend implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
+    }
+  }
+
+  /** More than one name for the file ({@code unix:nlink > 1}); false where the attribute is not supported. */
+  private static boolean hardLinked(Path path) throws IOException {
+    try {
+      Object n = Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+      return n instanceof Integer i && i > 1;
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return false;
     }
   }
 

@@ -280,4 +280,33 @@ class FileBackendTest {
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new FileBackend(tmp, 0)).isInstanceOf(IllegalArgumentException.class);
   }
+
+  @Test
+  void aHardLinkedFileIsRefusedAndLeftAlone() throws IOException {
+    Path root = root();
+    Path outside = Files.writeString(tmp.resolve("victim"), "keep");
+    Files.createLink(root.resolve("f-2"), outside);
+    try (FileBackend fb = new FileBackend(root, MAX)) {
+      assertThat(fb.write(2, 0, bytes("gone"))).isEqualTo(Status.EINVAL);
+      assertThat(fb.read(2, 0, 4)).isEqualTo(Status.EINVAL);
+      assertThat(fb.fsync(2)).isEqualTo(Status.EINVAL);
+    }
+    assertThat(Files.readString(outside)).isEqualTo("keep");
+    assertThat(Files.size(outside)).as("not sized to the limit").isEqualTo(4);
+  }
+
+  @Test
+  void aRootOwnedBySomeoneElseIsRefused() throws IOException {
+    Path root = root();
+    java.nio.file.attribute.UserPrincipal other;
+    try {
+      other = root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+      Files.setOwner(root, other);
+    } catch (IOException | UnsupportedOperationException e) {
+      assumeTrue(false, "cannot give the directory to another user here: " + e);
+      return;
+    }
+    assertThatThrownBy(() -> new FileBackend(root, MAX)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is owned by nobody");
+  }
 }
