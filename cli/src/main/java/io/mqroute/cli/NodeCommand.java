@@ -84,6 +84,9 @@ final class NodeCommand implements Callable<Integer> {
     // Until the system ends: SIGTERM/Ctrl-C runs coordinated shutdown (leave, then stop) from Pekko's JVM hook;
     // a node downed by the Split Brain Resolver ends the same way.
     node.system().getWhenTerminated().toCompletableFuture().join();
-    return Main.OK;
+    // exit-jvm = off (tests, embedding): still report a node that lost its router or a queue
+    boolean childStopped = org.apache.pekko.actor.CoordinatedShutdown.get(node.system()).getShutdownReason()
+        .filter(io.mqroute.cluster.NodeGuardian.ChildStopped.INSTANCE::equals).isPresent();
+    return childStopped ? Main.INVARIANT_BROKEN : Main.OK;
   }
 }

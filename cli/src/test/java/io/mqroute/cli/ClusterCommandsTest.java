@@ -145,4 +145,17 @@ class ClusterCommandsTest {
     assertThat(run("--help")).isZero();
     assertThat(out.toString()).contains("node", "load", "cluster-demo");
   }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(20)
+  void aLoadJobFileMustBeARegularFileWithinTheLimit(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws java.io.IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
+    assertOneLineError(run("load", "/dev/zero", "--seeds", "127.0.0.1:25520"),
+        "/dev/zero: cannot read (not a regular file)");
+    err.getBuffer().setLength(0);
+    java.nio.file.Path big = dir.resolve("big.fio");
+    java.nio.file.Files.write(big, new byte[(1 << 20) + 1]);
+    assertOneLineError(run("load", big.toString(), "--seeds", "127.0.0.1:25520"), "larger than 1 MiB");
+  }
 }

@@ -40,7 +40,10 @@ public final class ClusterNode {
           "management");
     }
     config = ConfigFactory.parseString("pekko.coordinated-shutdown.reason-overrides.\""
-        + ManagementFailed.class.getName() + "\".exit-jvm = off").withFallback(config);
+        + ManagementFailed.class.getName() + "\".exit-jvm = off\n"
+        // a node whose router or queue stopped must not look like a clean exit to whoever runs it
+        + "pekko.coordinated-shutdown.reason-overrides.\"" + NodeGuardian.ChildStopped.class.getName()
+        + "\".exit-code = 1").withFallback(config);
     ActorSystem<Void> system;
     try {
       system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);

@@ -165,7 +165,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
     /**
      * From the {@code mqroute.cluster.device} block ({@code ring-size}, {@code backend} = null | file,
-     * {@code service-delay}, {@code file-root}, {@code file-max-bytes}). A file backend opened here is owned by
+     * {@code service-delay}, {@code file-root}, {@code file-max-bytes}, {@code file-count}). A file backend opened here is owned by
      * the caller, who closes it when the node stops.
      */
     public static Settings fromConfig(int index, com.typesafe.config.Config c) {
@@ -173,7 +173,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       Backend backend = switch (kind) {
         case "null" -> new NullBackend(c.getDuration("service-delay"));
         case "file" -> new FileStore(new FileBackend(java.nio.file.Path.of(c.getString("file-root")),
-            c.getBytes("file-max-bytes")));
+            c.getBytes("file-max-bytes"), FileBackend.DEFAULT_MAX_OPEN, c.getInt("file-count")));
         default -> throw new IllegalArgumentException("mqroute.cluster.device.backend must be null or file, was "
             + kind);
       };
@@ -204,6 +204,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   // routers that sent batches here: told of a graceful drain (QueueDraining) so they wait for what is in flight
   private final java.util.HashSet<ActorRef<CompletionBatch>> routers = new java.util.HashSet<>();
   private final ActorRef<Request> endpoint;
+  private final boolean clusterSystem;
   private final Cancellable drainTask;
   private ActorRef<Done> drained;
   private boolean settled;
@@ -231,6 +232,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
     // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes like any ref
     this.metrics = NodeMetrics.get(ctx.getSystem());
+    this.clusterSystem = ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
     // one ref for both adapters (an actor's adapters share it): routers send batches to the registered ref
     this.endpoint = ctx.messageAdapter(Request.class, Serve::new);
@@ -249,13 +251,20 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Serve.class, m -> {
+          if (!fromMember(m.request().replyTo())) {
+            return this;
+          }
           accept(new Job(m.request(), null), clock.nanoTime());
           return started();
         })
         .onMessage(ServeBatch.class, m -> {
           ActorRef<CompletionBatch> reply = m.batch().replyTo();
-          if (reply != null) {
-            routers.add(reply);
+          if (!fromMember(reply)) {
+            return this;
+          }
+          if (routers.add(reply)) {
+            // a new router: forget the ones that left the cluster rather than keep every router ever seen
+            routers.removeIf(r -> !isMember(r));
           }
           long now = clock.nanoTime();
           for (Request r : m.batch().requests()) {
@@ -283,11 +292,52 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
         .build();
   }
 
+  /** Requests dropped: their replyTo is null or on a system that is not a member of this cluster. */
+  static final String DROPPED_STRANGER = "request-from-non-member";
+
+  /**
+   * Only members (and this system) get served: Artery accepts frames from anyone who can connect, and a device
+   * would otherwise do I/O for, and send completions to, any address a frame names. Without a replyTo the
+   * sender is unknown and nobody could get the answer: dropped too.
+   */
+  private boolean fromMember(ActorRef<?> replyTo) {
+    if (replyTo != null && isMember(replyTo)) {
+      return true;
+    }
+    metrics.dropped(DROPPED_STRANGER);
+    getContext().getLog().debug("request from {} dropped: not a member of the cluster", replyTo);
+    return false;
+  }
+
+  /** On this system, or on a member that is Joining, WeaklyUp or Up in this node's current view. */
+  private boolean isMember(ActorRef<?> ref) {
+    org.apache.pekko.actor.Address a = ref.path().address();
+    if (a.hasLocalScope()) {
+      return true;
+    }
+    if (!clusterSystem) {
+      return false;
+    }
+    org.apache.pekko.cluster.typed.Cluster cluster = org.apache.pekko.cluster.typed.Cluster.get(getContext().getSystem());
+    if (a.equals(cluster.selfMember().address())) {
+      return true;
+    }
+    for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+      if (m.address().equals(a)) {
+        org.apache.pekko.cluster.MemberStatus st = m.status();
+        return st == org.apache.pekko.cluster.MemberStatus.up() || st == org.apache.pekko.cluster.MemberStatus.joining()
+            || st == org.apache.pekko.cluster.MemberStatus.weaklyUp();
+      }
+    }
+    return false;
+  }
+
   private Behavior<Command> onDrain(Drain d) {
     drained = d.replyTo();
     // Before deregistering: the routers then know that the queue's leaving the listing is a drain, not a crash
     // (which they answer with ENOTCONN at once). Same association as the registry's gossip, so it comes first.
     QueueDraining announcement = new QueueDraining(endpoint, nodeUid());
+    routers.removeIf(r -> !isMember(r));
     for (ActorRef<CompletionBatch> router : routers) {
       announcementsTo(router).tell(announcement);
     }

@@ -42,6 +42,11 @@ final class Draining<N, F> {
     return f;
   }
 
+  /** The request with this id, left here; null if it is not here. */
+  F get(long id) {
+    return byId.get(id);
+  }
+
   /** Everything still draining on {@code node}, removed from here. */
   List<F> removeNode(N node) {
     Set<Long> ids = byNode.remove(node);

@@ -40,9 +40,10 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
  * ({@code fuse_uring_get_queue} over a cluster) and relays the device's {@link Completion} back.
  *
  * <p>Flow: a client sends {@link Submit}; the router forwards the request to the chosen queue under a
- * router-unique id with {@code replyTo} = its own completion adapter, remembering the client's id, ref and the
- * queue's slot; the device's completion comes back, is matched by that id, relabelled with the client's id and
- * forwarded. Exactly one completion per request: when a queue leaves the listing (its node left, was removed
+ * router-unique id with {@code replyTo} = its device-reply child (never the client entry), remembering the
+ * client's id, ref and the queue's slot; the device's completion comes back, is matched by that id and by the
+ * queue index of the slot's queue (anything else is dropped and counted in /status), relabelled with the
+ * client's id and forwarded. Exactly one completion per request: when a queue leaves the listing (its node left, was removed
  * or became unreachable), every request in flight on it ends with {@link Status#ENOTCONN} at once and its slot
  * is unregistered; a completion that arrives for such a request later is dropped. With no queue at all, a
  * background request ends with ENOTCONN and a foreground one with EINVAL, as the kernel answers a NULL queue.
@@ -138,11 +139,19 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
    * completion goes to {@code client}, or into {@code batchClient}'s next batch when the client sent a batch.
    */
   private record InFlight(long clientId, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient,
-      Request forward, long arrivalNanos, int slot) {
+      Request forward, long arrivalNanos, int slot, int queueIndex) {
     InFlight toSlot(int newSlot) {
-      return new InFlight(clientId, client, batchClient, forward, arrivalNanos, newSlot);
+      return new InFlight(clientId, client, batchClient, forward, arrivalNanos, newSlot, -1);
+    }
+
+    /** Left to drain: the queue index its completion must carry ({@code -1}: not known yet). */
+    InFlight expecting(int index) {
+      return new InFlight(clientId, client, batchClient, forward, arrivalNanos, slot, index);
     }
   }
+
+  /** Completions refused: not from the queue the request was sent to (Completion.queue), see complete. */
+  static final String DROPPED_WRONG_QUEUE = "completion-wrong-queue";
 
   private final QueueSelector selector;
   private final SeededRandom random;
@@ -154,8 +163,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final List<Set<Long>> inFlightBySlot;
   private final List<ArrayDeque<Long>> waitingBySlot;
   private final HashMap<Long, InFlight> inFlight = new HashMap<>();
-  private final ActorRef<Completion> completions;
+  // the devices' reply endpoint (completions, drain announcements): a child, not the client entry (see create)
   private final ActorRef<CompletionBatch> batchReplies;
+  // per slot: the queue index (Completion.queue) of the queue on it, learned from its first matching completion
+  private final int[] queueIndexOf;
   // per slot: requests routed to the queue but not yet sent (see Flush), and the slots that have any
   private final List<ArrayList<Request>> outbox;
   private final ArrayDeque<Integer> dirty = new ArrayDeque<>();
@@ -215,10 +226,24 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
     this.metrics = NodeMetrics.get(ctx.getSystem());
     this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
-    this.completions = ctx.messageAdapter(Completion.class, Completed::new);
-    this.batchReplies = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
-    // the same ref again: queues announce their drain to the ref they send batches to
-    ctx.messageAdapter(QueueDraining.class, DrainAnnounced::new);
+    this.queueIndexOf = new int[s.maxQueues()];
+    java.util.Arrays.fill(queueIndexOf, -1);
+    // All message adapters of an actor share one ref, and the client entry is one: were completions adapted
+    // there too, any client could complete other clients' requests. The devices' replies (completions, batches,
+    // drain announcements) get a child of their own, under an unguessable name as it is reachable by path.
+    ActorRef<Command> me = ctx.getSelf();
+    ActorRef<Object> replies = ctx.spawn(Behaviors.receive(Object.class)
+        .onAnyMessage(m -> {
+          if (m instanceof CompletionBatch b) {
+            me.tell(new CompletedBatch(b));
+          } else if (m instanceof Completion c) {
+            me.tell(new Completed(c));
+          } else if (m instanceof QueueDraining d) {
+            me.tell(new DrainAnnounced(d));
+          }
+          return Behaviors.same();
+        }).build(), "device-replies-" + Long.toHexString(new java.security.SecureRandom().nextLong()));
+    this.batchReplies = replies.narrow();
     // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
     // service with different messages: the same ref cannot be both. The listing and the membership events
     // (rare) come through a child.
@@ -315,7 +340,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
     Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
         r.submitNanos(), null);
-    admit(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1));
+    admit(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1, -1));
   }
 
   /** A new or re-routed request: background ones pass admission first (the gate), foreground ones go at once. */
@@ -439,7 +464,12 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private void complete(Completion c) {
     InFlight f = inFlight.get(c.id());
     if (f == null) {
-      InFlight drained = draining.remove(c.id());
+      InFlight drained = draining.get(c.id());
+      if (drained != null && drained.queueIndex() >= 0 && drained.queueIndex() != c.queue()) {
+        dropWrongQueue(c, drained.queueIndex());
+        return;
+      }
+      drained = draining.remove(c.id());
       if (drained != null) { // sent to a queue whose node is leaving in order: it finished it
         reply(drained, new Completion(drained.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(),
             c.completeNanos(), c.queue()));
@@ -447,9 +477,20 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       }
       return; // otherwise it already ended with ENOTCONN when its queue's node was lost
     }
-    if (!inFlightBySlot.get(f.slot()).remove(c.id())) {
+    if (!inFlightBySlot.get(f.slot()).contains(c.id())) {
       return;
     }
+    // Ids are only a counter: accept the completion only from the queue the request was sent to. A slot's
+    // queue index is taken from its first completion (the queue's own, as nobody else knows the ids yet at the
+    // start) and held until the queue leaves the slot.
+    int expected = queueIndexOf[f.slot()];
+    if (expected < 0) {
+      queueIndexOf[f.slot()] = c.queue();
+    } else if (expected != c.queue()) {
+      dropWrongQueue(c, expected);
+      return;
+    }
+    inFlightBySlot.get(f.slot()).remove(c.id());
     inFlight.remove(c.id());
     int slot = f.slot();
     view.addNrReqs(slot, -1);
@@ -465,6 +506,12 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     if (f.forward().background()) {
       gate.ended(slot); // fuse_request_end: admits the next waiting ones, unblocks submitters
     }
+  }
+
+  private void dropWrongQueue(Completion c, int expected) {
+    metrics.dropped(DROPPED_WRONG_QUEUE);
+    getContext().getLog().warn("completion {} from queue {} dropped: request was sent to queue {}", c.id(),
+        c.queue(), expected);
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
@@ -496,7 +543,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       for (long id : lost) {
         admitted += inFlight.get(id).forward().background() ? 1 : 0;
         if (leavingInOrder) {
-          draining.add(node, id, inFlight.remove(id));
+          draining.add(node, id, inFlight.remove(id).expecting(queueIndexOf[slot]));
         } else {
           end(inFlight.remove(id), Status.ENOTCONN);
         }
@@ -519,6 +566,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       lost.clear();
       waiting.clear();
       view.setNrReqs(slot, 0);
+      queueIndexOf[slot] = -1;
       for (int i = 0; i < admitted; i++) {
         givenBack.add(slot);
       }
@@ -529,6 +577,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
     for (int slot : change.added()) {
       view.register(slot);
+      queueIndexOf[slot] = -1;
       gauges[slot] = metrics.queue(slots.queue(slot).path().toString());
       updateGauge(slot);
     }

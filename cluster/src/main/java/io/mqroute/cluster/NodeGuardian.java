@@ -2,7 +2,12 @@ package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
 import io.mqroute.actors.device.FileBackend;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.ChildFailed;
+import org.apache.pekko.actor.typed.Terminated;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
@@ -10,16 +15,27 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * (which registers its client entry with the Receptionist); a device runs {@code mqroute.cluster.device.queues}
  * {@link DeviceQueue}s on one shared backend; a client runs nothing here (the load driver spawns its jobs with
  * {@code systemActorOf}). It takes no messages.
+ *
+ * <p>It watches what it spawned: a router or queue that stops or fails leaves a node that is Up in the cluster
+ * with nothing behind it, so the guardian logs one line and shuts the node down with {@link ChildStopped}, whose
+ * exit code is 1 (see {@link ClusterNode#start}).
  */
 public final class NodeGuardian {
   private NodeGuardian() {}
+
+  /** Why a node shuts down when its router or a queue stopped: exits non-zero. */
+  public static final class ChildStopped implements CoordinatedShutdown.Reason {
+    public static final ChildStopped INSTANCE = new ChildStopped();
+
+    private ChildStopped() {}
+  }
 
   public static Behavior<Void> create(NodeSettings.Role role) {
     return Behaviors.setup(ctx -> {
       Config c = ctx.getSystem().settings().config();
       switch (role) {
-        case HOST -> ctx.spawn(HostRouter.create(HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))),
-            "router");
+        case HOST -> ctx.watch(ctx.spawn(
+            HostRouter.create(HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))), "router"));
         case DEVICE -> {
           Config d = c.getConfig("mqroute.cluster.device");
           int first = d.getInt("first-queue");
@@ -30,13 +46,26 @@ public final class NodeGuardian {
             ctx.getSystem().getWhenTerminated().thenRun(files::close);
           }
           for (int i = 0; i < d.getInt("queues"); i++) {
-            ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
+            ActorRef<DeviceQueue.Command> q = ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)),
+                "queue-" + (first + i));
+            ctx.watch(q);
           }
         }
         case CLIENT -> { }
         default -> throw new IllegalStateException("unknown role " + role);
       }
-      return Behaviors.empty();
+      return Behaviors.receive(Void.class)
+          .onSignal(Terminated.class, t -> {
+            CoordinatedShutdown shutdown = CoordinatedShutdown.get(Adapter.toClassic(ctx.getSystem()));
+            if (shutdown.getShutdownReason().isPresent()) {
+              return Behaviors.same(); // stopping anyway
+            }
+            String why = t instanceof ChildFailed f ? "failed: " + f.getCause() : "stopped";
+            ctx.getLog().error("mqroute node: {} {}; shutting the node down", t.getRef().path().name(), why);
+            shutdown.run(ChildStopped.INSTANCE);
+            return Behaviors.same();
+          })
+          .build();
     });
   }
 }

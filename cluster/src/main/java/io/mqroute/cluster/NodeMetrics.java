@@ -69,6 +69,8 @@ public final class NodeMetrics implements Extension {
   private final Histogram total = new Histogram(3);
   private final Map<String, QueueGauge> queues = new ConcurrentSkipListMap<>();
   private volatile int inFlight;
+  // messages refused as forged or from strangers, by reason (see dropped)
+  private final Map<String, LongAdder> dropped = new ConcurrentSkipListMap<>();
 
   private NodeMetrics() {
     for (int i = 0; i < byStatus.length; i++) {
@@ -83,6 +85,21 @@ public final class NodeMetrics implements Extension {
     if (status == Status.OK) {
       latency.recordValue(Math.max(0, latencyNanos));
     }
+  }
+
+  /**
+   * One message refused because it could not be genuine (e.g. a completion from the wrong queue) or came from
+   * outside the cluster; {@code reason} is a short fixed key, never text from the message.
+   */
+  public void dropped(String reason) {
+    dropped.computeIfAbsent(reason, k -> new LongAdder()).increment();
+  }
+
+  /** Dropped messages by reason, so far. */
+  public Map<String, Long> dropped() {
+    Map<String, Long> out = new java.util.TreeMap<>();
+    dropped.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
   }
 
   /** The gauge of a queue, created on first use. */

@@ -109,6 +109,9 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return "pekko://mqroute@" + host + ":" + p;
   }
 
+  /** Largest node file (and each file it includes). */
+  static final long MAX_CONFIG_BYTES = 1L << 20;
+
   /** The node's whole configuration, resolved and checked. */
   public Config toConfig() {
     Config file = ConfigFactory.empty();
@@ -117,8 +120,11 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
         throw new NodeConfigException("--config " + configFile + ": no such file");
       }
       try {
-        file = ConfigFactory.parseFile(configFile.toFile(),
-            com.typesafe.config.ConfigParseOptions.defaults().setAllowMissing(false));
+        // bounded, regular files only, includes too; no include url(...): a node file is read before anything
+        // else runs and must not make the node fetch from the network
+        file = io.mqroute.actors.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
+      } catch (io.mqroute.actors.config.ConfigError e) {
+        throw new NodeConfigException("--config " + e.getMessage());
       } catch (ConfigException e) {
         throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
       }
@@ -161,6 +167,7 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       all = flags.withFallback(file).withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
           .withFallback(ConfigFactory.load()).resolve();
       check(all);
+      checkProtections(file, all);
     } catch (NodeConfigException e) {
       throw e;
     } catch (ConfigException | IllegalArgumentException e) {
@@ -204,6 +211,66 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return h.matches("127(\\.\\d{1,3}){3}");
   }
 
+  /** Largest {@code file-count}: the disk budget is file-count x file-max-bytes, keep it a deliberate choice. */
+  static final int MAX_FILE_COUNT = 1 << 20;
+
+  /**
+   * A node file must not quietly turn off what keeps an unauthenticated transport tolerable: Java serialization
+   * stays off (no binding to Pekko's JavaSerializer either), and Artery and management listen on loopback unless
+   * the file opts in with {@code mqroute.cluster.allow-non-loopback = on}.
+   */
+  private static void checkProtections(Config file, Config all) {
+    if (all.getBoolean("pekko.actor.allow-java-serialization")) {
+      throw new NodeConfigException("pekko.actor.allow-java-serialization = on is refused: mqroute nodes accept "
+          + "Kryo with registered classes only");
+    }
+    if (file.hasPath("pekko.actor.serialization-bindings")) {
+      for (var e : file.getObject("pekko.actor.serialization-bindings").entrySet()) {
+        String name = String.valueOf(e.getValue().unwrapped());
+        String path = "pekko.actor.serializers.\"" + name + "\"";
+        String cls = all.hasPath(path) ? all.getString(path) : "";
+        if (name.equals("java") || cls.equals("org.apache.pekko.serialization.JavaSerializer")) {
+          throw new NodeConfigException("pekko.actor.serialization-bindings: \"" + e.getKey()
+              + "\" is bound to Java serialization, which mqroute nodes refuse");
+        }
+      }
+    }
+    if (all.getBoolean("mqroute.cluster.allow-non-loopback")) {
+      return;
+    }
+    for (String key : List.of("pekko.remote.artery.canonical.hostname", "pekko.remote.artery.bind.hostname",
+        "pekko.management.http.hostname", "pekko.management.http.bind-hostname")) {
+      String host = all.hasPath(key) ? all.getString(key) : "";
+      if (!host.isEmpty() && !isLoopback(host)) {
+        throw new NodeConfigException(key + " = " + host + " is not a loopback address; Artery and management are "
+            + "unauthenticated: set mqroute.cluster.allow-non-loopback = on to listen there anyway");
+      }
+    }
+  }
+
+  /** Largest queues / max-queues: routing state is allocated per slot up front. */
+  static final int MAX_QUEUES = 1024;
+  /** Largest ring-size / queue-window. */
+  static final int MAX_WINDOW = 65536;
+  /** Largest file-max-bytes: 1 TiB, far above any test disk; a typo (an extra unit) should not pass. */
+  static final long MAX_FILE_BYTES = 1L << 40;
+  /** Largest service-delay: a day; Pekko's scheduler refuses delays of months at run time. */
+  static final java.time.Duration MAX_SERVICE_DELAY = java.time.Duration.ofHours(24);
+
+  /** {@code key} as a number in [min, max], or a one-line error naming it. */
+  private static long range(Config c, String prefix, String key, long min, long max) {
+    long v;
+    try {
+      v = c.getLong(key);
+    } catch (ConfigException.WrongType e) {
+      throw new NodeConfigException(prefix + key + " must be a number, was " + c.getValue(key).render());
+    }
+    if (v < min || v > max) {
+      throw new NodeConfigException(prefix + key + " must be in " + min + ".." + max + ", was " + v);
+    }
+    return v;
+  }
+
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     Config d = c.getConfig("mqroute.cluster.device");
@@ -211,17 +278,41 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     if (!backend.equals("null") && !backend.equals("file")) {
       throw new NodeConfigException("mqroute.cluster.device.backend must be null or file, was '" + backend + "'");
     }
-    if (d.getInt("queues") < 1 || d.getInt("ring-size") < 1 || d.getInt("first-queue") < 0) {
-      throw new NodeConfigException("mqroute.cluster.device: queues and ring-size must be >= 1, first-queue >= 0");
-    }
+    long queues = range(d, "mqroute.cluster.device.", "queues", 1, MAX_QUEUES);
+    range(d, "mqroute.cluster.device.", "ring-size", 1, MAX_WINDOW);
+    range(d, "mqroute.cluster.device.", "first-queue", 0, Integer.MAX_VALUE - queues);
     if (backend.equals("file") && !Files.isDirectory(Path.of(d.getString("file-root")))) {
       throw new NodeConfigException("mqroute.cluster.device.file-root '" + d.getString("file-root")
           + "' is not a directory (or give --data DIR)");
     }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
-    d.getDuration("service-delay");
-    d.getBytes("file-max-bytes");
-    HostRouterSettings host = HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"));
+    java.time.Duration delay = d.getDuration("service-delay");
+    if (delay.isNegative() || delay.compareTo(MAX_SERVICE_DELAY) > 0) {
+      throw new NodeConfigException("mqroute.cluster.device.service-delay must be in 0s.." + MAX_SERVICE_DELAY.toHours()
+          + "h, was " + d.getString("service-delay"));
+    }
+    long fileMax = d.getBytes("file-max-bytes");
+    if (fileMax <= 0 || fileMax > MAX_FILE_BYTES) {
+      throw new NodeConfigException("mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was "
+          + d.getString("file-max-bytes"));
+    }
+    if (backend.equals("file")) {
+      // the backend's own checks of its root (a real directory owned by this user), as one line now
+      try {
+        new io.mqroute.actors.device.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1).close();
+      } catch (IllegalArgumentException e) {
+        throw new NodeConfigException("mqroute.cluster.device.file-root: " + e.getMessage());
+      }
+    }
+    int fileCount = d.getInt("file-count");
+    if (fileCount < 1 || fileCount > MAX_FILE_COUNT) {
+      throw new NodeConfigException("mqroute.cluster.device.file-count must be in 1.." + MAX_FILE_COUNT
+          + ", was " + fileCount);
+    }
+    Config h = c.getConfig("mqroute.cluster.host");
+    range(h, "mqroute.cluster.host.", "max-queues", 1, MAX_QUEUES);
+    range(h, "mqroute.cluster.host.", "queue-window", 1, MAX_WINDOW);
+    HostRouterSettings host = HostRouterSettings.fromConfig(h);
     try {
       io.mqroute.policies.selector.Selectors.create(host.selector());
     } catch (RuntimeException e) {

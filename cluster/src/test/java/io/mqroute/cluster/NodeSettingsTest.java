@@ -144,4 +144,97 @@ class NodeSettingsTest {
     assertThat(host(0, "", null).toConfig().getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
         .isEqualTo(java.time.Duration.ofSeconds(60));
   }
+
+  @Test
+  void theFileCountIsRangeChecked(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("device.conf");
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    Files.writeString(f, "mqroute.cluster.device.file-count = 0\n");
+    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+        .hasMessage("mqroute.cluster.device.file-count must be in 1..1048576, was 0");
+    Files.writeString(f, "mqroute.cluster.device.file-count = 2000000\n");
+    assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.file-count must be");
+    Files.writeString(f, "");
+    assertThat(device.toConfig().getInt("mqroute.cluster.device.file-count")).isEqualTo(64);
+  }
+
+  @Test
+  void numbersAndSizesAreRangeCheckedWithOneLineErrors(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    String[][] cases = {
+        {"mqroute.cluster.device.file-max-bytes = 0", "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 0"},
+        {"mqroute.cluster.device.file-max-bytes = 2TiB",
+            "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 2TiB"},
+        {"mqroute.cluster.device.service-delay = -1ms",
+            "mqroute.cluster.device.service-delay must be in 0s..24h, was -1ms"},
+        {"mqroute.cluster.device.queues = 0", "mqroute.cluster.device.queues must be in 1..1024, was 0"},
+        {"mqroute.cluster.device.ring-size = 100000",
+            "mqroute.cluster.device.ring-size must be in 1..65536, was 100000"},
+        {"mqroute.cluster.device.first-queue = -1",
+            "mqroute.cluster.device.first-queue must be in 0..2147483645, was -1"},
+        {"mqroute.cluster.host.max-queues = 0", "mqroute.cluster.host.max-queues must be in 1..1024, was 0"},
+        {"mqroute.cluster.host.queue-window = 0", "mqroute.cluster.host.queue-window must be in 1..65536, was 0"},
+        {"mqroute.cluster.host.queue-window = lots",
+            "mqroute.cluster.host.queue-window must be a number, was \"lots\""},
+    };
+    for (String[] c : cases) {
+      Files.writeString(f, c[0] + "\n");
+      assertThatThrownBy(device::toConfig).as(c[0]).isInstanceOf(NodeConfigException.class).hasMessage(c[1]);
+    }
+  }
+
+  @Test
+  void theNodeFileIsBoundedAndIncludesNoUrl(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    Files.writeString(f, "include url(\"http://127.0.0.1:9/node.conf\")\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("include url(http://127.0.0.1:9/node.conf) is not allowed").hasMessageStartingWith("--config ");
+    Path big = dir.resolve("big.conf");
+    Files.writeString(big, "x = \"" + "a".repeat(1 << 20) + "\"\n");
+    Files.writeString(f, "include file(\"" + big + "\")\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).hasMessage("--config " + big + ": larger than 1 MiB");
+    assertThatThrownBy(() -> host(0, "", big).toConfig()).hasMessage("--config " + big + ": larger than 1 MiB");
+    Files.writeString(f, "include \"small.conf\"\n");
+    Files.writeString(dir.resolve("small.conf"), "mqroute.cluster.host.queue-window = 7\n");
+    assertThat(host(0, "", f).toConfig().getInt("mqroute.cluster.host.queue-window")).isEqualTo(7);
+  }
+
+  @Test
+  void aNodeFileCannotQuietlyTurnTheProtectionsOff(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("node.conf");
+    Files.writeString(f, "pekko.actor.allow-java-serialization = on\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessageStartingWith("pekko.actor.allow-java-serialization = on is refused");
+    Files.writeString(f, "pekko.actor.serialization-bindings { \"java.lang.Object\" = java }\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .hasMessage("pekko.actor.serialization-bindings: \"java.lang.Object\" is bound to Java serialization, "
+            + "which mqroute nodes refuse");
+    Files.writeString(f, "pekko.actor.serializers.j2 = \"org.apache.pekko.serialization.JavaSerializer\"\n"
+        + "pekko.actor.serialization-bindings { \"java.util.List\" = j2 }\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig()).hasMessageContaining("bound to Java serialization");
+    for (String key : List.of("pekko.remote.artery.canonical.hostname", "pekko.management.http.hostname",
+        "pekko.remote.artery.bind.hostname")) {
+      Files.writeString(f, key + " = \"0.0.0.0\"\n");
+      assertThatThrownBy(() -> host(0, "", f).toConfig()).as(key)
+          .hasMessageStartingWith(key + " = 0.0.0.0 is not a loopback address")
+          .hasMessageContaining("mqroute.cluster.allow-non-loopback = on");
+    }
+    Files.writeString(f, "pekko.management.http.hostname = \"0.0.0.0\"\nmqroute.cluster.allow-non-loopback = on\n");
+    assertThat(host(0, "", f).toConfig().getString("pekko.management.http.hostname")).isEqualTo("0.0.0.0");
+  }
+
+  @Test
+  void aFileRootOwnedBySomeoneElseIsAOneLineError(@TempDir Path dir) throws IOException {
+    Path data = Files.createDirectories(dir.resolve("data"));
+    try {
+      Files.setOwner(data, data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+    } catch (IOException | UnsupportedOperationException e) {
+      org.junit.jupiter.api.Assumptions.assumeTrue(false, "cannot chown here: " + e);
+    }
+    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1);
+    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+        .hasMessageStartingWith("mqroute.cluster.device.file-root: file backend root ")
+        .hasMessageContaining("is owned by nobody").hasMessageNotContaining("\n");
+  }
 }

@@ -3,7 +3,6 @@ package io.mqroute.actors.chaos;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigValueFactory;
 import io.mqroute.actors.config.ConfigError;
 import io.mqroute.actors.config.StrictConfig;
@@ -64,7 +63,9 @@ public record ReplayFile(String profileName, String profileText, String baseDir,
       if (Files.size(file) > ChaosProfileParser.MAX_FILE_BYTES * 4) {
         throw new ConfigError(file + ": larger than 4 MiB; not a replay file");
       }
-      Config raw = ConfigFactory.parseFile(file.toFile(), ConfigParseOptions.defaults().setAllowMissing(false));
+      // the bounded includer: an include would otherwise bypass the size limit above (or fetch a url)
+      Config raw = io.mqroute.actors.config.FileIncluder.parse(file, ChaosProfileParser.MAX_FILE_BYTES * 4)
+          .toConfig();
       StrictConfig top = StrictConfig.of(raw, "", List.of("replay"));
       StrictConfig r = top.object("replay", KEYS);
       if (r.integer("version", 0, 0, Integer.MAX_VALUE) != 1) {

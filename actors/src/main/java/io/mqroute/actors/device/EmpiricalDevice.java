@@ -34,10 +34,8 @@ public final class EmpiricalDevice implements Device {
    */
   public static EmpiricalDevice load(Path file) {
     try {
-      if (Files.size(file) > MAX_FILE_BYTES) {
-        throw new IllegalArgumentException(file + ": larger than " + (MAX_FILE_BYTES >> 20) + " MiB");
-      }
-      List<String> lines = Files.readAllLines(file);
+      // a regular file only: /dev/zero reports size 0 and would be read for ever
+      List<String> lines = io.mqroute.actors.config.BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
       long[] out = new long[lines.size()];
       int n = 0;
       Boolean fioLog = null; // decided by the first line with a value
@@ -72,6 +70,8 @@ public final class EmpiricalDevice implements Device {
         }
       }
       return new EmpiricalDevice(Arrays.copyOf(out, n), file.toString());
+    } catch (io.mqroute.actors.config.BoundedFiles.Refused e) {
+      throw new IllegalArgumentException(file + ": " + e.getMessage());
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());
     }

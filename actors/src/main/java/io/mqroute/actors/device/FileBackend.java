@@ -23,12 +23,15 @@ import java.util.Map;
  *
  * <p>A file is named by its numeric id only ({@code root/f-<fileId>}), never by a user path, so a request cannot
  * name anything outside the root. Files are created on first use and sized (sparsely) to {@code maxFileBytes}.
+ * Ids are capped at {@code maxFiles}: every id a request names may become a file of {@code maxFileBytes}, so the
+ * cap is what bounds the disk a remote client can fill, to {@code maxFiles × maxFileBytes}.
  *
  * <p>Rules, all answered with a {@link Status} and never an exception:
  * <ul>
- *   <li>{@link Status#EINVAL}: {@code fileId < 0}, {@code offset < 0}, {@code length} outside
+ *   <li>{@link Status#EINVAL}: {@code fileId} outside [0, {@code maxFiles}), {@code offset < 0}, {@code length} outside
  *       [0, {@value #MAX_LENGTH}], {@code offset + length > maxFileBytes}, or the file's entry under the root is a
- *       symbolic link (the backend only ever creates regular files, so a link is foreign and may escape the root);
+ *       symbolic link or has more than one hard link (the backend only ever creates regular files with one
+ *       name, so a link is foreign and may escape the root);
  *   <li>{@link Status#EIO}: any {@link IOException} (including a directory in place of the file, a read-only root,
  *       a link swapped in between the check and the open, or use after {@link #close()});
  *   <li>{@link Status#OK} otherwise. A read inside the limit always delivers {@code length} bytes: regions never
@@ -53,11 +56,15 @@ public final class FileBackend implements AutoCloseable {
   /** Open channels kept by default; more files still work, the least recently used channel is closed. */
   public static final int DEFAULT_MAX_OPEN = 64;
 
+  /** File ids accepted by default: ids 0..63, so at most 64 files of {@code maxFileBytes} each. */
+  public static final int DEFAULT_MAX_FILES = 64;
+
   private static final String PREFIX = "f-";
 
   private final Path root;
   private final long maxFileBytes;
   private final int maxOpen;
+  private final long maxFiles;
   private final Object lock = new Object();
   // access-ordered: iteration starts at the least recently used channel
   private final LinkedHashMap<Long, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
@@ -81,6 +88,17 @@ public final class FileBackend implements AutoCloseable {
    * @see #FileBackend(Path, long)
    */
   public FileBackend(Path root, long maxFileBytes, int maxOpen) {
+    this(root, maxFileBytes, maxOpen, DEFAULT_MAX_FILES);
+  }
+
+  /**
+   * @param maxFiles file ids accepted: [0, maxFiles), >= 1; the disk budget is {@code maxFiles × maxFileBytes}
+   * @see #FileBackend(Path, long, int)
+   */
+  public FileBackend(Path root, long maxFileBytes, int maxOpen, long maxFiles) {
+    if (maxFiles < 1) {
+      throw new IllegalArgumentException("maxFiles must be >= 1, was " + maxFiles);
+    }
     if (maxFileBytes <= 0) {
       throw new IllegalArgumentException("maxFileBytes must be > 0, was " + maxFileBytes);
     }
@@ -92,11 +110,32 @@ public final class FileBackend implements AutoCloseable {
     } catch (IOException e) {
       throw new IllegalArgumentException("file backend root does not exist: " + root, e);
     }
-    if (!Files.isDirectory(this.root)) {
+    if (!Files.isDirectory(this.root, LinkOption.NOFOLLOW_LINKS)) {
       throw new IllegalArgumentException("file backend root is not a directory: " + root);
+    }
+    // Someone else's directory could hold links or files they control, and let them watch or swap ours.
+    String user = System.getProperty("user.name");
+    try {
+      String owner = Files.getOwner(this.root, LinkOption.NOFOLLOW_LINKS).getName();
+      if (!owner.equals(user)) {
+        throw new IllegalArgumentException("file backend root " + root + " is owned by " + owner + ", not by "
+            + user + " who runs the node");
+      }
+    } catch (UnsupportedOperationException | IOException e) {
+      // no owner on this file system (rare): nothing to compare
     }
     this.maxFileBytes = maxFileBytes;
     this.maxOpen = maxOpen;
+    this.maxFiles = maxFiles;
+  }
+
+  /** File ids accepted: [0, maxFiles). */
+  public long maxFiles() {
+    return maxFiles;
+  }
+
+  private boolean badId(long fileId) {
+    return fileId < 0 || fileId >= maxFiles;
   }
 
   /** The real path of the root. */
@@ -191,7 +230,8 @@ public final class FileBackend implements AutoCloseable {
 
   /** Forces the file's data and metadata to the device ({@code fsync(2)}). */
   public Status fsync(long fileId) {
-    if (fileId < 0) {
+    // FSYNC opens (creates) the file too: the id cap applies to it as to READ and WRITE
+    if (badId(fileId)) {
       return Status.EINVAL;
     }
     return withChannel(fileId, ch -> ch.force(true));
@@ -206,7 +246,7 @@ public final class FileBackend implements AutoCloseable {
       case READ -> read(fileId, offset, length);
       case WRITE -> write(fileId, offset, length);
       case FSYNC -> fsync(fileId);
-      case FLUSH -> fileId < 0 ? Status.EINVAL : Status.OK;
+      case FLUSH -> badId(fileId) ? Status.EINVAL : Status.OK;
       default -> Status.EINVAL;
     };
   }
@@ -239,7 +279,7 @@ public final class FileBackend implements AutoCloseable {
   }
 
   private Status check(long fileId, long offset, int length) {
-    if (fileId < 0 || offset < 0 || length < 0 || length > MAX_LENGTH) {
+    if (badId(fileId) || offset < 0 || length < 0 || length > MAX_LENGTH) {
       return Status.EINVAL;
     }
     // offset + length > maxFileBytes, written so that it cannot overflow
@@ -345,6 +385,10 @@ public final class FileBackend implements AutoCloseable {
         // The backend never creates links: whatever it points to (possibly outside the root), refuse it.
         return null;
       }
+      if (attrs.isRegularFile() && hardLinked(path)) {
+        // another name for the same inode, possibly outside the root: writes would land in that file
+        return null;
+      }
     } catch (NoSuchFileException e) {
       // first use: created below
     }
@@ -352,6 +396,11 @@ public final class FileBackend implements AutoCloseable {
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
         StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
     try {
+      // again once open: a link made between the check and the open (the channel has no fstat; by path)
+      if (hardLinked(path)) {
+        ch.close();
+        return null;
+      }
       if (ch.size() < maxFileBytes) {
         // size it sparsely: one byte at the end, so that every valid offset lies inside the file
         ch.write(ByteBuffer.allocate(1), maxFileBytes - 1);
@@ -360,6 +409,16 @@ public final class FileBackend implements AutoCloseable {
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
+    }
+  }
+
+  /** More than one name for the file ({@code unix:nlink > 1}); false where the attribute is not supported. */
+  private static boolean hardLinked(Path path) throws IOException {
+    try {
+      Object n = Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS);
+      return n instanceof Integer i && i > 1;
+    } catch (UnsupportedOperationException | IllegalArgumentException e) {
+      return false;
     }
   }
 

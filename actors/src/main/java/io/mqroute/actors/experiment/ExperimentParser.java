@@ -297,11 +297,11 @@ public final class ExperimentParser {
     if (!t.contains("\n") && t.endsWith(".fio")) {
       Path f = dir.resolve(t).normalize();
       try {
-        if (Files.size(f) > MAX_FILE_BYTES) {
-          throw new ConfigError(where + "workload: " + f + " is larger than 1 MiB");
-        }
-        content = Files.readString(f);
+        // a regular file only: /dev/zero or a FIFO would pass a size check and then never end
+        content = io.mqroute.actors.config.BoundedFiles.readString(f, MAX_FILE_BYTES);
         source = f.toString();
+      } catch (io.mqroute.actors.config.BoundedFiles.Refused e) {
+        throw new ConfigError(where + "workload: " + f + " is " + e.getMessage());
       } catch (IOException e) {
         throw new ConfigError(where + "workload: cannot read " + f + " (" + e.getMessage() + ")");
       }

@@ -42,9 +42,15 @@ public final class FioJobParser {
     private FioJobParser() {
     }
 
-    /** Parses a job file (UTF-8); errors name it as {@code file.toString()}. */
+    /** Largest job file read (1 MiB, as an experiment's {@code workload = X.fio}): a job file is a script. */
+    public static final long MAX_FILE_BYTES = 1L << 20;
+
+    /**
+     * Parses a job file (UTF-8); errors name it as {@code file.toString()}. A file that is not a regular file or
+     * is larger than {@link #MAX_FILE_BYTES} is refused with {@link io.mqroute.actors.config.BoundedFiles.Refused}.
+     */
     public static FioJobFile parse(Path file) throws IOException {
-        return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8));
+        return parse(file.toString(), io.mqroute.actors.config.BoundedFiles.readString(file, MAX_FILE_BYTES));
     }
 
     /**

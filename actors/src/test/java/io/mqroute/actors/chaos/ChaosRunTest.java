@@ -259,4 +259,17 @@ class ChaosRunTest {
         .isInstanceOf(ConfigError.class).hasMessageContaining("queues.enomem-probability")
         .hasMessageContaining("only virtio queues have");
   }
+
+  @Test
+  void aReplayFileCannotIncludePastItsSizeLimitOrFromAUrl(@TempDir Path dir) throws Exception {
+    Path big = dir.resolve("big.conf");
+    java.nio.file.Files.writeString(big, "x = \"" + "a".repeat((int) ChaosProfileParser.MAX_FILE_BYTES * 4) + "\"\n");
+    Path file = dir.resolve("replay.conf");
+    java.nio.file.Files.writeString(file, "include file(\"" + big + "\")\n");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplayFile.read(file)).isInstanceOf(io.mqroute.actors.config.ConfigError.class)
+        .hasMessageContaining("big.conf: larger than 4 MiB");
+    java.nio.file.Files.writeString(file, "include url(\"http://127.0.0.1:9/replay.conf\")\n");
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplayFile.read(file)).isInstanceOf(io.mqroute.actors.config.ConfigError.class)
+        .hasMessageContaining("include url(http://127.0.0.1:9/replay.conf) is not allowed");
+  }
 }

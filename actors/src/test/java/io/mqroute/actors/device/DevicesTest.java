@@ -130,4 +130,12 @@ class DevicesTest {
     assertThatThrownBy(() -> Devices.parse("empirical(mixed.log)", dir))
         .hasMessageContaining("mixed.log:2: expected an fio log line");
   }
+
+  @org.junit.jupiter.api.Test
+  @org.junit.jupiter.api.Timeout(20)
+  void anEmpiricalSampleFileMustBeARegularFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Devices.parse("empirical(/dev/zero)", dir))
+        .isInstanceOf(IllegalArgumentException.class).hasMessage("/dev/zero: not a regular file");
+  }
 }

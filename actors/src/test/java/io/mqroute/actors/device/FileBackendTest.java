@@ -145,8 +145,9 @@ class FileBackendTest {
   @Test
   void noIdLeavesTheRoot() throws IOException {
     Path root = root();
-    try (FileBackend fb = new FileBackend(root, MAX)) {
-      for (long id : new long[] {0, 1, 10, Long.MAX_VALUE}) {
+    // no id cap here: the naming itself must keep even the largest id inside the root
+    try (FileBackend fb = new FileBackend(root, MAX, FileBackend.DEFAULT_MAX_OPEN, Long.MAX_VALUE)) {
+      for (long id : new long[] {0, 1, 10, Long.MAX_VALUE - 1}) {
         assertThat(fb.pathOf(id).getParent()).isEqualTo(fb.root());
         assertThat(fb.write(id, 0, bytes("x"))).isEqualTo(Status.OK);
       }
@@ -154,7 +155,7 @@ class FileBackendTest {
     }
     try (Stream<Path> s = Files.list(root)) {
       assertThat(s.map(p -> p.getFileName().toString()))
-          .containsExactlyInAnyOrder("f-0", "f-1", "f-10", "f-" + Long.MAX_VALUE);
+          .containsExactlyInAnyOrder("f-0", "f-1", "f-10", "f-" + (Long.MAX_VALUE - 1));
     }
     try (Stream<Path> s = Files.list(tmp)) {
       assertThat(s.map(p -> p.getFileName().toString())).containsExactly("root");
@@ -243,6 +244,26 @@ class FileBackendTest {
   }
 
   @Test
+  void idsAtOrAboveTheFileCountAreRefusedAndCreateNothing() throws IOException {
+    Path root = root();
+    try (FileBackend fb = new FileBackend(root, MAX, FileBackend.DEFAULT_MAX_OPEN, 4)) {
+      assertThat(fb.write(3, 0, 1)).isEqualTo(Status.OK);
+      for (long id : new long[] {4, 5, 1L << 40, Long.MAX_VALUE}) {
+        assertThat(fb.write(id, 0, 1)).isEqualTo(Status.EINVAL);
+        assertThat(fb.read(id, 0, 1)).isEqualTo(Status.EINVAL);
+        assertThat(fb.read(id, 0, ByteBuffer.allocate(1))).isEqualTo(Status.EINVAL);
+        assertThat(fb.fsync(id)).isEqualTo(Status.EINVAL);
+        assertThat(fb.serve(Op.FSYNC, id, 0, 0)).isEqualTo(Status.EINVAL);
+        assertThat(fb.serve(Op.FLUSH, id, 0, 0)).isEqualTo(Status.EINVAL);
+      }
+    }
+    try (Stream<Path> s = Files.list(root)) {
+      assertThat(s.map(p -> p.getFileName().toString())).containsExactly("f-3");
+    }
+    assertThatThrownBy(() -> new FileBackend(root, MAX, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
   void serveMapsTheDataOps() throws IOException {
     try (FileBackend fb = new FileBackend(root(), MAX)) {
       assertThat(fb.serve(Op.WRITE, 9, 0, 512)).isEqualTo(Status.OK);
@@ -258,5 +279,34 @@ class FileBackendTest {
     assertThatThrownBy(() -> new FileBackend(tmp.resolve("missing"), MAX))
         .isInstanceOf(IllegalArgumentException.class);
     assertThatThrownBy(() -> new FileBackend(tmp, 0)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void aHardLinkedFileIsRefusedAndLeftAlone() throws IOException {
+    Path root = root();
+    Path outside = Files.writeString(tmp.resolve("victim"), "keep");
+    Files.createLink(root.resolve("f-2"), outside);
+    try (FileBackend fb = new FileBackend(root, MAX)) {
+      assertThat(fb.write(2, 0, bytes("gone"))).isEqualTo(Status.EINVAL);
+      assertThat(fb.read(2, 0, 4)).isEqualTo(Status.EINVAL);
+      assertThat(fb.fsync(2)).isEqualTo(Status.EINVAL);
+    }
+    assertThat(Files.readString(outside)).isEqualTo("keep");
+    assertThat(Files.size(outside)).as("not sized to the limit").isEqualTo(4);
+  }
+
+  @Test
+  void aRootOwnedBySomeoneElseIsRefused() throws IOException {
+    Path root = root();
+    java.nio.file.attribute.UserPrincipal other;
+    try {
+      other = root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
+      Files.setOwner(root, other);
+    } catch (IOException | UnsupportedOperationException e) {
+      assumeTrue(false, "cannot give the directory to another user here: " + e);
+      return;
+    }
+    assertThatThrownBy(() -> new FileBackend(root, MAX)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("is owned by nobody");
   }
 }

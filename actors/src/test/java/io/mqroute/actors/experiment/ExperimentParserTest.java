@@ -225,4 +225,16 @@ class ExperimentParserTest {
     assertThat(s.variants()).allMatch(v -> v.machine().queues().ringSize() == 32);
     assertThat(List.of(s.seed())).containsExactly(1L);
   }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(20)
+  void aWorkloadFileMustBeARegularFileWithinTheLimit() throws IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
+    // size 0 for Files.size, endless to read
+    Files.createSymbolicLink(dir.resolve("zero.fio"), Path.of("/dev/zero"));
+    assertThat(error(BASE + "workload = \"zero.fio\"\n")).contains("workload: ").contains("zero.fio")
+        .endsWith("is not a regular file");
+    Files.write(dir.resolve("big.fio"), new byte[(int) ExperimentParser.MAX_FILE_BYTES + 1]);
+    assertThat(error(BASE + "workload = \"big.fio\"\n")).endsWith("is larger than 1 MiB");
+  }
 }

@@ -54,6 +54,8 @@ public final class NodeReport {
         byStatus.put(s.name(), n);
       }
     }
+    // forged or stranger messages refused: a non-zero count is worth a look
+    root.set("dropped", JSON.valueToTree(m.dropped()));
     return root.toPrettyString() + "\n";
   }
 
@@ -89,6 +91,10 @@ public final class NodeReport {
       sb.append("mqroute_queue_depth{queue=\"").append(q).append("\",state=\"waiting\"} ").append(g.waiting())
           .append('\n');
     }
+    sb.append("# HELP mqroute_dropped_total Messages refused as forged or from outside the cluster, by reason.\n");
+    sb.append("# TYPE mqroute_dropped_total counter\n");
+    m.dropped().forEach((r, n) -> sb.append("mqroute_dropped_total{reason=\"").append(escape(r)).append("\"} ")
+        .append(n).append('\n'));
     sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
     sb.append("# TYPE mqroute_in_flight gauge\n");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');

@@ -25,8 +25,9 @@ public final class KryoCodec {
     final Output output;
     final Input input = new Input();
 
-    Bundle(ActorRefSerializer refs, int maxMessageSize) {
+    Bundle(ActorRefSerializer refs, int maxMessageSize, java.util.function.Consumer<Kryo> extra) {
       WireRegistry.register(kryo, refs);
+      extra.accept(kryo);
       output = new Output(Math.min(256, maxMessageSize), maxMessageSize);
     }
   }
@@ -37,6 +38,12 @@ public final class KryoCodec {
    * @param maxMessageSize the largest frame written or accepted, in bytes
    */
   public KryoCodec(Supplier<ActorRefResolver> resolver, int poolSize, int maxMessageSize) {
+    this(resolver, poolSize, maxMessageSize, k -> { });
+  }
+
+  /** With {@code extra} registrations on each Kryo after the wire's (tests: a serializer that misbehaves). */
+  KryoCodec(Supplier<ActorRefResolver> resolver, int poolSize, int maxMessageSize,
+      java.util.function.Consumer<Kryo> extra) {
     if (poolSize < 1) {
       throw new IllegalArgumentException("pool-size must be >= 1, was " + poolSize);
     }
@@ -49,7 +56,7 @@ public final class KryoCodec {
         new Pool<>(true, false, poolSize) {
           @Override
           protected Bundle create() {
-            return new Bundle(refs, maxMessageSize);
+            return new Bundle(refs, maxMessageSize, extra);
           }
         };
   }
@@ -88,6 +95,7 @@ public final class KryoCodec {
           "frame of " + bytes.length + " bytes exceeds max-message-size " + maxMessageSize);
     }
     Bundle b = pool.obtain();
+    boolean reusable = true;
     try {
       Input in = b.input;
       in.setBuffer(bytes);
@@ -105,9 +113,17 @@ public final class KryoCodec {
       // IllegalArgumentException: a record's canonical constructor rejected the decoded values;
       // IllegalStateException: an actor reference reached a codec that has no ActorSystem
       throw new WireFormatException("malformed frame: " + e.getMessage(), e);
+    } catch (StackOverflowError | LinkageError | AssertionError e) {
+      // Errors raised while decoding a peer's bytes (nesting too deep, a class that fails to load) are the
+      // frame's fault: drop the frame, not the association. The Kryo instance may be mid-state: not reused.
+      // Other VirtualMachineErrors (out of memory, internal) are the JVM's and pass.
+      reusable = false;
+      throw new WireFormatException("malformed frame: " + e.getClass().getSimpleName(), e);
     } finally {
       b.input.setBuffer(EMPTY); // drop the caller's bytes
-      pool.free(b);
+      if (reusable) {
+        pool.free(b);
+      }
     }
   }
 }

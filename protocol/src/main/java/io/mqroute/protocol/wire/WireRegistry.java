@@ -34,8 +34,9 @@ public final class WireRegistry {
 
   /**
    * Messages and their ids, in id order. The per-request messages and their batches have explicit serializers
-   * ({@link RequestSerializer}, {@link CompletionSerializer}, {@link BatchSerializers}); any other record goes
-   * through Kryo's RecordSerializer (components in name order).
+   * ({@link RequestSerializer}, {@link CompletionSerializer}, {@link BatchSerializers}), and so has every other
+   * message ({@link QueueDrainingSerializer}): Kryo's RecordSerializer reads a field of an interface or Object
+   * type with readClassAndObject, which lets a frame nest messages without bound.
    */
   private static final List<Entry> MESSAGES =
       List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101), new Entry(RequestBatch.class, 102),
@@ -64,9 +65,11 @@ public final class WireRegistry {
     kryo.register(Completion.class, completions, 101);
     kryo.register(RequestBatch.class, new BatchSerializers.Requests(requests, actorRefSerializer), 102);
     kryo.register(CompletionBatch.class, new BatchSerializers.Completions(completions), 103);
+    kryo.register(QueueDraining.class, new QueueDrainingSerializer(actorRefSerializer), 104);
     for (Entry e : MESSAGES) {
+      // no default (reflective) serializer for a message: a new one must come with its own
       if (kryo.getClassResolver().getRegistration(e.id()) == null) {
-        kryo.register(e.type(), e.id());
+        throw new IllegalStateException(e.type().getName() + " has no explicit serializer");
       }
     }
   }

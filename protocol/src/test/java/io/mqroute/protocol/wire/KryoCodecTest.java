@@ -47,6 +47,50 @@ class KryoCodecTest {
   }
 
   @Test
+  void queueDrainingKeepsItsFormatAndNestingIsRefused() {
+    // the bytes RecordSerializer wrote: nodeUid (zigzag varlong), then the ref's class tag (0: null)
+    assertThat(hex(codec.encode(new io.mqroute.protocol.QueueDraining(null, 0)))).isEqualTo("6a0000");
+    assertThat(hex(codec.encode(new io.mqroute.protocol.QueueDraining(null, -4_611_686_018_427_387_904L))))
+        .isEqualTo("6affffffffffffffff7f00");
+    // QueueDraining nested in QueueDraining's queue field, 30000 deep: it used to overflow the stack
+    int depth = 30_000;
+    byte[] nested = new byte[depth * 2 + 2];
+    for (int d = 0; d < depth; d++) {
+      nested[2 * d] = (byte) (104 + 2);
+      nested[2 * d + 1] = 0;
+    }
+    byte[] frame = Arrays.copyOf(nested, depth * 2 + 1);
+    // the old reading: uid 0 first, then the class tag of QueueDraining (106) where a ref (22) or null belongs
+    byte[] shallow = {(byte) (104 + 2), 0, (byte) (104 + 2), 0, 0};
+    assertThatThrownBy(() -> codec.decode(shallow)).isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("invalid queue ref tag 106");
+    assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(WireFormatException.class);
+    assertThat(codec.decode(codec.encode(WireSamples.COMPLETION))).isEqualTo(WireSamples.COMPLETION);
+  }
+
+  /** Misbehaves like a decoder recursing without bound. */
+  static final class Overflowing extends com.esotericsoftware.kryo.Serializer<Overflowing> {
+    @Override
+    public void write(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Output out, Overflowing o) {
+    }
+
+    @Override
+    public Overflowing read(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Input in,
+        Class<? extends Overflowing> type) {
+      throw new StackOverflowError();
+    }
+  }
+
+  @Test
+  void anErrorWhileDecodingIsAMalformedFrame() {
+    KryoCodec c = new KryoCodec(null, 1, MAX, k -> k.register(Overflowing.class, new Overflowing(), 900));
+    assertThatThrownBy(() -> c.decode(new byte[] {(byte) (900 + 2 & 0x7f | 0x80), (byte) ((900 + 2) >>> 7)}))
+        .isInstanceOf(WireFormatException.class).hasCauseInstanceOf(StackOverflowError.class);
+    // and the codec goes on decoding
+    assertThat(c.decode(c.encode(WireSamples.COMPLETION))).isEqualTo(WireSamples.COMPLETION);
+  }
+
+  @Test
   void aBatchCountBeyondTheLimitIsRejectedBeforeAllocating() {
     // RequestBatch claiming 2^31 - 1 requests, and one claiming none
     byte[] huge = {(byte) (102 + 2), (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07};

@@ -1,0 +1,75 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.time.Duration;
+import java.util.List;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A node whose queue (or router) stops does not stay Up with nothing behind it: it shuts down, exit code 1. */
+class NodeGuardianTest {
+  private ActorSystem<Void> system;
+
+  @AfterEach
+  void shutDown() {
+    if (system != null) {
+      system.terminate();
+      ClusterNode.awaitTermination(system, Duration.ofSeconds(30));
+    }
+  }
+
+  private static Config config(NodeSettings.Role role) {
+    return ConfigFactory.parseString("""
+        pekko.coordinated-shutdown.exit-jvm = off
+        pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
+        pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
+        pekko.management.http.port = -1
+        """).withFallback(new NodeSettings(role, 0, List.of(), null, null, -1, -1).toConfig()).resolve();
+  }
+
+  /** Stops an actor from outside, as a crash would (typed actors ignore a classic PoisonPill). */
+  private void stop(String path) {
+    for (int attempt = 0; ; attempt++) { // the guardian spawns it once the system has started
+      try {
+        org.apache.pekko.actor.ActorRef ref = system.classicSystem().actorSelection(path)
+            .resolveOne(Duration.ofSeconds(10)).toCompletableFuture().get();
+        ((org.apache.pekko.actor.InternalActorRef) ref).stop();
+        return;
+      } catch (Exception e) {
+        if (attempt == 100) {
+          throw new AssertionError(path + " not found", e);
+        }
+        try {
+          Thread.sleep(100);
+        } catch (InterruptedException ie) {
+          throw new AssertionError(ie);
+        }
+      }
+    }
+  }
+
+  @Test
+  void aStoppedQueueShutsTheDeviceNodeDownWithExitCodeOne() {
+    system = ClusterNode.start(NodeSettings.Role.DEVICE, config(NodeSettings.Role.DEVICE)).system();
+    stop("/user/queue-1");
+    assertThat(ClusterNode.awaitTermination(system, Duration.ofSeconds(30))).as("the node ends").isTrue();
+    CoordinatedShutdown cs = CoordinatedShutdown.get(system.classicSystem());
+    assertThat(cs.getShutdownReason()).contains(NodeGuardian.ChildStopped.INSTANCE);
+    assertThat(system.settings().config().getInt("pekko.coordinated-shutdown.reason-overrides.\""
+        + NodeGuardian.ChildStopped.class.getName() + "\".exit-code")).isEqualTo(1);
+  }
+
+  @Test
+  void aStoppedRouterShutsTheHostNodeDown() {
+    system = ClusterNode.start(NodeSettings.Role.HOST, config(NodeSettings.Role.HOST)).system();
+    stop("/user/router");
+    assertThat(ClusterNode.awaitTermination(system, Duration.ofSeconds(30))).isTrue();
+    assertThat(CoordinatedShutdown.get(system.classicSystem()).getShutdownReason())
+        .contains(NodeGuardian.ChildStopped.INSTANCE);
+  }
+}
