@@ -119,7 +119,8 @@ class ExperimentParserTest {
   void aSelectorThatIndexesQueuesByCpuNeedsPerCpuQueues() {
     // variant a is static-cpu: qid = task_cpu means nothing for virtqueues
     assertThat(error(BASE.replace("kind = per-cpu, ring-size = 8", "kind = virtio, count = 2, ring-size = 8")))
-        .contains("t.conf:", "\"static-cpu\" takes the submitting CPU as the queue index", "with virtio queues use mq-map");
+        .contains("t.conf:", "\"static-cpu\" takes the submitting CPU as the queue index",
+            "with virtio queues use mq-map");
     assertThat(error(BASE.replace("kind = per-cpu, ring-size = 8", "kind = independent, count = 2, ring-size = 8")
         .replace("static-cpu", "hotplug-aware, selector-params { inner = reduced-v3 }")))
         .contains("\"hotplug-aware\" takes the submitting CPU", "with independent queues");

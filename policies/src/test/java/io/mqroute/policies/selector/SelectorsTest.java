@@ -50,7 +50,8 @@ class SelectorsTest {
         assertThatThrownBy(() -> Selectors.create("reduced-v4"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessage("unknown selector \"reduced-v4\"; did you mean \"reduced-v3\"? (valid: static-cpu, "
-                        + "mq-map, reduced-v3, reduced-v2, random, round-robin, p2c, shortest, single, hotplug-aware, test-fixed)");
+                        + "mq-map, reduced-v3, reduced-v2, random, round-robin, p2c, shortest, single, hotplug-aware, "
+                        + "test-fixed)");
         assertThatThrownBy(() -> Selectors.create("roundrobin")).hasMessageContaining("did you mean \"round-robin\"?");
         assertThatThrownBy(() -> Selectors.create("zzzzzzzzzzzz")).hasMessageNotContaining("did you mean");
     }
