@@ -7,6 +7,7 @@ import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.List;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,23 +35,17 @@ class NodeGuardianTest {
 
   /** Stops an actor from outside, as a crash would (typed actors ignore a classic PoisonPill). */
   private void stop(String path) {
-    for (int attempt = 0; ; attempt++) { // the guardian spawns it once the system has started
-      try {
-        org.apache.pekko.actor.ActorRef ref = system.classicSystem().actorSelection(path)
-            .resolveOne(Duration.ofSeconds(10)).toCompletableFuture().get();
-        ((org.apache.pekko.actor.InternalActorRef) ref).stop();
-        return;
-      } catch (Exception e) {
-        if (attempt == 100) {
-          throw new AssertionError(path + " not found", e);
-        }
-        try {
-          Thread.sleep(100);
-        } catch (InterruptedException ie) {
-          throw new AssertionError(ie);
-        }
-      }
-    }
+    // the guardian spawns it once the system has started: poll for it with a timeout
+    org.apache.pekko.actor.ActorRef ref = ActorTestKit.create(system).createTestProbe().awaitAssert(
+        Duration.ofSeconds(10), () -> {
+          try {
+            return system.classicSystem().actorSelection(path).resolveOne(Duration.ofSeconds(1))
+                .toCompletableFuture().get();
+          } catch (Exception e) {
+            throw new AssertionError(path + " not found", e);
+          }
+        });
+    ((org.apache.pekko.actor.InternalActorRef) ref).stop();
   }
 
   @Test
