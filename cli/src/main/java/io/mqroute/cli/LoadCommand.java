@@ -67,6 +67,7 @@ final class LoadCommand implements Callable<Integer> {
       String what = j.rateIopsRead() > 0 || j.rateIopsWrite() > 0 ? "rate / rate_iops (open-loop arrivals)"
           : j.fsyncEvery() > 0 ? "fsync"
           : j.startDelayNs() > 0 ? "startdelay"
+          : j.think().enabled() ? "thinktime"
           : j.nrfiles() > 1 ? "nrfiles > 1"
           : null;
       if (what != null) {

@@ -121,6 +121,14 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void loadRefusesThinktime(@TempDir Path dir) throws IOException {
+    Path job = dir.resolve("thinking.fio");
+    Files.writeString(job, "[j]\nrw=randread\nsize=1m\nthinktime=1ms\n");
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
+        "job j: thinktime is not supported by mqroute load");
+  }
+
+  @Test
   void aTimeBasedJobWithoutRuntimeIsRefused(@TempDir Path dir) throws IOException {
     Path job = dir.resolve("forever.fio");
     Files.writeString(job, "[forever]\nrw=randread\nsize=1m\ntime_based\n");

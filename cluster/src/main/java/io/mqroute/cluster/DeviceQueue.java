@@ -309,7 +309,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     return false;
   }
 
-  /** On this system, or on a member that is Joining, WeaklyUp or Up in this node's current view. */
+  /** On this system, or on a member that is not Down or Removed in this node's current view. */
   private boolean isMember(ActorRef<?> ref) {
     org.apache.pekko.actor.Address a = ref.path().address();
     if (a.hasLocalScope()) {
@@ -325,8 +325,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
       if (m.address().equals(a)) {
         org.apache.pekko.cluster.MemberStatus st = m.status();
-        return st == org.apache.pekko.cluster.MemberStatus.up() || st == org.apache.pekko.cluster.MemberStatus.joining()
-            || st == org.apache.pekko.cluster.MemberStatus.weaklyUp();
+        // a host in coordinated shutdown is Leaving, then Exiting, and still forwards what its clients send
+        return st != org.apache.pekko.cluster.MemberStatus.down() && st != org.apache.pekko.cluster.MemberStatus.removed();
       }
     }
     return false;

@@ -43,6 +43,8 @@ public final class ChaosController extends AbstractBehavior<Command> {
   /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
   /** A group has started: the next BeforeGroup follows an unmount and a mount. */
   private boolean mounted;
+  /** The queues' server threads are fuse-over-io-uring ring threads, each pinned to its queue's CPU. */
+  private final boolean ringThreads;
   private final int[] serverCpu;
   private final int[] cpuToNode;
   /** Open windows per (kind, queue): a fault ends when its last window closes. */
@@ -73,6 +75,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
     this.profile = profile;
     this.machine = machine;
     this.topology = profile.machine().topology();
+    this.ringThreads = profile.machine().queues().kind() == io.mqroute.actors.machine.QueueKind.PER_CPU;
     this.timers = timers;
     this.clock = NanoClock.of(ctx.getSystem());
     this.random = machine.random();
@@ -149,7 +152,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
         tellJobs();
         for (int q = 0; q < serverCpu.length; q++) {
           if (serverCpu[q] == e.target()) { // migrate_tasks breaks the thread's affinity and moves it
-            moveServer(q, fallbackPinned(e.target()));
+            moveServer(q, ringThreads ? fallbackPinned(e.target()) : fallback(e.target()));
           }
         }
       }
@@ -194,7 +197,11 @@ public final class ChaosController extends AbstractBehavior<Command> {
     }
   }
 
+  /** libfuse's fuse_uring_start pins each ring thread to its qid's CPU again; other servers are not pinned. */
   private void repinServers() {
+    if (!ringThreads) {
+      return;
+    }
     for (int q = 0; q < serverCpu.length; q++) {
       int home = machine.queueHomeCpu()[q];
       if (online[home] && serverCpu[q] != home) {

@@ -227,6 +227,10 @@ public final class Job extends AbstractBehavior<Command> {
   }
 
   private void thinkQuiesced() {
+    if (stopping) { // fio clips the pause at the end of the run: nothing more to think about
+      thinking = false;
+      return;
+    }
     quiesced = true;
     if (plan.think().spinNanos() > 0) {
       if (wakeTargets != null) {
@@ -284,6 +288,9 @@ public final class Job extends AbstractBehavior<Command> {
     sleeping = false;
     if (!stopping && freeCount > 0 && !thinking) { // a pause that began meanwhile decides again when it ends
       issue(sleepDirection == 0);
+      if (thinkDue()) {
+        think();
+      }
       submit();
     }
     return this;
@@ -306,6 +313,9 @@ public final class Job extends AbstractBehavior<Command> {
     long offset = (read ? readOffsets : writeOffsets).next();
     long now = clock.nanoTime(); // one reading: Little's law must hold exactly in real time too
     accumulate(now);
+    if (freeCount == plan.inFlight()) {
+      lastProgress = now; // nothing was outstanding (a think or rate pause): the stall clock starts now
+    }
     int slot = freeSlots[--freeCount];
     long s = seq++;
     slots[slot] = s + 1;

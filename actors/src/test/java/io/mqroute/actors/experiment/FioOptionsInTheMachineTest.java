@@ -119,6 +119,45 @@ class FioOptionsInTheMachineTest {
   }
 
   @Test
+  void aPauseLongerThanTheStallLimitIsNotAStall() throws IOException {
+    // 1.5 s of thinktime, then a 400 ms request: the stall clock starts when the request goes out, not at the last
+    // completion (the default stall-limit is 1 s)
+    Path f = dir.resolve("pause.conf");
+    Files.writeString(f, """
+        name = pause
+        seed = 1
+        machine { numa-nodes = 1, cores-per-node = 2 }
+        queues { kind = per-cpu, ring-size = 8 }
+        device = "fixed(400ms)"
+        workload = \"\"\"
+        [j]
+        ioengine=psync
+        rw=randread
+        bs=4k
+        size=1g
+        time_based
+        runtime=5s
+        thinktime=1500ms
+        \"\"\"
+        """);
+    MachineResult r = ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {})
+        .variants().get(0).result();
+    assertThat(r.stall()).isNull();
+    assertThat(r.violations()).isEmpty();
+    assertThat(r.jobs().get(0).direction(Direction.READ).totalIos()).isEqualTo(3);
+  }
+
+  @Test
+  void noPauseRunsAfterTheJobHasEnded() throws IOException {
+    // 64 I/Os go out, then the job waits for them before its pause (about 1 ms: one queue serves them in turn);
+    // the run ends at 0.5 ms, in that wait, and fio clips the pause: no thinktime_spin runs
+    MachineResult r = exact("ioengine=libaio\niodepth=64\nruntime=500us\nthinktime=10\nthinktime_spin=10\n"
+        + "thinktime_blocks=64\nthinktime_blocks_type=issue");
+    assertThat(r.jobs().get(0).direction(Direction.READ).totalIos()).isPositive();
+    assertThat(r.cores().stream().mapToLong(c -> c.byKind()[Work.THINK.ordinal()]).sum()).isZero();
+  }
+
+  @Test
   void thinktimeCompanionsWithoutThinktimeAreRefused() {
     assertThatThrownBy(() -> exact("ioengine=psync\nthinktime_spin=10"))
         .hasMessageContaining("(workload):9: thinktime_spin needs thinktime=");

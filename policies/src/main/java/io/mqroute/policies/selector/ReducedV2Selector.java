@@ -114,6 +114,8 @@ public final class ReducedV2Selector implements QueueSelector {
 
     /** Defaults are the series' constants: NUMA 3, global 4, retries 2, the code as posted. */
     public static final class Builder {
+        public static final int MAX_RETRIES = 64;
+
         private int numa = 3;
         private int global = 4;
         private int retries = 2;
@@ -134,9 +136,12 @@ public final class ReducedV2Selector implements QueueSelector {
             return this;
         }
 
-        /** {@code FURING_NEXT_QUEUE_RETRIES}: neighbours tried after the first choice. */
+        /**
+         * {@code FURING_NEXT_QUEUE_RETRIES}: neighbours tried after the first choice. At most {@link #MAX_RETRIES}:
+         * v2 has no bound on the walk but this constant (2), and every request may walk it.
+         */
         public Builder retries(int v) {
-            retries = Params.checkRange("retries", v, 0, Integer.MAX_VALUE);
+            retries = Params.checkRange("retries", v, 0, MAX_RETRIES);
             return this;
         }
 

@@ -81,7 +81,7 @@ public final class Selectors {
                 return ReducedV2Selector.newBuilder()
                         .numaThreshold(p.intValue("numa", 3, 0, max))
                         .globalThreshold(p.intValue("global", 4, 0, max))
-                        .retries(p.intValue("retries", 2, 0, max))
+                        .retries(p.intValue("retries", 2, 0, ReducedV2Selector.Builder.MAX_RETRIES))
                         .asPosted(p.boolValue("as-posted", true))
                         .build();
             }

@@ -85,6 +85,8 @@ class SelectorsTest {
     void buildersRejectBadValuesWithTheSameWords() {
         assertThatThrownBy(() -> ReducedV3Selector.newBuilder().retries(-1)).hasMessage("retries must be >= 0, got -1");
         assertThatThrownBy(() -> ReducedV3Selector.newBuilder().numaThreshold(-3)).hasMessage("numa must be >= 0, got -3");
+        // v2's walk has no bound but its retries: an unbounded value would walk for ever on every request
+        assertThatThrownBy(() -> ReducedV2Selector.newBuilder().retries(65)).hasMessageContaining("retries");
         assertThatThrownBy(() -> PowerOfChoicesSelector.newBuilder().choices(0)).hasMessage("choices must be in [1, 64], got 0");
         assertThatThrownBy(() -> SingleQueueSelector.newBuilder().queue(-1)).hasMessage("queue must be >= 0, got -1");
         assertThatThrownBy(() -> HotplugAwareSelector.newBuilder().build()).hasMessage("inner must be set to a selector");
