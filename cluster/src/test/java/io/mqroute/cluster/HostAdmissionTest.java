@@ -142,6 +142,14 @@ class HostAdmissionTest {
     ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMinutes(10), "a");
     ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMinutes(10), "b");
     device(2, Duration.ofMillis(1), "c");
+    // all three registered before the router starts: its first listing has them all, so their slots follow the
+    // sort order (a, b, c) and not the order the registrations happened to arrive in
+    TestProbe<Receptionist.Listing> registered = kit.createTestProbe();
+    registered.awaitAssert(WAIT, () -> {
+      kit.system().receptionist().tell(Receptionist.find(DeviceQueue.QUEUES, registered.ref()));
+      assertThat(registered.receiveMessage(WAIT).getServiceInstances(DeviceQueue.QUEUES)).hasSize(3);
+      return null;
+    });
     ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
         64).withAdmission(mode, 2)), "router");
     TestProbe<HostRouter.Slots> sp = kit.createTestProbe();
