@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** node, load and cluster-demo refuse bad flags, files and config with one line and exit code 2. */
 class ClusterCommandsTest {
@@ -112,20 +114,16 @@ class ClusterCommandsTest {
     assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()), "bad.fio");
   }
 
-  @Test
-  void loadRefusesOptionsItDoesNotDo(@TempDir Path dir) throws IOException {
-    Path job = dir.resolve("rated.fio");
-    Files.writeString(job, "[j]\nrw=randread\nsize=1m\nrate_iops=100\n");
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', textBlock = """
+      rate_iops=100 | rate / rate_iops (open-loop arrivals)
+      thinktime=1ms | thinktime
+      """)
+  void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir) throws IOException {
+    Path job = dir.resolve("refused.fio");
+    Files.writeString(job, "[j]\nrw=randread\nsize=1m\n" + option + "\n");
     assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
-        "job j: rate / rate_iops (open-loop arrivals) is not supported by mqroute load");
-  }
-
-  @Test
-  void loadRefusesThinktime(@TempDir Path dir) throws IOException {
-    Path job = dir.resolve("thinking.fio");
-    Files.writeString(job, "[j]\nrw=randread\nsize=1m\nthinktime=1ms\n");
-    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
-        "job j: thinktime is not supported by mqroute load");
+        "job j: " + named + " is not supported by mqroute load");
   }
 
   @Test

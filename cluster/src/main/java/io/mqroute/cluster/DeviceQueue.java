@@ -19,6 +19,7 @@ import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.pekko.Done;
+import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -34,6 +35,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.MemberStatus;
+import org.apache.pekko.cluster.typed.Cluster;
 
 /**
  * One request queue on a device node (role {@code device}): registers a {@link Request} endpoint under
@@ -311,22 +315,21 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
   /** On this system, or on a member that is not Down or Removed in this node's current view. */
   private boolean isMember(ActorRef<?> ref) {
-    org.apache.pekko.actor.Address a = ref.path().address();
+    Address a = ref.path().address();
     if (a.hasLocalScope()) {
       return true;
     }
     if (!clusterSystem) {
       return false;
     }
-    org.apache.pekko.cluster.typed.Cluster cluster = org.apache.pekko.cluster.typed.Cluster.get(getContext().getSystem());
+    Cluster cluster = Cluster.get(getContext().getSystem());
     if (a.equals(cluster.selfMember().address())) {
       return true;
     }
-    for (org.apache.pekko.cluster.Member m : cluster.state().getMembers()) {
+    for (Member m : cluster.state().getMembers()) {
       if (m.address().equals(a)) {
-        org.apache.pekko.cluster.MemberStatus st = m.status();
         // a host in coordinated shutdown is Leaving, then Exiting, and still forwards what its clients send
-        return st != org.apache.pekko.cluster.MemberStatus.down() && st != org.apache.pekko.cluster.MemberStatus.removed();
+        return m.status() != MemberStatus.down() && m.status() != MemberStatus.removed();
       }
     }
     return false;
@@ -350,7 +353,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     if (!getContext().getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
       return 0;
     }
-    return org.apache.pekko.cluster.typed.Cluster.get(getContext().getSystem()).selfMember().uniqueAddress()
+    return Cluster.get(getContext().getSystem()).selfMember().uniqueAddress()
         .longUid();
   }
 

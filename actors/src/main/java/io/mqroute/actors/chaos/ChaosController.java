@@ -10,6 +10,7 @@ import io.mqroute.actors.machine.Perturbation;
 import io.mqroute.actors.machine.Perturbation.BeforeGroup;
 import io.mqroute.actors.machine.Perturbation.Collect;
 import io.mqroute.actors.machine.Perturbation.Command;
+import io.mqroute.actors.machine.QueueKind;
 import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.policies.topology.CpuTopology;
@@ -40,11 +41,11 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private final RandomSource random;
   private final long start;
   private final boolean[] online;
-  /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
   /** A group has started: the next BeforeGroup follows an unmount and a mount. */
   private boolean mounted;
   /** The queues' server threads are fuse-over-io-uring ring threads, each pinned to its queue's CPU. */
   private final boolean ringThreads;
+  /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
   private final int[] serverCpu;
   private final int[] cpuToNode;
   /** Open windows per (kind, queue): a fault ends when its last window closes. */
@@ -75,7 +76,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
     this.profile = profile;
     this.machine = machine;
     this.topology = profile.machine().topology();
-    this.ringThreads = profile.machine().queues().kind() == io.mqroute.actors.machine.QueueKind.PER_CPU;
+    this.ringThreads = profile.machine().queues().kind() == QueueKind.PER_CPU;
     this.timers = timers;
     this.clock = NanoClock.of(ctx.getSystem());
     this.random = machine.random();

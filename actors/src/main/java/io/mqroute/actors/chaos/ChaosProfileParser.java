@@ -57,8 +57,6 @@ public final class ChaosProfileParser {
   private static final List<String> CHAOS_KEYS = List.of("semantics", "iterations", "load-factor", "hotpluggable",
       "hotplug-interval", "writer", "block-size", "ops-per-writer", "iteration-runtime", "verify-ops", "max-wait",
       "faults", "events");
-  private static final String NO_URING_ENOMEM = "enomem is virtqueue_add_sgs failing, which only virtio queues have;"
-      + " per-cpu fuse-over-io-uring queues have no such path (ring-full models a ring without free entries)";
   private static final List<String> FAULT_KINDS = List.of("eio", "enomem", "stall", "slow", "ring-full");
   private static final List<String> FORBIDDEN_WRITER_OPTIONS = List.of("bs", "size", "numjobs", "runtime",
       "time_based", "stonewall", "cpus_allowed", "filesize");
@@ -184,7 +182,7 @@ public final class ChaosProfileParser {
             + " does not exist (queues 0-" + (machine.queues().count() - 1) + ")");
       }
       if (!cpuEvent && e.fault().kind() == Fault.Kind.ENOMEM && machine.queues().kind() == QueueKind.PER_CPU) {
-        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": " + NO_URING_ENOMEM);
+        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": " + MachineSpecParser.NO_URING_ENOMEM);
       }
       events.add(e);
     }
@@ -202,7 +200,7 @@ public final class ChaosProfileParser {
         continue;
       }
       if (kind.equals("enomem") && queues == QueueKind.PER_CPU) {
-        throw f.error(kind, NO_URING_ENOMEM);
+        throw f.error(kind, MachineSpecParser.NO_URING_ENOMEM);
       }
       String valueKey = switch (kind) {
         case "eio", "enomem" -> "rate";
@@ -214,10 +212,12 @@ public final class ChaosProfileParser {
       StrictConfig k = f.object(kind, keys);
       long every = k.nanos("every", 0);
       long len = k.nanos("for", 0);
-      for (String key : List.of("every", "for")) { // a window that never opens or never lasts would do nothing
-        if ((key.equals("every") ? every : len) <= 0) {
-          throw k.error(key, "needs a time > 0 (every: mean gap between windows, for: how long each stays open)");
-        }
+      // a window that never opens or never lasts would do nothing
+      if (every <= 0) {
+        throw k.error("every", "needs a time > 0: the mean gap between windows");
+      }
+      if (len <= 0) {
+        throw k.error("for", "needs a time > 0: how long each window stays open");
       }
       double value = switch (kind) {
         case "eio", "enomem" -> k.number("rate", 1, 0, 1);

@@ -69,14 +69,12 @@ public final class FileIncluder implements ConfigIncluder, ConfigIncluderFile, C
       if (!Files.isRegularFile(file)) {
         throw new ConfigError(file + ": no such file" + (depth > 1 ? " (included)" : ""));
       }
-      if (Files.size(file) > maxBytes) {
-        throw new ConfigError(file + ": larger than " + (maxBytes >> 20) + " MiB");
-      }
       // the origin is the path as the user gave it (an include's: resolved against the experiment's directory)
-      // read bounded: the file may have grown since the size check
       return ConfigFactory.parseString(HoconText.singleLineStrings(BoundedFiles.readString(file, maxBytes)),
           ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF).setOriginDescription(file.toString())
               .setIncluder(this)).root();
+    } catch (BoundedFiles.Refused e) {
+      throw new ConfigError(file + ": " + e.getMessage());
     } catch (IOException e) {
       throw new ConfigError(file + ": cannot read (" + e.getMessage() + ")");
     } catch (ConfigException e) {

@@ -136,7 +136,6 @@ public final class FlowProtocol {
   /** Serve a request; complete {@code done} when the device is finished with it. */
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
 
-  /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
   /**
    * A ring queue has ended the request its server thread finished (COMMIT_AND_FETCH's commit half): the thread
    * fetches its next request only now, so a request's completion work runs before the next request's.
@@ -145,6 +144,7 @@ public final class FlowProtocol {
     INSTANCE
   }
 
+  /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
   record ServerDone(Serve serve, long deviceNanos) implements PollerCommand {
     /** The device time is not known yet: ask the device now. */
     static final long ASK_DEVICE = -1;

@@ -40,6 +40,13 @@ import java.util.stream.IntStream;
  * </pre>
  */
 public final class MachineSpecParser {
+  /**
+   * Refusal of ENOMEM on a ring queue, for machine blocks and chaos profiles: fuse_uring_queue_fuse_req allocates
+   * nothing, a request without a free ring entry waits in fuse_req_queue.
+   */
+  public static final String NO_URING_ENOMEM = "ENOMEM is virtqueue_add_sgs failing, which only virtio queues have;"
+      + " per-cpu fuse-over-io-uring queues have no such path (ring-full models a ring without free entries)";
+
   public static final List<String> KEYS = List.of("machine", "queues", "router", "wake", "device", "stall-limit");
 
   /** intel_idle's Skylake-SP table (skx_cstates): exit latency and target residency. */
@@ -160,9 +167,7 @@ public final class MachineSpecParser {
     int pollers = q.integer("pollers", 1, 1, 1024);
     double enomem = q.number("enomem-probability", 0, 0, 1);
     if (enomem > 0 && kind == QueueKind.PER_CPU) {
-      // fuse_uring_queue_fuse_req allocates nothing: a request without a free ring entry waits in fuse_req_queue
-      throw q.error("enomem-probability", "is virtqueue_add_sgs failing with -ENOMEM, which only virtio queues have;"
-          + " per-cpu fuse-over-io-uring queues have no such path");
+      throw q.error("enomem-probability", NO_URING_ENOMEM);
     }
     return new MachineSpec.Queues(kind, count, new ArrayList<>(registered), home, ring, pollers,
         q.parse("full-ring", "refill-on-completion", Strategies::fullRing),
@@ -180,8 +185,8 @@ public final class MachineSpecParser {
     QueueSelector sel = r.parse("selector", selector, s -> Selectors.create(s, params)); // validate them now
     if (sel.indexesQueuesByCpu() && queues.kind() != QueueKind.PER_CPU) {
       throw r.error("selector", "\"" + selector + "\" takes the submitting CPU as the queue index (fuse-over-io-uring's"
-          + " qid = task_cpu), which needs kind = per-cpu queues; with " + queues.kind().name().toLowerCase(
-          java.util.Locale.ROOT).replace('_', '-') + " queues use mq-map or a load-based selector");
+          + " qid = task_cpu), which needs kind = per-cpu queues; with " + queues.kind().spec()
+          + " queues use mq-map or a load-based selector");
     }
     String adm = r.string("admission", "per-queue");
     BackgroundAdmission.Mode mode = switch (adm) {

@@ -55,13 +55,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   /**
    * @param serverNanos CPU work on {@code core} per request before the device (a FUSE server thread), 0 for
    *                    a device that polls from outside the host's CPUs
-   */
-  public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
-      int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core, RandomSource faults) {
-    return create(device, service, order, pollers, serverNanos, core, faults, false);
-  }
-
-  /**
    * @param commitBeforeNext a fuse-over-io-uring ring thread: it takes its next request only after the queue has
    *                         ended the last one ({@link FlowProtocol.Committed}), as COMMIT_AND_FETCH commits
    *                         (nr_reqs--, fuse_request_end, the waiter's wake-up) before it fetches
@@ -161,7 +154,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     busy++;
     if (device.onCpu()) { // the server thread does the I/O itself: its CPU work is the service
       long svc = service(s);
-      core.tell(new CoreProtocol.Exec<>(serverNanos + svc, Work.SERVER, getContext().getSelf(), new ServerDone(s, 0)));
+      core.tell(new CoreProtocol.Exec<>(serverNanos + svc, Work.SERVER, getContext().getSelf(),
+          new ServerDone(s, 0)));
     } else if (serverNanos > 0) { // the device is asked when the server thread hands the request over
       core.tell(new CoreProtocol.Exec<>(serverNanos, Work.SERVER, getContext().getSelf(),
           new ServerDone(s, ServerDone.ASK_DEVICE)));

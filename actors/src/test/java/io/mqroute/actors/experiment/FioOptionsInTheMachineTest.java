@@ -48,13 +48,18 @@ class FioOptionsInTheMachineTest {
 
   /** One second of the job (rw=randread unless it says otherwise) on a 10 µs device. */
   private MachineResult oneSecond(String cpu, String job) throws IOException {
-    Path f = dir.resolve("one-second.conf");
+    return timeBased(cpu, "fixed(10us)", job);
+  }
+
+  /** The job, time-based (one second unless it sets runtime=), on {@code device}. */
+  private MachineResult timeBased(String cpu, String device, String job) throws IOException {
+    Path f = dir.resolve("time-based.conf");
     Files.writeString(f, """
-        name = one-second
+        name = time-based
         seed = 1
         machine { numa-nodes = 1, cores-per-node = 2, cpu { %s } }
         queues { kind = per-cpu, ring-size = 8 }
-        device = "fixed(10us)"
+        device = "%s"
         workload = \"\"\"
         [j]
         rw=randread
@@ -64,7 +69,7 @@ class FioOptionsInTheMachineTest {
         runtime=1s
         %s
         \"\"\"
-        """.formatted(cpu, job));
+        """.formatted(cpu, device, job));
     return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {}).variants().get(0)
         .result();
   }
@@ -122,26 +127,7 @@ class FioOptionsInTheMachineTest {
   void aPauseLongerThanTheStallLimitIsNotAStall() throws IOException {
     // 1.5 s of thinktime, then a 400 ms request: the stall clock starts when the request goes out, not at the last
     // completion (the default stall-limit is 1 s)
-    Path f = dir.resolve("pause.conf");
-    Files.writeString(f, """
-        name = pause
-        seed = 1
-        machine { numa-nodes = 1, cores-per-node = 2 }
-        queues { kind = per-cpu, ring-size = 8 }
-        device = "fixed(400ms)"
-        workload = \"\"\"
-        [j]
-        ioengine=psync
-        rw=randread
-        bs=4k
-        size=1g
-        time_based
-        runtime=5s
-        thinktime=1500ms
-        \"\"\"
-        """);
-    MachineResult r = ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {})
-        .variants().get(0).result();
+    MachineResult r = timeBased("", "fixed(400ms)", "ioengine=psync\nruntime=5s\nthinktime=1500ms");
     assertThat(r.stall()).isNull();
     assertThat(r.violations()).isEmpty();
     assertThat(r.jobs().get(0).direction(Direction.READ).totalIos()).isEqualTo(3);
