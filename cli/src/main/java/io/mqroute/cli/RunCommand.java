@@ -44,7 +44,7 @@ final class RunCommand implements Callable<Integer> {
   Long seed;
 
   @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key of the experiment "
-      + "(repeatable), e.g. --set queues.ring-size=256 or --set fio.iodepth=8.")
+      + "(repeatable), e.g. --set queues.ring-size=256 or --set fio.iodepth=8; wins over --quick's profile.")
   Map<String, String> sets = new LinkedHashMap<>();
 
   @Option(names = "--parallel", paramLabel = "N", description = "Runs at once (default: the number of "
@@ -52,7 +52,7 @@ final class RunCommand implements Callable<Integer> {
   Integer parallel;
 
   @Option(names = "--quick", description = "Apply the experiment's quick profile (short runs, one "
-      + "replication): what CI runs.")
+      + "replication unless the profile names more): what CI runs.")
   boolean quick;
 
   @Option(names = "--brief", description = "Only the comparison table, the verdicts and the digest.")

@@ -22,6 +22,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -61,40 +62,24 @@ public final class ExperimentParser {
    * @param quick        apply the file's {@code quick} profile (CI-sized runs)
    */
   public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> sets, boolean quick) {
-    Config raw = load(file);
-    for (Map.Entry<String, String> e : sets.entrySet()) {
-      String key = Shortcuts.expand(e.getKey());
-      String first;
-      try {
-        first = ConfigUtil.splitPath(key).get(0);
-      } catch (ConfigException ex) {
-        throw new ConfigError("--set " + e.getKey() + ": not a key path (" + ex.getMessage() + ")");
-      }
-      if (!TOP_KEYS.contains(first)) {
-        throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
-            concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
-      }
-      try {
-        Config one = ConfigFactory.parseString("\"x\" = " + e.getValue(),
-            ConfigParseOptions.defaults().setOriginDescription("--set " + e.getKey()));
-        raw = raw.withValue(key, one.getValue("\"x\""));
-      } catch (ConfigException ex) {
-        throw new ConfigError("--set " + e.getKey() + "=" + e.getValue() + ": " + ex.getMessage());
-      }
-    }
+    Config raw = applySets(load(file), sets);
     StrictConfig top = StrictConfig.of(raw, "", TOP_KEYS);
-    int replications = top.integer("replications", 1, 1, 1000);
-    if (quick && raw.hasPath("quick")) {
-      Config q = Shortcuts.expand(object(raw, top, "quick"));
-      replications = StrictConfig.of(q, "quick", QUICK_KEYS).integer("replications", 1, 1, 1000);
-      raw = q.withoutPath("replications").withoutPath("sweep").withFallback(raw);
-      if (q.hasPath("sweep")) { // a quick sweep replaces the full one instead of merging with it
-        raw = raw.withValue("sweep", q.getValue("sweep"));
+    if (quick) {
+      // the quick profile runs one replication unless it names its own (or --set replications does)
+      int quickReplications = 1;
+      if (raw.hasPath("quick")) {
+        Config q = Shortcuts.expand(object(raw, top, "quick"));
+        quickReplications = StrictConfig.of(q, "quick", QUICK_KEYS).integer("replications", 1, 1, 1000);
+        raw = q.withoutPath("replications").withoutPath("sweep").withFallback(raw);
+        if (q.hasPath("sweep")) { // a quick sweep replaces the full one instead of merging with it
+          raw = raw.withValue("sweep", q.getValue("sweep"));
+        }
       }
-    } else if (quick) {
-      replications = 1;
+      raw = raw.withValue("replications", ConfigValueFactory.fromAnyRef(quickReplications));
+      raw = applySets(raw, sets); // the command line wins over the quick profile
     }
     top = StrictConfig.of(raw, "", TOP_KEYS);
+    int replications = top.integer("replications", 1, 1, 1000);
     String name = top.requiredString("name");
     if (!NAME.matcher(name).matches()) {
       throw top.error("name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + name + "\"");
@@ -119,6 +104,7 @@ public final class ExperimentParser {
       }
     }
     List<Map<String, String>> points = product(sweep);
+    Map<String, String> fromSets = setParams(raw, sets);
 
     List<Variant> variants = new ArrayList<>();
     List<? extends ConfigObject> list = variantObjects(raw, top);
@@ -139,7 +125,14 @@ public final class ExperimentParser {
       boolean expectStall = sv.bool("expect-stall", false);
       Map<String, String> variantFio = sv.stringMap("fio");
       Config overrides = v.withoutPath("name").withoutPath("expect-stall").withoutPath("fio");
-      Map<String, String> params = flatten(v.withoutPath("name"));
+      Map<String, String> written = flatten(v.withoutPath("name"));
+      Map<String, String> params = new LinkedHashMap<>();
+      fromSets.forEach((k, value) -> {
+        if (written.keySet().stream().noneMatch(w -> w.equals(k) || w.startsWith(k + ".") || k.startsWith(w + "."))) {
+          params.put(k, value); // a --set value this variant does not override
+        }
+      });
+      params.putAll(written);
       for (String swept : sweep.keySet()) {
         boolean own = swept.startsWith("fio.") ? variantFio.containsKey(swept.substring(4)) : v.hasPath(swept);
         if (own) {
@@ -166,7 +159,54 @@ public final class ExperimentParser {
     }
     List<Expectation> expectations = expectations(raw, top, names, sweep);
     return new ExperimentSpec(name, description, seed, file, List.copyOf(variants),
-        List.copyOf(sweep.keySet()), replications, expectations, quick);
+        List.copyOf(sweep.keySet()), replications, expectations, quick, expandedSets(sets));
+  }
+
+  /** {@code raw} with every {@code --set key=value} applied (values are HOCON, shortcuts expanded). */
+  private static Config applySets(Config raw, Map<String, String> sets) {
+    for (Map.Entry<String, String> e : sets.entrySet()) {
+      String key = Shortcuts.expand(e.getKey());
+      String first;
+      try {
+        first = ConfigUtil.splitPath(key).get(0);
+      } catch (ConfigException ex) {
+        throw new ConfigError("--set " + e.getKey() + ": not a key path (" + ex.getMessage() + ")");
+      }
+      if (!TOP_KEYS.contains(first)) {
+        throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
+            concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
+      }
+      try {
+        Config one = ConfigFactory.parseString("\"x\" = " + e.getValue(),
+            ConfigParseOptions.defaults().setOriginDescription("--set " + e.getKey()));
+        raw = raw.withValue(key, one.getValue("\"x\""));
+      } catch (ConfigException ex) {
+        throw new ConfigError("--set " + e.getKey() + "=" + e.getValue() + ": " + ex.getMessage());
+      }
+    }
+    return raw;
+  }
+
+  /**
+   * The {@code --set} values that configure a run (machine keys and {@code fio.*}), flattened like a variant's
+   * overrides, so that {@code params} shows them; the experiment's own keys ({@code replications}, ...) are not.
+   */
+  private static Map<String, String> setParams(Config raw, Map<String, String> sets) {
+    Map<String, String> out = new TreeMap<>();
+    for (String set : sets.keySet()) {
+      String key = Shortcuts.expand(set);
+      String first = ConfigUtil.splitPath(key).get(0);
+      if (!OWN_KEYS.contains(first) || first.equals("fio")) {
+        out.putAll(flatten(raw.withOnlyPath(key)));
+      }
+    }
+    return out;
+  }
+
+  private static Map<String, String> expandedSets(Map<String, String> sets) {
+    Map<String, String> out = new LinkedHashMap<>();
+    sets.forEach((k, v) -> out.put(Shortcuts.expand(k), v));
+    return Collections.unmodifiableMap(out);
   }
 
   /** Parses without --quick. */

@@ -60,6 +60,10 @@ public final class ResultJson {
     root.put("name", spec.name());
     root.put("description", spec.description());
     root.put("seed", spec.seed());
+    root.put("replications", spec.replications());
+    root.put("quick", spec.quick());
+    ObjectNode sets = root.putObject("set");
+    spec.sets().forEach(sets::put);
     root.put("mqroute_version", version);
     root.put("virtual_time", true);
     root.put("created", created.truncatedTo(ChronoUnit.SECONDS).toString());

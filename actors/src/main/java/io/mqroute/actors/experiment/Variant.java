@@ -7,7 +7,8 @@ import java.util.stream.Collectors;
 /**
  * One configuration an experiment runs: a named variant at one point of the sweep.
  *
- * @param params      the overrides that make this variant (shortcuts expanded), as written
+ * @param params      the overrides that make this variant (shortcuts expanded): the {@code --set} values it does
+ *                    not override, then its own as written
  * @param point       the sweep values of this run (empty without a sweep), full key paths
  * @param expectStall the variant is meant to stall (the seed 001 V2 ENOMEM switch): a stall is then the
  *                    expected outcome, not a broken invariant

@@ -228,6 +228,37 @@ class ExperimentParserTest {
   }
 
   @Test
+  void theCommandLineWinsOverTheQuickProfile() throws IOException {
+    String text = BASE + "replications = 3\nquick { queues { ring-size = 16 } }\n";
+    ExperimentSpec quick = ExperimentParser.parse(file(text), null, Map.of(), true);
+    assertThat(quick.variants()).allMatch(v -> v.machine().queues().ringSize() == 16);
+    assertThat(quick.replications()).isEqualTo(1);
+    Map<String, String> sets = new LinkedHashMap<>();
+    sets.put("ring-size", "32");
+    sets.put("replications", "2");
+    ExperimentSpec set = ExperimentParser.parse(file(text), null, sets, true);
+    assertThat(set.variants()).allMatch(v -> v.machine().queues().ringSize() == 32);
+    assertThat(set.replications()).isEqualTo(2);
+    assertThat(ExperimentParser.parse(file(BASE + "replications = 3\nquick { replications = 2 }\n"), null,
+        Map.of(), true).replications()).isEqualTo(2);
+    assertThat(ExperimentParser.parse(file(text), null, sets, false).replications()).isEqualTo(2);
+  }
+
+  @Test
+  void paramsShowTheSetValuesAVariantDoesNotOverride() throws IOException {
+    Map<String, String> sets = new LinkedHashMap<>();
+    sets.put("ring-size", "32");
+    sets.put("selector", "random");
+    sets.put("replications", "2");
+    ExperimentSpec s = ExperimentParser.parse(file(BASE), null, sets, false);
+    assertThat(s.sets()).containsExactly(Map.entry("queues.ring-size", "32"), Map.entry("router.selector", "random"),
+        Map.entry("replications", "2"));
+    // both variants name their own selector, so only the ring size comes from the command line
+    assertThat(s.variants().get(0).params()).containsExactly(Map.entry("queues.ring-size", "32"),
+        Map.entry("router.selector", "static-cpu"));
+  }
+
+  @Test
   @org.junit.jupiter.api.Timeout(20)
   void aWorkloadFileMustBeARegularFileWithinTheLimit() throws IOException {
     org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));

@@ -13,7 +13,6 @@ import java.util.Locale;
 import org.HdrHistogram.Histogram;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
 
 /**
@@ -36,8 +35,9 @@ final class PercentileChart extends XYChart {
 
   private final double decades;
 
-  private PercentileChart(double decades) {
-    super(new XYChartBuilder().width(900).height(540).title("Latency by percentile (lat)")
+  private PercentileChart(double decades, int series) {
+    super(new XYChartBuilder().width(ChartLayout.width(series)).height(ChartLayout.height(series))
+        .title("Latency by percentile (lat)")
         .xAxisTitle("percentile").yAxisTitle("latency (us)"));
     this.decades = decades;
     XYStyler s = getStyler();
@@ -48,7 +48,7 @@ final class PercentileChart extends XYChart {
     s.setxAxisTickLabelsFormattingFunction(x -> " ");
     s.setPlotGridVerticalLinesVisible(false);
     s.setMarkerSize(0);
-    s.setLegendPosition(Styler.LegendPosition.InsideNW);
+    ChartLayout.style(s, series);
     s.setChartBackgroundColor(Color.WHITE);
   }
 
@@ -65,7 +65,7 @@ final class PercentileChart extends XYChart {
     }
     long most = hists.stream().mapToLong(Histogram::getTotalCount).max().orElse(1);
     double decades = Math.max(MIN_DECADES, Math.min(MAX_DECADES, Math.ceil(Math.log10(most))));
-    PercentileChart chart = new PercentileChart(decades);
+    PercentileChart chart = new PercentileChart(decades, names.size());
     for (int i = 0; i < names.size(); i++) {
       double[][] xy = curve(hists.get(i), decades);
       chart.addSeries(names.get(i), xy[0], xy[1]);

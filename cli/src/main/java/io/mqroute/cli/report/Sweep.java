@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
@@ -15,7 +16,6 @@ import java.util.function.ToDoubleFunction;
 import java.util.stream.Collectors;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.style.Styler;
 import org.knowm.xchart.style.XYStyler;
 
 /**
@@ -82,12 +82,12 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
 
   /** Total IOPS against the swept value. */
   public XYChart iopsChart() {
-    return chart("IOPS by " + key, "IOPS", Summary::iops);
+    return chart("IOPS by " + key, "IOPS", "#,##0", Summary::iops);
   }
 
   /** p99.9 of total latency ({@code lat}, microseconds) against the swept value. */
   public XYChart p999Chart() {
-    return chart("p99.9 latency by " + key + " (lat)", "latency (us)", s -> s.p999Ns() / 1e3);
+    return chart("p99.9 latency by " + key + " (lat)", "latency (us)", "#,##0.0", s -> s.p999Ns() / 1e3);
   }
 
   /** The file-name stem for this sweep's plots: {@code sweep-<key>}, with unsafe characters replaced. */
@@ -95,18 +95,24 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
     return "sweep-" + key.replaceAll("[^A-Za-z0-9._-]", "_");
   }
 
-  private XYChart chart(String title, String yTitle, ToDoubleFunction<Summary> metric) {
-    XYChart chart = new XYChartBuilder().width(900).height(540).title(title).xAxisTitle(key)
-        .yAxisTitle(yTitle).build();
+  private XYChart chart(String title, String yTitle, String yPattern, ToDoubleFunction<Summary> metric) {
+    XYChart chart = new XYChartBuilder().width(ChartLayout.width(lines.size()))
+        .height(ChartLayout.height(lines.size())).title(title).xAxisTitle(key).yAxisTitle(yTitle).build();
     XYStyler s = chart.getStyler();
     s.setYAxisMin(0.0);
+    s.setYAxisDecimalPattern(yPattern);
     s.setChartBackgroundColor(Color.WHITE);
-    s.setLegendPosition(Styler.LegendPosition.InsideNE);
-    s.setLegendVisible(lines.size() > 1);
+    ChartLayout.style(s, lines.size());
     double min = lines.values().stream().flatMap(List::stream).mapToDouble(Point::x).min().orElse(0);
     double max = lines.values().stream().flatMap(List::stream).mapToDouble(Point::x).max().orElse(0);
     // Sizes are usually swept in powers of two: over two decades or more they read better on a log axis.
     s.setXAxisLogarithmic(min > 0 && max / min >= 100);
+    boolean integral = lines.values().stream().flatMap(List::stream).allMatch(p -> p.x() == Math.rint(p.x()));
+    if (integral && !s.isXAxisLogarithmic()) {
+      // iodepth 1.5 does not exist: label whole values only
+      s.setxAxisTickLabelsFormattingFunction(x -> x == Math.rint(x) ? String.format(Locale.ROOT, "%,d", x.longValue())
+          : "");
+    }
     for (Map.Entry<String, List<Point>> line : lines.entrySet()) {
       double[] x = line.getValue().stream().mapToDouble(Point::x).toArray();
       double[] y = line.getValue().stream()

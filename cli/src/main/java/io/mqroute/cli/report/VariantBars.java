@@ -14,6 +14,10 @@ import org.knowm.xchart.style.CategoryStyler;
 final class VariantBars {
   /** Above this many variants the names are turned so that they do not overlap. */
   static final int UPRIGHT_NAMES = 6;
+  /** Width per bar once there are many: room for a turned name and a turned value label. */
+  static final int BAR_WIDTH = 30;
+  /** Room for the y axis and padding. */
+  static final int AXIS_WIDTH = 160;
 
   private VariantBars() {}
 
@@ -30,7 +34,8 @@ final class VariantBars {
 
   private static CategoryChart chart(String title, String yTitle, String pattern, List<VariantResult> results,
       ToDoubleFunction<Summary> metric) {
-    CategoryChart chart = new CategoryChartBuilder().width(900).height(540).title(title)
+    int width = Math.max(ChartLayout.PLOT_WIDTH, AXIS_WIDTH + BAR_WIDTH * results.size());
+    CategoryChart chart = new CategoryChartBuilder().width(width).height(ChartLayout.PLOT_HEIGHT).title(title)
         .xAxisTitle("variant").yAxisTitle(yTitle).build();
     CategoryStyler s = chart.getStyler();
     s.setLegendVisible(false);
@@ -40,6 +45,7 @@ final class VariantBars {
     s.setChartBackgroundColor(Color.WHITE);
     if (results.size() > UPRIGHT_NAMES) {
       s.setXAxisLabelRotation(45);
+      s.setLabelsRotation(90); // the value above each bar, turned like the names so that neighbours do not overlap
     }
     List<String> names = new ArrayList<>();
     List<Double> values = new ArrayList<>();

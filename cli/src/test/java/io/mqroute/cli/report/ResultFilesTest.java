@@ -115,10 +115,30 @@ class ResultFilesTest {
   }
 
   @Test
+  void aSetValueIsRecordedAtTheTopAndInEveryVariantThatDoesNotOverrideIt() throws IOException {
+    Path out = tmp.resolve("set");
+    Run r = run("run", tmp.resolve("tiny.conf").toString(), "--brief", "--quick", "--set", "fio.iodepth=2",
+        "--set", "queues.ring-size=16", "--out", out.toString());
+    assertThat(r.exit()).as(r.err()).isZero();
+    JsonNode root = json(out.resolve("result.json"));
+    assertThat(root.path("quick").asBoolean()).isTrue();
+    assertThat(root.path("set").path("fio.iodepth").asText()).isEqualTo("2");
+    JsonNode params = root.path("variants").get(0).path("params");
+    assertThat(params.path("fio.iodepth").asText()).isEqualTo("2");
+    assertThat(params.path("queues.ring-size").asText()).isEqualTo("4"); // the variant's own value wins
+    assertThat(Files.readString(out.resolve("results.csv")).lines().findFirst().orElseThrow()).contains("fio.iodepth");
+  }
+
+  @Test
   void resultJsonHasTheContractPaths() throws IOException {
     JsonNode root = json(first.resolve("result.json"));
     assertThat(root.path("name").asText()).isEqualTo("tiny");
     assertThat(root.path("seed").asLong()).isEqualTo(7);
+    assertThat(root.path("replications").asInt()).isEqualTo(1);
+    assertThat(root.path("quick").isBoolean()).isTrue();
+    assertThat(root.path("quick").asBoolean()).isFalse();
+    assertThat(root.path("set").isObject()).isTrue();
+    assertThat(root.path("set")).isEmpty();
     assertThat(root.path("virtual_time").asBoolean()).isTrue();
     assertThat(root.path("mqroute_version").isTextual()).isTrue();
     assertThat(root.path("result_format").asInt()).isEqualTo(1);
