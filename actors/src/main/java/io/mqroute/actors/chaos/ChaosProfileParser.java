@@ -12,6 +12,8 @@ import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.actors.machine.QueueKind;
+import io.mqroute.actors.workload.FioParseException;
+import io.mqroute.actors.workload.FioWorkload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -186,11 +188,17 @@ public final class ChaosProfileParser {
       }
       events.add(e);
     }
-    return new ChaosProfile(name, description, source.text(), source.baseDir(), sem, machine,
+    ChaosProfile profile = new ChaosProfile(name, description, source.text(), source.baseDir(), sem, machine,
         c.integer("iterations", 10, 1, 1000), hot, c.nanos("hotplug-interval", 500_000_000L), writers, writer,
         c.integer("block-size", 4096, 1, 1 << 24), c.integer("ops-per-writer", 2500, 1, 10_000_000),
         c.nanos("iteration-runtime", 3_000_000_000L), c.integer("verify-ops", 16, 1, 1_000_000), maxWait, faults,
         events, quick);
+    try { // the writer's options as the run will read them: blamed on the profile's key, not the generated file
+      FioWorkload.parse(profile.jobFile(), name).plans(machine);
+    } catch (FioParseException e) {
+      throw c.error("writer", e.detail());
+    }
+    return profile;
   }
 
   private static List<FaultSchedule> faults(StrictConfig f, QueueKind queues) {

@@ -41,7 +41,7 @@ public final class StrictConfig {
       if (!allowed.contains(e.getKey())) {
         String hint = NameSuggester.nearest(e.getKey(), allowed);
         throw new ConfigError(where(e.getValue().origin()) + "unknown key \"" + full(e.getKey()) + "\""
-            + (hint != null ? "; did you mean \"" + hint + "\"?" : "")
+            + (hint != null ? "; did you mean \"" + full(hint) + "\"?" : "")
             + " (valid: " + String.join(", ", allowed) + ")");
       }
     }
@@ -226,7 +226,7 @@ public final class StrictConfig {
       // a parsed string's description carries its line ("f.conf: 12"), or a range when values were merged
       parts.add(file.replaceFirst(": \\d+(-\\d+)?$", "").replaceFirst("^String$", "<string>"));
     }
-    if (o.lineNumber() > 0) {
+    if (o.lineNumber() > 0 && (file == null || !file.startsWith("--set "))) { // a --set value is one line
       parts.add(String.valueOf(o.lineNumber()));
     }
     return parts.isEmpty() ? "" : String.join(":", parts) + ": ";

@@ -24,9 +24,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 
@@ -96,6 +98,12 @@ public final class ExperimentParser {
 
     Map<String, com.typesafe.config.ConfigOrigin> sweepOrigins = new HashMap<>();
     Map<String, List<String>> sweep = sweep(raw, top, sweepOrigins);
+    for (String key : sweep.keySet()) {
+      String fioProblem = key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring(4)) : null;
+      if (fioProblem != null) {
+        throw new ConfigError(StrictConfig.where(sweepOrigins.get(key)) + "sweep: " + fioProblem);
+      }
+    }
     for (String set : sets.keySet()) {
       String key = Shortcuts.expand(set);
       if (sweep.containsKey(key)) {
@@ -105,6 +113,7 @@ public final class ExperimentParser {
     }
     List<Map<String, String>> points = product(sweep);
     Map<String, String> fromSets = setParams(raw, sets);
+    Set<String> setsUsed = new HashSet<>();
 
     List<Variant> variants = new ArrayList<>();
     List<? extends ConfigObject> list = variantObjects(raw, top);
@@ -130,6 +139,7 @@ public final class ExperimentParser {
       fromSets.forEach((k, value) -> {
         if (written.keySet().stream().noneMatch(w -> w.equals(k) || w.startsWith(k + ".") || k.startsWith(w + "."))) {
           params.put(k, value); // a --set value this variant does not override
+          setsUsed.add(k);
         }
       });
       params.putAll(written);
@@ -154,7 +164,18 @@ public final class ExperimentParser {
           }
         }
         MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
-        variants.add(new Variant(vname, params, machine, workload.parse(fio), point, expectStall));
+        Variant variant = new Variant(vname, params, machine, workload.parse(fio), point, expectStall);
+        variant.workload().plans(machine); // options refused against this machine (direct=0, cpus_allowed, ...)
+        variants.add(variant);
+      }
+    }
+    for (String set : sets.keySet()) {
+      String key = Shortcuts.expand(set);
+      boolean configures = fromSets.keySet().stream().anyMatch(k -> k.equals(key) || k.startsWith(key + "."));
+      boolean used = setsUsed.stream().anyMatch(k -> k.equals(key) || k.startsWith(key + "."));
+      if (configures && !used) {
+        throw new ConfigError("--set " + set + ": every variant sets its own " + key
+            + ", so this value would be ignored; change the variants instead");
       }
     }
     List<Expectation> expectations = expectations(raw, top, names, sweep);
@@ -175,6 +196,10 @@ public final class ExperimentParser {
       if (!TOP_KEYS.contains(first)) {
         throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
             concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
+      }
+      String fioProblem = key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring(4)) : null;
+      if (fioProblem != null) {
+        throw new ConfigError("--set " + e.getKey() + ": " + fioProblem);
       }
       try {
         Config one = ConfigFactory.parseString("\"x\" = " + e.getValue(),

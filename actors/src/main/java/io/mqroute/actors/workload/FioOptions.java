@@ -120,6 +120,23 @@ final class FioOptions {
         return OPTIONS.get(ALIASES.getOrDefault(key, key));
     }
 
+    /** Why {@code key} is not a job option mqroute reads, or null when it is one (an alias counts). */
+    static String problem(String key) {
+        return lookup(key) != null ? null : unknown(key);
+    }
+
+    /** The one-line reason for a name that is not a known option. */
+    static String unknown(String key) {
+        if (isUnsupported(key)) {
+            return "fio option \"" + key + "\" is not supported by mqroute";
+        }
+        if (isCommandOption(key)) {
+            return "\"" + key + "\" is an fio command option, not a job option";
+        }
+        String suggestion = suggest(key);
+        return "unknown fio option \"" + key + "\"" + (suggestion == null ? "" : " (did you mean \"" + suggestion + "\"?)");
+    }
+
     static boolean isUnsupported(String key) {
         return UNSUPPORTED.contains(key);
     }

@@ -36,6 +36,11 @@ public final class FioWorkload implements Workload {
     return file;
   }
 
+  /** Why {@code option} is not a job option mqroute reads (with the nearest name for a typo), or null. */
+  public static String optionProblem(String option) {
+    return FioOptions.problem(option);
+  }
+
   @Override
   public List<JobPlan> plans(MachineSpec machine) {
     int ncpu = machine.topology().cpuCount();

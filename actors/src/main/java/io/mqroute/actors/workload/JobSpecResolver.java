@@ -93,7 +93,7 @@ final class JobSpecResolver {
     private Setting parseOption(RawOption o) {
         FioOptions.Def def = FioOptions.lookup(o.key());
         if (def == null) {
-            throw error(o.line(), unknown(o.key()));
+            throw error(o.line(), FioOptions.unknown(o.key()));
         }
         String raw = o.value();
         if (raw == null) {
@@ -107,17 +107,6 @@ final class JobSpecResolver {
         } catch (BadValue e) {
             throw error(o.line(), badValue(raw, o.key(), def.flag() ? def.hint() : e.expected));
         }
-    }
-
-    private static String unknown(String key) {
-        if (FioOptions.isUnsupported(key)) {
-            return "fio option \"" + key + "\" is not supported by mqroute";
-        }
-        if (FioOptions.isCommandOption(key)) {
-            return "\"" + key + "\" is an fio command option, not a job option";
-        }
-        String suggestion = FioOptions.suggest(key);
-        return "unknown fio option \"" + key + "\"" + (suggestion == null ? "" : " (did you mean \"" + suggestion + "\"?)");
     }
 
     private static String badValue(String raw, String key, String expected) {

@@ -240,9 +240,13 @@ class ChaosRunTest {
     Assertions.assertThatThrownBy(() -> small("events = [\"at 1ms offline cpu 7\"]", ""))
         .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.events").hasMessageContaining("not hotpluggable");
     Assertions.assertThatThrownBy(() -> small("iteratons = 3", ""))
-        .isInstanceOf(ConfigError.class).hasMessageContaining("did you mean \"iterations\"");
+        .isInstanceOf(ConfigError.class).hasMessageContaining("did you mean \"chaos.iterations\"");
     Assertions.assertThatThrownBy(() -> small("writer = \"bs=8k\"", ""))
         .isInstanceOf(ConfigError.class).hasMessageContaining("must not set bs=");
+    // an option the machine refuses is blamed on chaos.writer, not on a line of the generated job file
+    Assertions.assertThatThrownBy(() -> small("writer = \"rw=randwrite\\nfsync=1\"", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.writer").hasMessageContaining("fsync=1")
+        .hasMessageNotContaining("generated");
     Assertions.assertThatThrownBy(() -> small("semantics = blk-mq", ""))
         .isInstanceOf(ConfigError.class).hasMessageContaining("kernel, hotplug-aware");
     // a fault schedule that would never open a window, or open empty ones, would silently do nothing

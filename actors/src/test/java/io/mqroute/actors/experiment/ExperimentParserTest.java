@@ -171,7 +171,7 @@ class ExperimentParserTest {
     assertThat(error(BASE + "sweep { colour = [1, 2] }\n")).contains("t.conf:21:", "not a key a sweep can vary");
     // a typo below a machine key is found when the machine is built: reported at the sweep's own line
     assertThat(error(BASE + "\n\nsweep { queues.ring-sise = [8, 16] }\n"))
-        .contains("t.conf:23:", "unknown key \"queues.ring-sise\"; did you mean \"ring-size\"?");
+        .contains("t.conf:23:", "unknown key \"queues.ring-sise\"; did you mean \"queues.ring-size\"?");
   }
 
   @Test
@@ -228,6 +228,36 @@ class ExperimentParserTest {
   }
 
   @Test
+  void optionsTheMachineCannotRunAreRefusedBeforeAnythingRuns() {
+    assertThat(error(BASE.replace("iodepth=1", "iodepth=1\ndirect=0"))).contains("t.conf:", "direct=0")
+        .doesNotContain("\n");
+    assertThat(error(BASE.replace("iodepth=1", "iodepth=1\ncpus_allowed=9")))
+        .contains("cpus_allowed names CPU 9 but the machine has CPUs 0-1");
+    assertThat(error(BASE, Map.of("fio.fsync", "1"))).contains("fsync=1 is not modelled");
+  }
+
+  @Test
+  void aSetThatNoVariantWouldUseIsRefused() throws IOException {
+    assertThat(error(BASE, Map.of("selector", "random")))
+        .isEqualTo("--set selector: every variant sets its own router.selector, so this value would be ignored; "
+            + "change the variants instead");
+    // one variant without its own selector takes it
+    ExperimentSpec s = ExperimentParser.parse(file(BASE.replace("{ name = b, selector = round-robin }",
+        "{ name = b }")), null, Map.of("selector", "random"), false);
+    assertThat(s.variants().get(1).params()).containsEntry("router.selector", "random");
+  }
+
+  @Test
+  void aMistypedSetOrSweepKeyIsNamedWhereItWasWritten() {
+    assertThat(error(BASE, Map.of("fio.iodepht", "8")))
+        .isEqualTo("--set fio.iodepht: unknown fio option \"iodepht\" (did you mean \"iodepth\"?)");
+    assertThat(error(BASE + "sweep { \"fio.iodepht\" = [1, 2] }\n")).contains("t.conf:", "sweep: ",
+        "unknown fio option \"iodepht\"");
+    assertThat(error(BASE, Map.of("queues.ringsize", "64"))).startsWith("--set queues.ringsize: unknown key")
+        .contains("did you mean \"queues.ring-size\"?");
+  }
+
+  @Test
   void theCommandLineWinsOverTheQuickProfile() throws IOException {
     String text = BASE + "replications = 3\nquick { queues { ring-size = 16 } }\n";
     ExperimentSpec quick = ExperimentParser.parse(file(text), null, Map.of(), true);
@@ -250,12 +280,15 @@ class ExperimentParserTest {
     sets.put("ring-size", "32");
     sets.put("selector", "random");
     sets.put("replications", "2");
-    ExperimentSpec s = ExperimentParser.parse(file(BASE), null, sets, false);
+    ExperimentSpec s = ExperimentParser.parse(file(BASE.replace("{ name = b, selector = round-robin }",
+        "{ name = b }")), null, sets, false);
     assertThat(s.sets()).containsExactly(Map.entry("queues.ring-size", "32"), Map.entry("router.selector", "random"),
         Map.entry("replications", "2"));
-    // both variants name their own selector, so only the ring size comes from the command line
+    // a names its own selector, so only the ring size comes from the command line there
     assertThat(s.variants().get(0).params()).containsExactly(Map.entry("queues.ring-size", "32"),
         Map.entry("router.selector", "static-cpu"));
+    assertThat(s.variants().get(1).params()).containsExactly(Map.entry("queues.ring-size", "32"),
+        Map.entry("router.selector", "random"));
   }
 
   @Test
