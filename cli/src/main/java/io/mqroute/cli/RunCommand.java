@@ -37,6 +37,9 @@ import picocli.CommandLine.Parameters;
         + "variant, a comparison table, the expectation verdicts and the digest. Exit 0: every expectation "
         + "holds; 3: an expectation failed; 2: bad input; 1: an invariant broke.")
 final class RunCommand implements Callable<Integer> {
+  /** The longest description `--list` prints. */
+  static final int LIST_WIDTH = 120;
+
   @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "The experiment script (.conf).")
   Path file;
 
@@ -147,25 +150,33 @@ final class RunCommand implements Callable<Integer> {
 
   private static int listExperiments(PrintWriter out, Path dir) {
     if (!Files.isDirectory(dir)) {
-      throw new UserError(dir + ": not a directory");
+      throw new UserError(dir + ": not a directory (run from the repository's root, or name the directory: "
+          + "mqroute run --list DIR)");
     }
     try (Stream<Path> files = Files.list(dir)) {
       List<Path> confs = files.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
+      int width = confs.stream().mapToInt(p -> p.toString().length()).max().orElse(0);
       for (Path p : confs) {
-        String line;
+        String what;
         try {
-          ExperimentSpec s = ExperimentParser.parse(p, null, Map.of(), false);
-          String d = s.description().strip().lines().findFirst().orElse("");
-          line = String.format(Locale.ROOT, "%-32s %s", p, d);
+          what = firstSentence(ExperimentParser.parse(p, null, Map.of(), false).description());
         } catch (ConfigError | FioParseException e) {
-          line = String.format(Locale.ROOT, "%-32s (does not parse: %s)", p, e.getMessage());
+          what = "(does not parse: " + e.getMessage() + ")";
         }
-        out.println(line);
+        out.println(String.format(Locale.ROOT, "%-" + Math.max(1, width) + "s  %s", p, what).stripTrailing());
       }
     } catch (IOException e) {
       throw new UserError(dir + ": cannot list (" + e.getMessage() + ")");
     }
     return Main.OK;
+  }
+
+  /** A description's first sentence on one line, cut at {@value #LIST_WIDTH} characters. */
+  static String firstSentence(String description) {
+    String text = String.join(" ", description.strip().lines().map(String::strip).toList());
+    int end = text.indexOf(". ");
+    String first = end >= 0 ? text.substring(0, end + 1) : text;
+    return first.length() <= LIST_WIDTH ? first : first.substring(0, LIST_WIDTH - 3) + "...";
   }
 
   private static String seconds(long nanos) {
