@@ -515,7 +515,7 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
-    // reachable instances only: an unreachable node's queues leave the masks at once (DESIGN §7)
+    // reachable instances only: an unreachable node's queues leave the masks at once (architecture.md §5a)
     List<ActorRef<Request>> before = new ArrayList<>();
     for (int slot = 0; slot < slots.capacity(); slot++) {
       before.add(slots.queue(slot));

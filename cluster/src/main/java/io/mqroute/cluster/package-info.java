@@ -1,5 +1,5 @@
 /**
- * The real-time cluster node (DESIGN §7): {@link io.mqroute.cluster.DeviceQueue} on device nodes serves
+ * The real-time cluster node (architecture.md §5a): {@link io.mqroute.cluster.DeviceQueue} on device nodes serves
  * requests on a device backend and registers with the Receptionist under {@link io.mqroute.cluster.DeviceQueue#QUEUES};
  * {@link io.mqroute.cluster.HostRouter} on host nodes follows that listing and routes client requests to the
  * queues with a {@link io.mqroute.policies.QueueSelector}. A queue that leaves the listing ends its in-flight

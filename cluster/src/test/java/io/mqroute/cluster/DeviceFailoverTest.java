@@ -28,8 +28,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §7 failure path: a host routes {@value #N} requests (window {@value #WINDOW}) round robin over two device
- * nodes; one device node, whose queue keeps requests in flight for a few milliseconds, is terminated midway.
+ * architecture.md §5a failure path: a host routes {@value #N} requests (window {@value #WINDOW}) round robin over two
+ * device nodes; one device node, whose queue keeps requests in flight for a few milliseconds, is terminated midway.
  * Every request gets exactly one completion, OK or ENOTCONN, nothing hangs, and everything submitted after the
  * loss was noticed finishes on the surviving device.
  */

@@ -43,8 +43,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §7 across processes: a host and two device nodes in JVMs of their own (this module's test class path),
- * this JVM as the load client. Device A holds every request (it never completes one), device B answers at once;
+ * architecture.md §5a across processes: a host and two device nodes in JVMs of their own (this module's test class
+ * path), this JVM as the load client. Device A holds every request (it never completes one), device B answers at once;
  * the host sends at most {@value #WINDOW} requests to a queue and keeps the rest. Once A's two queues are full
  * (seen on the host's {@code /status}), A is killed with SIGKILL: exactly its {@code 2 x WINDOW} requests in
  * flight end with ENOTCONN, the ones waiting for A on the host are re-routed to B, and everything else completes

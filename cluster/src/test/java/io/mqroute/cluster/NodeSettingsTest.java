@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Flags over --config over the node defaults, and what the node defaults promise (DESIGN §7). */
+/** Flags over --config over the node defaults, and what the node defaults promise (architecture.md §5a). */
 class NodeSettingsTest {
   private static NodeSettings host(int port, String seeds, Path config) {
     return new NodeSettings(NodeSettings.Role.HOST, port, NodeSettings.parseSeeds(seeds), config, null, -1, -1);

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §7 device loss, in one local system: the router sends at most a window of requests to a queue and keeps
- * the rest; when a queue goes (its actor stops, so it leaves the Receptionist listing), the requests sent to it
+ * architecture.md §5a device loss, in one local system: the router sends at most a window of requests to a queue and
+ * keeps the rest; when a queue goes (its actor stops, so it leaves the Receptionist listing), the requests sent to it
  * end with ENOTCONN and the ones waiting for it on the host go to the remaining queue. A queue that appears later
  * is used.
  */

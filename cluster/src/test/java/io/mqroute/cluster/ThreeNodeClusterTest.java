@@ -190,7 +190,7 @@ class ThreeNodeClusterTest {
           .map(m -> m.address())).doesNotContain(gone);
       return null;
     });
-    // ... and its queue leaves the host's listing (DESIGN §7: a departed node's queues leave the masks)
+    // ... and its queue leaves the host's listing (architecture.md §5a: a departed node's queues leave the masks)
     listings.fishForMessage(LEAVE, "listing without the departed queue",
         l -> l.getServiceInstances(QUEUES).isEmpty() ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore());
   }

@@ -181,7 +181,7 @@ public final class ChaosController extends AbstractBehavior<Command> {
 
   /**
    * kernel: a server thread moved off its CPU stays where it is when the CPU returns (its affinity is not
-   * restored, kernel-behaviour.md §5.1); hotplug-aware: it goes back, as managed IRQs and per-CPU kthreads do.
+   * restored, kernel notes §5.1); hotplug-aware: it goes back, as managed IRQs and per-CPU kthreads do.
    */
   private void bringOnline(int cpu) {
     online[cpu] = true;

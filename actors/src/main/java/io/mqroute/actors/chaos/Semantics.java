@@ -2,7 +2,7 @@ package io.mqroute.actors.chaos;
 
 import java.util.Locale;
 
-/** What CPU hotplug does to the queues (kernel-behaviour.md §5). */
+/** What CPU hotplug does to the queues (kernel notes §5). */
 public enum Semantics {
   /**
    * Today's fuse-over-io-uring and virtio-fs: queues never vanish, masks are static, and the app and server

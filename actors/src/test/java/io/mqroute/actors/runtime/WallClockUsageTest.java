@@ -12,8 +12,8 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN §4: behaviours read time only through {@link NanoClock} and wait only through timers. This guard scans the
- * module's main sources; only this runtime package may touch the wall clock.
+ * architecture.md §3: behaviours read time only through {@link NanoClock} and wait only through timers. This guard
+ * scans the module's main sources; only this runtime package may touch the wall clock.
  */
 class WallClockUsageTest {
   private static final Path MAIN = Path.of("src/main/java");

@@ -29,7 +29,7 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 
 /**
- * Cross-node throughput of the cluster path (DESIGN §7 benchmarks), two ActorSystems in one JVM on loopback
+ * Cross-node throughput of the cluster path (architecture.md §5a benchmarks), two ActorSystems in one JVM on loopback
  * Artery TCP: a host system (closed-loop client and {@link HostRouter}) and a device system ({@link DeviceQueue}s
  * with the {@code null} or the {@code file} backend). Every request crosses the network twice (router to queue,
  * completion back). With {@code file}, also direct {@link FileChannel} 4 KiB random reads in this JVM on the same

@@ -13,8 +13,8 @@ import java.util.function.Consumer;
  * The queueing decisions of one virtio-fs queue (virtio_fs_enqueue_req, virtio_fs_request_dispatch_work), with no
  * transport: a ring of {@code ringSize} slots, the overflow list ({@code queued_reqs}) with the time each request
  * started waiting, the {@link FullRingStrategy}, the {@link EnqueueErrorPolicy} and the counters and invariants of
- * DESIGN §5. The virtual-time queue actor and the cluster's device queue both run their requests through it, so
- * they take the same decisions; what they differ in is how a request reaches the server (a Pekko Stream in virtual
+ * architecture.md §4. The virtual-time queue actor and the cluster's device queue both run their requests through it,
+ * so they take the same decisions; what they differ in is how a request reaches the server (a Pekko Stream in virtual
  * time, a backend and network batches on a device node) and who owns the retry timer.
  *
  * <p>The caller is the queue's single owner (an actor): it gives every decision's effect to its {@link Port}

@@ -203,6 +203,6 @@ public final class BackgroundGate<T> {
     public int maxNum() { return maxNum; }
     /** Highest active_background seen. */
     public int maxActive() { return maxActive; }
-    /** Admissions beyond max_background and the one-per-queue rule (must stay 0; DESIGN §5.5). */
+    /** Admissions beyond max_background and the one-per-queue rule (must stay 0; architecture.md §4, item 5). */
     public long breaches() { return breaches; }
 }

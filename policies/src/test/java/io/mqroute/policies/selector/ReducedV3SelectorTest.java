@@ -12,7 +12,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Rows derived by hand from the v3 pseudo-code (kernel-behaviour.md §3.4–3.5) on two NUMA nodes of
+ * Rows derived by hand from the v3 pseudo-code (kernel notes §3.4–3.5) on two NUMA nodes of
  * four CPUs (CPUs 0–3 node 0, 4–7 node 1), one queue per CPU, thresholds 2/3/4, retries 2.
  */
 class ReducedV3SelectorTest {
