@@ -16,8 +16,8 @@ import java.util.List;
 /**
  * Runs one seed of a chaos profile in virtual time and checks it: architecture.md §4's invariants (each job checks
  * every completion as it arrives; the queues check the ring bound at its peak and in_flight == on_ring + queued at
- * every unmount and at the end), plus no request waiting on a queue beyond {@code max-wait} (per stay on one queue), every
- * queue drained at every unmount, and every CPU online and serving after the final online.
+ * every unmount and at the end), plus no request waiting on a queue beyond {@code max-wait} (per stay on one
+ * queue), every queue drained at every unmount, and every CPU online and serving after the final online.
  */
 public final class ChaosRun {
   private ChaosRun() {}
