@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -52,7 +53,11 @@ final class ClusterDemoCommand implements Callable<Integer> {
         node("device", basePort + 1, seeds, data == null ? null : data.resolve("device-a"), 0),
         node("device", basePort + 2, seeds, data == null ? null : data.resolve("device-b"), 16));
     List<Process> processes = new ArrayList<>();
-    Thread stopper = new Thread(() -> stopAll(processes), "cluster-demo-stop");
+    AtomicBoolean stopping = new AtomicBoolean();
+    Thread stopper = new Thread(() -> {
+      stopping.set(true); // Ctrl-C or SIGTERM: the nodes end because they are told to, not because one failed
+      stopAll(processes);
+    }, "cluster-demo-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
     for (List<String> cmd : nodes) {
       out.println("mqroute cluster-demo: " + String.join(" ", cmd.subList(cmd.indexOf(Main.class.getName()) + 1,
@@ -75,6 +80,9 @@ final class ClusterDemoCommand implements Callable<Integer> {
     // The demo is the three nodes together: when any of them ends (failed to start, could not join, was
     // downed, Ctrl-C), the others are stopped too instead of waiting for one that will not come back.
     CompletableFuture.anyOf(processes.stream().map(Process::onExit).toArray(CompletableFuture[]::new)).join();
+    if (stopping.get()) {
+      return Main.OK;
+    }
     for (int i = 0; i < processes.size(); i++) {
       Process p = processes.get(i);
       if (!p.isAlive()) {
