@@ -21,6 +21,8 @@ public final class CoreModel {
   private double boost;
   private boolean boostPending;
   private long boostAt;
+  /** The last scheduler event (an item starting or ending): PELT is brought up to date at each. */
+  private long peltAt;
 
   private long busyNanos;
   private long items;
@@ -41,6 +43,7 @@ public final class CoreModel {
     this.exits = new long[this.cstates.length];
     this.idleSince = nowNanos;
     this.utilAt = nowNanos;
+    this.peltAt = nowNanos;
     this.util = governor.schedutil() ? 0.0 : 1.0;
     this.freq = governor.schedutil() ? governor.minRatio() : 1.0;
   }
@@ -78,7 +81,9 @@ public final class CoreModel {
         }
       }
     }
-    updateFrequency(now);
+    if (newPeltPeriod(now)) {
+      updateFrequency(now);
+    }
     long run = freq >= 1.0 ? costNanos : (long) Math.ceil(costNanos / freq);
     exitNanos += delay;
     stretchNanos += run - costNanos;
@@ -92,6 +97,9 @@ public final class CoreModel {
   /** The item that {@link #start} returned {@code endNanos} for has finished; the core is free. */
   public void finish(long endNanos) {
     decay(endNanos, true);
+    if (newPeltPeriod(endNanos)) {
+      updateFrequency(endNanos);
+    }
     busy = false;
     idleSince = endNanos;
   }
@@ -102,6 +110,18 @@ public final class CoreModel {
     busy = false;
     idleSince = endOfPrevious;
     return start(endOfPrevious, costNanos);
+  }
+
+  /**
+   * Whether a PELT period (1024 us) began since the last scheduler event: only then does update_load_avg report
+   * a decay and call cpufreq_update_util, so schedutil is asked once per period under steady load, not at every
+   * context switch (its iowait boost decays at each of those calls, so asking more often would undo it).
+   */
+  private boolean newPeltPeriod(long now) {
+    long period = Governor.PELT_PERIOD_NANOS;
+    boolean crossed = Math.floorDiv(now, period) != Math.floorDiv(peltAt, period);
+    peltAt = Math.max(peltAt, now);
+    return crossed;
   }
 
   private void decay(long now, boolean wasBusy) {
@@ -119,7 +139,7 @@ public final class CoreModel {
   /**
    * sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the maximum, each further one (at most
    * one per frequency update) doubles it; more than a tick without one resets it. Called when a thread that slept
-   * in an I/O wait is enqueued on this CPU, busy or not; the boost counts from the next frequency update.
+   * in an I/O wait is enqueued on this CPU, busy or not, which asks schedutil for a new frequency at once.
    */
   public void iowaitWakeup(long now) {
     if (!governor.schedutil()) {
@@ -129,11 +149,11 @@ public final class CoreModel {
       boost = 0; // sugov_iowait_reset: idle for longer than a tick
     }
     boostAt = now;
-    if (boostPending) {
-      return;
+    if (!boostPending) { // doubles at most once per frequency update
+      boostPending = true;
+      boost = boost == 0 ? Governor.IOWAIT_BOOST_MIN : Math.min(1.0, boost * 2);
     }
-    boostPending = true;
-    boost = boost == 0 ? Governor.IOWAIT_BOOST_MIN : Math.min(1.0, boost * 2);
+    updateFrequency(now); // enqueue_task_fair: cpufreq_update_util(rq, SCHED_CPUFREQ_IOWAIT)
   }
 
   private void updateFrequency(long now) {

@@ -22,6 +22,9 @@ public record Governor(boolean schedutil, double minRatio, long halfLifeNanos, l
   /** IOWAIT_BOOST_MIN: the first boost after an I/O wake-up, SCHED_CAPACITY_SCALE / 8. */
   static final double IOWAIT_BOOST_MIN = 1.0 / 8;
 
+  /** PELT's accounting period (1024 us): util_avg decays, and schedutil is asked again, once per period. */
+  static final long PELT_PERIOD_NANOS = 1_024_000;
+
   /** TICK_NSEC at HZ=250 (Debian's and most distributions' default). */
   static final long TICK_NANOS = 4_000_000;
 

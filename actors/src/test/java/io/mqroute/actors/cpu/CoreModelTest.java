@@ -61,42 +61,68 @@ class CoreModelTest {
   void iowaitWakeupsBoostTheFrequencyAndOtherWakeupsDoNot() {
     CoreModel boosted = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
     CoreModel plain = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    double highest = 0;
     // a short piece of work every 20 us for 5 ms: a light load that alone keeps schedutil at its minimum
     for (long t = 20_000; t < 5_000_000; t += 20_000) {
       boosted.finish(boosted.start(t, 1_000, true));
       plain.finish(plain.start(t, 1_000, false));
+      assertThat(plain.frequency()).isEqualTo(0.4);
+      if (t <= 1_500_000) {
+        highest = Math.max(highest, boosted.frequency());
+      }
     }
-    assertThat(plain.frequency()).isEqualTo(0.4);
-    assertThat(boosted.frequency()).isEqualTo(1.0); // 1/8 doubled at each 1 ms update: max after 3 updates
+    // 1/8, 1/4, 1/2 (0.625 with the headroom) at the first three wake-ups, then 1.0 as soon as the rate limit of
+    // that change has passed
+    assertThat(highest).isEqualTo(1.0);
   }
 
   @Test
   void theHeadroomAppliesToTheBoostAndTheRateLimitCountsFromTheLastChange() {
     CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
-    // three iowait wake-ups, each past the 1 ms rate limit: the boost goes 1/8, 1/4, 1/2
-    m.finish(m.start(1_000_000, 100, true));
+    // three iowait wake-ups within one PELT period: the boost goes 1/8, 1/4, 1/2
+    m.finish(m.start(100_000, 100, true));
     assertThat(m.frequency()).as("1.25 x 1/8 is below the minimum").isEqualTo(0.4);
-    m.finish(m.start(2_000_000, 100, true));
+    m.finish(m.start(200_000, 100, true));
     assertThat(m.frequency()).as("1.25 x 1/4, still the minimum").isEqualTo(0.4);
-    m.finish(m.start(3_000_000, 100, true));
+    m.finish(m.start(300_000, 100, true));
     // sugov: max(util, boost) with 25 % headroom = 1.25 x 1/2 (the boost alone would be 0.5)
     assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
-    // no change at 3.5 ms (within the limit of the change at 3 ms) and none due at 4.2 ms without a boost:
-    // the frequency stays, so the next update is not held back by an evaluation that changed nothing
-    double f = m.frequency();
-    m.finish(m.start(3_500_000, 100, false));
-    assertThat(m.frequency()).isEqualTo(f);
+    // the next wake-up doubles the boost to 1, but the change at 300 us holds the frequency until 1.3 ms
+    m.finish(m.start(400_000, 100, true));
+    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    m.finish(m.start(1_350_000, 100, true));
+    assertThat(m.frequency()).isEqualTo(1.0);
   }
 
   @Test
   void aWakeupQueuedOnABusyCoreStillAsksForTheBoost() {
     CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
-    for (long t = 1_000_000; t <= 3_000_000; t += 1_000_000) {
-      long end = m.start(t, 100_000);
-      m.iowaitWakeup(t + 50_000); // enqueued while the core runs something else
-      m.finish(end);
+    long end = m.start(0, 200_000); // 500 us at the minimum frequency
+    for (long t = 100_000; t <= 300_000; t += 100_000) {
+      m.iowaitWakeup(t); // enqueued while the core runs something else
     }
-    m.finish(m.start(4_000_000, 100));
-    assertThat(m.frequency()).isGreaterThan(0.4);
+    m.finish(end);
+    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+  }
+
+  @Test
+  void schedutilIsAskedOncePerPeltPeriodNotAtEveryItem() {
+    CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    // boost to 1/2 (frequency 0.625), then plain work every 10 us: the boost is not halved away item by item
+    // (cpufreq_update_util runs when update_load_avg decays, once a PELT period, and at iowait enqueues)
+    for (long t = 100_000; t <= 300_000; t += 100_000) {
+      m.finish(m.start(t, 100, true));
+    }
+    for (long t = 310_000; t < 2_000_000; t += 10_000) {
+      m.finish(m.start(t, 100, false));
+    }
+    // the rate limit of the change at 300 us ended at 1.3 ms, but the only update since (at the 1.024 ms period
+    // boundary) came before it: the boost stands until the next boundary
+    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    // past the 2.048 ms boundary one update halves the boost (1/4, below the minimum with the headroom)
+    for (long t = 2_050_000; t < 2_100_000; t += 10_000) {
+      m.finish(m.start(t, 100, false));
+    }
+    assertThat(m.frequency()).isEqualTo(0.4);
   }
 }
