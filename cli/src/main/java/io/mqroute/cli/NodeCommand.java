@@ -24,7 +24,8 @@ final class NodeCommand implements Callable<Integer> {
   /** System property: when true, the node stops when its parent process ends (set by cluster-demo). */
   static final String EXIT_WITH_PARENT = "mqroute.exit-with-parent";
 
-  @Option(names = "--role", required = true, paramLabel = "host|device", description = "What the node runs.")
+  @Option(names = "--role", paramLabel = "host|device", description = "What the node runs (default: the role "
+      + "the --config file sets in pekko.cluster.roles).")
   String role;
 
   @Option(names = "--port", paramLabel = "P", description = "Artery TCP port (default: the --config file's, "
@@ -59,7 +60,9 @@ final class NodeCommand implements Callable<Integer> {
     ClusterLogging.quietPeerDisconnects();
     ClusterNode.Started node;
     try {
-      NodeSettings settings = new NodeSettings(NodeSettings.Role.ofNode(role), port, NodeSettings.parseSeeds(seeds),
+      NodeSettings.Role r = role != null ? NodeSettings.Role.ofNode(role) : NodeSettings.roleOf(config);
+      role = r.configName();
+      NodeSettings settings = new NodeSettings(r, port, NodeSettings.parseSeeds(seeds),
           config, data, managementPort, firstQueue);
       node = ClusterNode.start(settings);
     } catch (NodeConfigException e) {

@@ -112,21 +112,47 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
   /** Largest node file (and each file it includes). */
   static final long MAX_CONFIG_BYTES = 1L << 20;
 
+  /**
+   * The role a node file names in {@code pekko.cluster.roles} (host or device), for {@code mqroute node} without
+   * {@code --role}.
+   */
+  public static Role roleOf(Path configFile) {
+    if (configFile == null) {
+      throw new NodeConfigException("missing --role host|device (or a --config file that sets pekko.cluster.roles)");
+    }
+    Config file = readFile(configFile);
+    List<String> roles = file.hasPath("pekko.cluster.roles") ? file.getStringList("pekko.cluster.roles") : List.of();
+    List<String> node = roles.stream().filter(r -> r.equals("host") || r.equals("device")).distinct().toList();
+    if (node.size() != 1) {
+      throw new NodeConfigException("--config " + configFile + " sets pekko.cluster.roles = " + roles
+          + ", not one of host or device: give --role host|device");
+    }
+    return Role.ofNode(node.get(0));
+  }
+
+  /** A node file: bounded, regular files only (includes too), no include url(...). */
+  private static Config readFile(Path configFile) {
+    if (!Files.isRegularFile(configFile)) {
+      throw new NodeConfigException("--config " + configFile + ": no such file");
+    }
+    try {
+      // read before anything else runs: it must not make the node fetch from the network
+      return io.mqroute.actors.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
+    } catch (io.mqroute.actors.config.ConfigError e) {
+      throw new NodeConfigException("--config " + e.getMessage());
+    } catch (ConfigException e) {
+      throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
+    }
+  }
+
   /** The node's whole configuration, resolved and checked. */
   public Config toConfig() {
-    Config file = ConfigFactory.empty();
-    if (configFile != null) {
-      if (!Files.isRegularFile(configFile)) {
-        throw new NodeConfigException("--config " + configFile + ": no such file");
-      }
-      try {
-        // bounded, regular files only, includes too; no include url(...): a node file is read before anything
-        // else runs and must not make the node fetch from the network
-        file = io.mqroute.actors.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
-      } catch (io.mqroute.actors.config.ConfigError e) {
-        throw new NodeConfigException("--config " + e.getMessage());
-      } catch (ConfigException e) {
-        throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
+    Config file = configFile == null ? ConfigFactory.empty() : readFile(configFile);
+    if (file.hasPath("pekko.cluster.roles")) {
+      List<String> roles = file.getStringList("pekko.cluster.roles");
+      if (!roles.contains(role.configName())) {
+        throw new NodeConfigException("--role " + role.configName() + " but --config " + configFile
+            + " sets pekko.cluster.roles = " + roles + "; drop one of them");
       }
     }
     Config flags = ConfigFactory.empty()

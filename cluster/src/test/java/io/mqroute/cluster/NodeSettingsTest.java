@@ -44,6 +44,19 @@ class NodeSettingsTest {
   }
 
   @Test
+  void theRoleComesFromTheFileWhenNoFlagGivesItAndMustAgreeWithIt(@TempDir Path dir) throws IOException {
+    Path device = Files.writeString(dir.resolve("device.conf"), "pekko.cluster.roles = [device]\n");
+    Path none = Files.writeString(dir.resolve("none.conf"), "mqroute.cluster.host.selector = p2c\n");
+    assertThat(NodeSettings.roleOf(device)).isEqualTo(NodeSettings.Role.DEVICE);
+    assertThatThrownBy(() -> NodeSettings.roleOf(none)).isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("give --role");
+    assertThatThrownBy(() -> NodeSettings.roleOf(null)).hasMessageStartingWith("missing --role");
+    // --role host with a device file: the file's role was silently replaced before
+    assertThatThrownBy(() -> host(0, "", device).toConfig()).isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("--role host but --config").hasMessageContaining("[device]");
+  }
+
+  @Test
   void theConfigFileIsUnderTheFlagsAndOverTheDefaults(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("node.conf");
     Files.writeString(f, """
@@ -60,12 +73,13 @@ class NodeSettingsTest {
 
   @Test
   void theShippedNodeFilesWork() {
-    Config c = host(0, "", Path.of("../cluster-config/device-b.conf")).toConfig();
+    Path deviceB = Path.of("../cluster-config/device-b.conf");
+    Config c = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), deviceB, null, -1, -1).toConfig();
     assertThat(c.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25522);
     assertThat(c.getInt("pekko.management.http.port")).isEqualTo(26522);
     assertThat(c.getInt("mqroute.cluster.device.first-queue")).isEqualTo(16);
-    // the flag's role wins over the file's
-    assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("host");
+    assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("device");
+    assertThat(NodeSettings.roleOf(Path.of("../cluster-config/host.conf"))).isEqualTo(NodeSettings.Role.HOST);
   }
 
   @Test
