@@ -120,14 +120,22 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     if (configFile == null) {
       throw new NodeConfigException("missing --role host|device (or a --config file that sets pekko.cluster.roles)");
     }
-    Config file = readFile(configFile);
-    List<String> roles = file.hasPath("pekko.cluster.roles") ? file.getStringList("pekko.cluster.roles") : List.of();
+    List<String> roles = roles(readFile(configFile), configFile);
     List<String> node = roles.stream().filter(r -> r.equals("host") || r.equals("device")).distinct().toList();
     if (node.size() != 1) {
       throw new NodeConfigException("--config " + configFile + " sets pekko.cluster.roles = " + roles
           + ", not one of host or device: give --role host|device");
     }
     return Role.ofNode(node.get(0));
+  }
+
+  /** The file's {@code pekko.cluster.roles}, empty when it sets none. */
+  private static List<String> roles(Config file, Path configFile) {
+    try {
+      return file.hasPath("pekko.cluster.roles") ? file.getStringList("pekko.cluster.roles") : List.of();
+    } catch (ConfigException e) {
+      throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
+    }
   }
 
   /** A node file: bounded, regular files only (includes too), no include url(...). */
@@ -148,12 +156,10 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
   /** The node's whole configuration, resolved and checked. */
   public Config toConfig() {
     Config file = configFile == null ? ConfigFactory.empty() : readFile(configFile);
-    if (file.hasPath("pekko.cluster.roles")) {
-      List<String> roles = file.getStringList("pekko.cluster.roles");
-      if (!roles.contains(role.configName())) {
-        throw new NodeConfigException("--role " + role.configName() + " but --config " + configFile
-            + " sets pekko.cluster.roles = " + roles + "; drop one of them");
-      }
+    List<String> roles = roles(file, configFile);
+    if (!roles.isEmpty() && !roles.contains(role.configName())) {
+      throw new NodeConfigException("--role " + role.configName() + " but --config " + configFile
+          + " sets pekko.cluster.roles = " + roles + "; drop one of them");
     }
     Config flags = ConfigFactory.empty()
         .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.configName())));

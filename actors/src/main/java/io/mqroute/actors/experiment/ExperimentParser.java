@@ -99,7 +99,7 @@ public final class ExperimentParser {
     Map<String, com.typesafe.config.ConfigOrigin> sweepOrigins = new HashMap<>();
     Map<String, List<String>> sweep = sweep(raw, top, sweepOrigins);
     for (String key : sweep.keySet()) {
-      String fioProblem = key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring(4)) : null;
+      String fioProblem = fioKeyProblem(key);
       if (fioProblem != null) {
         throw new ConfigError(StrictConfig.where(sweepOrigins.get(key)) + "sweep: " + fioProblem);
       }
@@ -137,7 +137,7 @@ public final class ExperimentParser {
       Map<String, String> written = flatten(v.withoutPath("name"));
       Map<String, String> params = new LinkedHashMap<>();
       fromSets.forEach((k, value) -> {
-        if (written.keySet().stream().noneMatch(w -> w.equals(k) || w.startsWith(k + ".") || k.startsWith(w + "."))) {
+        if (written.keySet().stream().noneMatch(w -> within(w, k) || within(k, w))) {
           params.put(k, value); // a --set value this variant does not override
           setsUsed.add(k);
         }
@@ -171,8 +171,8 @@ public final class ExperimentParser {
     }
     for (String set : sets.keySet()) {
       String key = Shortcuts.expand(set);
-      boolean configures = fromSets.keySet().stream().anyMatch(k -> k.equals(key) || k.startsWith(key + "."));
-      boolean used = setsUsed.stream().anyMatch(k -> k.equals(key) || k.startsWith(key + "."));
+      boolean configures = fromSets.keySet().stream().anyMatch(k -> within(k, key));
+      boolean used = setsUsed.stream().anyMatch(k -> within(k, key));
       if (configures && !used) {
         throw new ConfigError("--set " + set + ": every variant sets its own " + key
             + ", so this value would be ignored; change the variants instead");
@@ -197,7 +197,7 @@ public final class ExperimentParser {
         throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
             concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
       }
-      String fioProblem = key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring(4)) : null;
+      String fioProblem = fioKeyProblem(key);
       if (fioProblem != null) {
         throw new ConfigError("--set " + e.getKey() + ": " + fioProblem);
       }
@@ -226,6 +226,16 @@ public final class ExperimentParser {
       }
     }
     return out;
+  }
+
+  /** Whether the key path {@code path} is {@code root} or lies under it. */
+  private static boolean within(String path, String root) {
+    return path.equals(root) || path.startsWith(root + ".");
+  }
+
+  /** Why a {@code fio.<option>} key names no option mqroute reads, or null (also for keys outside fio). */
+  private static String fioKeyProblem(String key) {
+    return key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring("fio.".length())) : null;
   }
 
   private static Map<String, String> expandedSets(Map<String, String> sets) {
