@@ -23,7 +23,15 @@ final class ChartLayout {
   /** Beyond this the canvas stops growing (a legend of several hundred lines would be unreadable anyway). */
   static final int MAX_HEIGHT = 4000;
 
+  /** Appended to the title of a chart whose points are means over replications, drawn with their intervals. */
+  static final String CI_NOTE = " (mean and 95% CI over replications)";
+
   private ChartLayout() {}
+
+  /** Whether any result is a mean over several replications (its charts then draw 95% intervals). */
+  static boolean replicated(java.util.List<io.mqroute.actors.experiment.VariantResult> results) {
+    return results.stream().anyMatch(r -> r.replications() > 1);
+  }
 
   /** Canvas width for a chart with its legend beside the plot. */
   static int width(int series) {

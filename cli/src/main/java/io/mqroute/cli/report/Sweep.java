@@ -113,11 +113,23 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
       s.setxAxisTickLabelsFormattingFunction(x -> x == Math.rint(x) ? String.format(Locale.ROOT, "%,d", x.longValue())
           : "");
     }
+    List<VariantResult> all = lines.values().stream().flatMap(List::stream).map(Point::result).toList();
+    boolean replicated = ChartLayout.replicated(all);
+    if (replicated) {
+      chart.setTitle(title + ChartLayout.CI_NOTE);
+      s.setErrorBarsColorSeriesColor(true);
+    }
     for (Map.Entry<String, List<Point>> line : lines.entrySet()) {
       double[] x = line.getValue().stream().mapToDouble(Point::x).toArray();
       double[] y = line.getValue().stream()
           .mapToDouble(p -> metric.applyAsDouble(p.result().summary())).toArray();
-      chart.addSeries(line.getKey(), x, y);
+      if (replicated) {
+        double[] ci95 = line.getValue().stream()
+            .mapToDouble(p -> p.result().replications() > 1 ? p.result().aggregate(metric).ci95() : 0).toArray();
+        chart.addSeries(line.getKey(), x, y, ci95);
+      } else {
+        chart.addSeries(line.getKey(), x, y);
+      }
     }
     return chart;
   }

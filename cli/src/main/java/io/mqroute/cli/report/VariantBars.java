@@ -16,6 +16,8 @@ final class VariantBars {
   static final int UPRIGHT_NAMES = 6;
   /** Width per bar once there are many: room for a turned name and a turned value label. */
   static final int BAR_WIDTH = 30;
+  /** Width of a character of XChart's default axis font, to tell when level names would touch. */
+  static final int NAME_CHAR_WIDTH = 8;
   /** Room for the y axis and padding. */
   static final int AXIS_WIDTH = 160;
 
@@ -43,17 +45,26 @@ final class VariantBars {
     s.setYAxisMin(0.0);
     s.setDecimalPattern(pattern);
     s.setChartBackgroundColor(Color.WHITE);
-    if (results.size() > UPRIGHT_NAMES) {
+    int longest = results.stream().mapToInt(r -> r.variant().id().length()).max().orElse(0);
+    if (results.size() > UPRIGHT_NAMES || results.size() * longest * NAME_CHAR_WIDTH > width - AXIS_WIDTH) {
       s.setXAxisLabelRotation(45);
       s.setLabelsRotation(90); // the value above each bar, turned like the names so that neighbours do not overlap
     }
     List<String> names = new ArrayList<>();
     List<Double> values = new ArrayList<>();
+    List<Double> ci95 = new ArrayList<>();
     for (VariantResult r : results) {
       names.add(r.variant().id());
       values.add(metric.applyAsDouble(r.summary()));
+      ci95.add(r.replications() > 1 ? r.aggregate(metric).ci95() : 0.0);
     }
-    chart.addSeries(yTitle, names, values);
+    if (ChartLayout.replicated(results)) {
+      chart.setTitle(title + ChartLayout.CI_NOTE);
+      s.setErrorBarsColor(Color.BLACK);
+      chart.addSeries(yTitle, names, values, ci95);
+    } else {
+      chart.addSeries(yTitle, names, values);
+    }
     return chart;
   }
 }

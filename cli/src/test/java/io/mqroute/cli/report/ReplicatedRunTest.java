@@ -116,6 +116,15 @@ class ReplicatedRunTest {
     assertThat(sweeps.get(0).lines().keySet()).containsExactly("fast", "slow");
     assertThat(sweeps.get(0).lines().get("slow")).extracting(Sweep.Point::x).containsExactly(1.0, 4.0);
     assertThat(Files.exists(out.resolve("sweep-fio.iodepth-iops.png"))).isTrue();
+    // each point carries its 95% interval over the replications, the one result.json gives
+    var series = sweeps.get(0).iopsChart().getSeriesMap().get("slow");
+    assertThat(series.getExtraValues()).containsExactly(
+        r.variants().stream().filter(v -> v.variant().name().equals("slow"))
+            .mapToDouble(v -> v.aggregate(io.mqroute.actors.experiment.Summary::iops).ci95()).toArray());
+    assertThat(java.util.Arrays.stream(series.getExtraValues()).min().orElse(0)).isPositive();
+    java.util.Collection<? extends Number> bars =
+        VariantBars.iops(r.variants()).getSeriesMap().values().iterator().next().getExtraValues();
+    assertThat(bars).hasSize(r.variants().size()).allMatch(ci -> ci.doubleValue() > 0);
   }
 
   @Test
