@@ -3,6 +3,7 @@ package io.mqroute.cluster;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigValueFactory;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -129,10 +130,16 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return Role.ofNode(node.get(0));
   }
 
-  /** The file's {@code pekko.cluster.roles}, empty when it sets none. */
+  /**
+   * The file's {@code pekko.cluster.roles}, empty when it sets none or only through a substitution it cannot resolve
+   * alone (the whole configuration resolves it later; then the flag's role is taken as it is).
+   */
   private static List<String> roles(Config file, Path configFile) {
     try {
-      return file.hasPath("pekko.cluster.roles") ? file.getStringList("pekko.cluster.roles") : List.of();
+      Config resolved = file.resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true));
+      return resolved.hasPath("pekko.cluster.roles") ? resolved.getStringList("pekko.cluster.roles") : List.of();
+    } catch (ConfigException.NotResolved e) {
+      return List.of();
     } catch (ConfigException e) {
       throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
     }

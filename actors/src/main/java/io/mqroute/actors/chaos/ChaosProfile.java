@@ -1,6 +1,8 @@
 package io.mqroute.actors.chaos;
 
+import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.workload.FioWorkload;
 import java.util.List;
 
 /**
@@ -45,6 +47,16 @@ public record ChaosProfile(
     hotpluggable = List.copyOf(hotpluggable);
     faults = List.copyOf(faults);
     events = List.copyOf(events);
+  }
+
+  /** The generated job file, parsed (its source named after the profile). */
+  public FioWorkload workload() {
+    return FioWorkload.parse(jobFile(), name + " (generated job file)");
+  }
+
+  /** The job clones of {@link #workload()} on this profile's machine (what a seed runs). */
+  public List<JobPlan> plans() {
+    return workload().plans(machine);
   }
 
   /**

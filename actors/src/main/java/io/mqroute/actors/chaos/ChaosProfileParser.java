@@ -9,11 +9,11 @@ import io.mqroute.actors.config.ConfigError;
 import io.mqroute.actors.config.HoconText;
 import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.machine.Fault;
+import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.actors.machine.QueueKind;
 import io.mqroute.actors.workload.FioParseException;
-import io.mqroute.actors.workload.FioWorkload;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -193,10 +193,17 @@ public final class ChaosProfileParser {
         c.integer("block-size", 4096, 1, 1 << 24), c.integer("ops-per-writer", 2500, 1, 10_000_000),
         c.nanos("iteration-runtime", 3_000_000_000L), c.integer("verify-ops", 16, 1, 1_000_000), maxWait, faults,
         events, quick);
-    try { // the writer's options as the run will read them: blamed on the profile's key, not the generated file
-      FioWorkload.parse(profile.jobFile(), name).plans(machine);
+    long clones = (long) profile.iterations() * writers + machine.topology().cpuCount();
+    if (clones > JobPlan.MAX_JOBS) {
+      throw c.error("iterations", "iterations x writers + one verifier per CPU = " + clones + " job clones; at most "
+          + JobPlan.MAX_JOBS + " (lower iterations or load-factor)");
+    }
+    try { // the writer's options as the run reads them: blamed on the profile's key, not the generated file
+      profile.plans();
     } catch (FioParseException e) {
       throw c.error("writer", e.detail());
+    } catch (IllegalArgumentException e) {
+      throw c.error("writer", e.getMessage());
     }
     return profile;
   }

@@ -35,7 +35,7 @@ public final class ChaosRun {
 
   /** The machine's own result of one seed, unchecked. */
   static MachineResult machine(ChaosProfile profile, long seed) {
-    FioWorkload workload = FioWorkload.parse(profile.jobFile(), profile.name() + " (generated job file)");
+    FioWorkload workload = profile.workload();
     List<JobPlan> plans = workload.plans(profile.machine());
     return MachineRun.run("chaos-" + seed, profile.machine(), plans, i -> workload.newStats(plans.get(i)), seed,
         ChaosController.perturbation(profile)).result();

@@ -20,7 +20,8 @@ public final class CoreModel {
   private long freqAt = Long.MIN_VALUE / 2;
   private double boost;
   private boolean boostPending;
-  private long boostAt;
+  /** sg_cpu->last_update: the last time schedutil was asked, for any reason (the boost resets after a tick). */
+  private long lastUpdate;
   /** The last scheduler event (an item starting or ending): PELT is brought up to date at each. */
   private long peltAt;
 
@@ -44,6 +45,7 @@ public final class CoreModel {
     this.idleSince = nowNanos;
     this.utilAt = nowNanos;
     this.peltAt = nowNanos;
+    this.lastUpdate = nowNanos;
     this.util = governor.schedutil() ? 0.0 : 1.0;
     this.freq = governor.schedutil() ? governor.minRatio() : 1.0;
   }
@@ -82,7 +84,7 @@ public final class CoreModel {
       }
     }
     if (newPeltPeriod(now)) {
-      updateFrequency(now);
+      updateFrequency(now, false);
     }
     long run = freq >= 1.0 ? costNanos : (long) Math.ceil(costNanos / freq);
     exitNanos += delay;
@@ -98,7 +100,7 @@ public final class CoreModel {
   public void finish(long endNanos) {
     decay(endNanos, true);
     if (newPeltPeriod(endNanos)) {
-      updateFrequency(endNanos);
+      updateFrequency(endNanos, false);
     }
     busy = false;
     idleSince = endNanos;
@@ -113,11 +115,15 @@ public final class CoreModel {
   }
 
   /**
-   * Whether a PELT period (1024 us) began since the last scheduler event: only then does update_load_avg report
-   * a decay and call cpufreq_update_util, so schedutil is asked once per period under steady load, not at every
-   * context switch (its iowait boost decays at each of those calls, so asking more often would undo it).
+   * Whether a PELT period (1024 us) began since an item last started or ended here: only then does update_load_avg
+   * report a decay and call cpufreq_update_util (the tick and other enqueues are not modelled), so schedutil is
+   * asked once per period under steady load, not at every context switch (its iowait boost decays at each of those
+   * calls, so asking more often would undo it).
    */
   private boolean newPeltPeriod(long now) {
+    if (now <= peltAt) {
+      return false;
+    }
     long period = Governor.PELT_PERIOD_NANOS;
     boolean crossed = Math.floorDiv(now, period) != Math.floorDiv(peltAt, period);
     peltAt = Math.max(peltAt, now);
@@ -137,31 +143,37 @@ public final class CoreModel {
   }
 
   /**
-   * sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the maximum, each further one (at most
-   * one per frequency update) doubles it; more than a tick without one resets it. Called when a thread that slept
-   * in an I/O wait is enqueued on this CPU, busy or not, which asks schedutil for a new frequency at once.
+   * A thread that slept in an I/O wait is enqueued on this CPU, busy or not: enqueue_task_fair asks schedutil at once
+   * (cpufreq_update_util with SCHED_CPUFREQ_IOWAIT), which boosts first.
    */
   public void iowaitWakeup(long now) {
+    decay(now, busy);
+    updateFrequency(now, true);
+  }
+
+  /**
+   * sugov_update_single_freq. sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the maximum, each
+   * further one doubles it (once per applied update); more than a tick since schedutil was last asked resets it
+   * (sugov_iowait_reset: to 1/8 for an I/O wake-up, else to 0). Then, outside the rate limit, sugov_iowait_apply
+   * halves a boost no new I/O wake-up asked for, and the frequency follows max(util, boost).
+   */
+  private void updateFrequency(long now, boolean iowait) {
     if (!governor.schedutil()) {
       return;
     }
-    if (boost > 0 && now - boostAt > Governor.TICK_NANOS) {
-      boost = 0; // sugov_iowait_reset: idle for longer than a tick
-    }
-    boostAt = now;
-    if (!boostPending) { // doubles at most once per frequency update
+    if (boost > 0 && now - lastUpdate > Governor.TICK_NANOS) {
+      boost = iowait ? Governor.IOWAIT_BOOST_MIN : 0;
+      boostPending = iowait;
+    } else if (iowait && !boostPending) {
       boostPending = true;
       boost = boost == 0 ? Governor.IOWAIT_BOOST_MIN : Math.min(1.0, boost * 2);
     }
-    updateFrequency(now); // enqueue_task_fair: cpufreq_update_util(rq, SCHED_CPUFREQ_IOWAIT)
-  }
-
-  private void updateFrequency(long now) {
-    if (!governor.schedutil() || now - freqAt < governor.rateLimitNanos()) {
+    lastUpdate = now;
+    if (now - freqAt < governor.rateLimitNanos()) {
       return;
     }
     double demand = util;
-    if (boost > 0) { // sugov_iowait_apply: the boost halves at every update without a new I/O wake-up
+    if (boost > 0) {
       if (!boostPending) {
         boost /= 2;
         if (boost < Governor.IOWAIT_BOOST_MIN) {

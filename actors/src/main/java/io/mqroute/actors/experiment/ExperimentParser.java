@@ -63,7 +63,8 @@ public final class ExperimentParser {
    * @param sets         {@code key=value} overrides applied to the base before the variants
    * @param quick        apply the file's {@code quick} profile (CI-sized runs)
    */
-  public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> sets, boolean quick) {
+  public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> setFlags, boolean quick) {
+    List<SetFlag> sets = setFlags.entrySet().stream().map(e -> SetFlag.of(e.getKey(), e.getValue())).toList();
     Config raw = applySets(load(file), sets);
     StrictConfig top = StrictConfig.of(raw, "", TOP_KEYS);
     if (quick) {
@@ -104,10 +105,10 @@ public final class ExperimentParser {
         throw new ConfigError(StrictConfig.where(sweepOrigins.get(key)) + "sweep: " + fioProblem);
       }
     }
-    for (String set : sets.keySet()) {
-      String key = Shortcuts.expand(set);
+    for (SetFlag set : sets) {
+      String key = set.key();
       if (sweep.containsKey(key)) {
-        throw new ConfigError("--set " + set + ": " + key + " is swept " + sweep.get(key)
+        throw new ConfigError("--set " + set.given() + ": " + key + " is swept " + sweep.get(key)
             + ", so a single value would be ignored; change the sweep (--set 'sweep.\"" + key + "\"=[...]')");
       }
     }
@@ -165,16 +166,21 @@ public final class ExperimentParser {
         }
         MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
         Variant variant = new Variant(vname, params, machine, workload.parse(fio), point, expectStall);
-        variant.workload().plans(machine); // options refused against this machine (direct=0, cpus_allowed, ...)
+        try { // options refused against this machine (direct=0, cpus_allowed, ...), before anything runs
+          variant.workload().plans(machine);
+        } catch (IllegalArgumentException e) { // FioParseException names the job's line; JobPlan's limits do not
+          throw new ConfigError(e.getMessage() + " (variant " + variant.id()
+              + (fio.equals(baseFio) ? "" : ", fio overrides " + fio) + ")");
+        }
         variants.add(variant);
       }
     }
-    for (String set : sets.keySet()) {
-      String key = Shortcuts.expand(set);
+    for (SetFlag set : sets) {
+      String key = set.key();
       boolean configures = fromSets.keySet().stream().anyMatch(k -> within(k, key));
       boolean used = setsUsed.stream().anyMatch(k -> within(k, key));
       if (configures && !used) {
-        throw new ConfigError("--set " + set + ": every variant sets its own " + key
+        throw new ConfigError("--set " + set.given() + ": every variant sets its own " + key
             + ", so this value would be ignored; change the variants instead");
       }
     }
@@ -183,30 +189,41 @@ public final class ExperimentParser {
         List.copyOf(sweep.keySet()), replications, expectations, quick, expandedSets(sets));
   }
 
-  /** {@code raw} with every {@code --set key=value} applied (values are HOCON, shortcuts expanded). */
-  private static Config applySets(Config raw, Map<String, String> sets) {
-    for (Map.Entry<String, String> e : sets.entrySet()) {
-      String key = Shortcuts.expand(e.getKey());
-      String first;
+  /**
+   * One {@code --set KEY=VALUE}: the key as given (for messages), and as a key path with shortcuts expanded and
+   * quoting normalised ({@code fio."iodepth"} is {@code fio.iodepth}), so that it compares with the file's paths.
+   */
+  private record SetFlag(String given, String key, String value) {
+    static SetFlag of(String given, String value) {
       try {
-        first = ConfigUtil.splitPath(key).get(0);
+        return new SetFlag(given, ConfigUtil.joinPath(ConfigUtil.splitPath(Shortcuts.expand(given))), value);
       } catch (ConfigException ex) {
-        throw new ConfigError("--set " + e.getKey() + ": not a key path (" + ex.getMessage() + ")");
+        throw new ConfigError("--set " + given + ": not a key path (" + ex.getMessage() + ")");
       }
-      if (!TOP_KEYS.contains(first)) {
-        throw new ConfigError("--set " + e.getKey() + ": " + NameSuggester.unknown("key", first,
+    }
+
+    String first() {
+      return ConfigUtil.splitPath(key).get(0);
+    }
+  }
+
+  /** {@code raw} with every {@code --set key=value} applied (values are HOCON). */
+  private static Config applySets(Config raw, List<SetFlag> sets) {
+    for (SetFlag set : sets) {
+      if (!TOP_KEYS.contains(set.first())) {
+        throw new ConfigError("--set " + set.given() + ": " + NameSuggester.unknown("key", set.first(),
             concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
       }
-      String fioProblem = fioKeyProblem(key);
+      String fioProblem = fioKeyProblem(set.key());
       if (fioProblem != null) {
-        throw new ConfigError("--set " + e.getKey() + ": " + fioProblem);
+        throw new ConfigError("--set " + set.given() + ": " + fioProblem);
       }
       try {
-        Config one = ConfigFactory.parseString("\"x\" = " + e.getValue(),
-            ConfigParseOptions.defaults().setOriginDescription("--set " + e.getKey()));
-        raw = raw.withValue(key, one.getValue("\"x\""));
+        Config one = ConfigFactory.parseString("\"x\" = " + set.value(),
+            ConfigParseOptions.defaults().setOriginDescription("--set " + set.given()));
+        raw = raw.withValue(set.key(), one.getValue("\"x\""));
       } catch (ConfigException ex) {
-        throw new ConfigError("--set " + e.getKey() + "=" + e.getValue() + ": " + ex.getMessage());
+        throw new ConfigError("--set " + set.given() + "=" + set.value() + ": " + ex.getMessage());
       }
     }
     return raw;
@@ -216,13 +233,11 @@ public final class ExperimentParser {
    * The {@code --set} values that configure a run (machine keys and {@code fio.*}), flattened like a variant's
    * overrides, so that {@code params} shows them; the experiment's own keys ({@code replications}, ...) are not.
    */
-  private static Map<String, String> setParams(Config raw, Map<String, String> sets) {
+  private static Map<String, String> setParams(Config raw, List<SetFlag> sets) {
     Map<String, String> out = new TreeMap<>();
-    for (String set : sets.keySet()) {
-      String key = Shortcuts.expand(set);
-      String first = ConfigUtil.splitPath(key).get(0);
-      if (!OWN_KEYS.contains(first) || first.equals("fio")) {
-        out.putAll(flatten(raw.withOnlyPath(key)));
+    for (SetFlag set : sets) {
+      if (!OWN_KEYS.contains(set.first()) || set.first().equals("fio")) {
+        out.putAll(flatten(raw.withOnlyPath(set.key())));
       }
     }
     return out;
@@ -238,9 +253,9 @@ public final class ExperimentParser {
     return key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring("fio.".length())) : null;
   }
 
-  private static Map<String, String> expandedSets(Map<String, String> sets) {
+  private static Map<String, String> expandedSets(List<SetFlag> sets) {
     Map<String, String> out = new LinkedHashMap<>();
-    sets.forEach((k, v) -> out.put(Shortcuts.expand(k), v));
+    sets.forEach(set -> out.put(set.key(), set.value()));
     return Collections.unmodifiableMap(out);
   }
 

@@ -247,6 +247,9 @@ class ChaosRunTest {
     Assertions.assertThatThrownBy(() -> small("writer = \"rw=randwrite\\nfsync=1\"", ""))
         .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.writer").hasMessageContaining("fsync=1")
         .hasMessageNotContaining("generated");
+    // too many job clones comes from iterations (and load-factor), not from the writer's options
+    Assertions.assertThatThrownBy(() -> small("iterations = 1000\nload-factor = 8", ""))
+        .isInstanceOf(ConfigError.class).hasMessageContaining("chaos.iterations").hasMessageContaining("job clones");
     Assertions.assertThatThrownBy(() -> small("semantics = blk-mq", ""))
         .isInstanceOf(ConfigError.class).hasMessageContaining("kernel, hotplug-aware");
     // a fault schedule that would never open a window, or open empty ones, would silently do nothing

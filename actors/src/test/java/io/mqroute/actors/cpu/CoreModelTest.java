@@ -125,4 +125,22 @@ class CoreModelTest {
     }
     assertThat(m.frequency()).isEqualTo(0.4);
   }
+
+  @Test
+  void aBoostResetAfterAQuietTickStartsAgainAndOrdinaryWorkDoesNotKeepAStaleOne() {
+    CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
+    for (long t = 100_000; t <= 400_000; t += 100_000) {
+      m.finish(m.start(t, 100, true)); // 1/8, 1/4, 1/2 (0.625 at 300 us), then 1 pending behind the rate limit
+    }
+    // quiet for more than a tick: sugov_iowait_reset, to 1/8 for this I/O wake-up (and pending, so it applies)
+    m.finish(m.start(5_000_000, 100, true));
+    for (long t = 5_100_000; t <= 7_500_000; t += 100_000) { // 1/4, 1/2, 1, each held by the 1 ms rate limit
+      m.finish(m.start(t, 100, true));
+    }
+    assertThat(m.frequency()).as("the boost builds up again").isEqualTo(1.0);
+    // quiet again, then plain work: the stale boost is reset to 0 at the first update, not halved
+    m.finish(m.start(60_000_000, 100, false));
+    m.finish(m.start(61_100_000, 100, false));
+    assertThat(m.frequency()).isEqualTo(0.4);
+  }
 }

@@ -234,6 +234,17 @@ class ExperimentParserTest {
     assertThat(error(BASE.replace("iodepth=1", "iodepth=1\ncpus_allowed=9")))
         .contains("cpus_allowed names CPU 9 but the machine has CPUs 0-1");
     assertThat(error(BASE, Map.of("fio.fsync", "1"))).contains("fsync=1 is not modelled");
+    // accepted by the fio parser, refused by the machine's own limit: still one line, naming the variant
+    assertThat(error(BASE, Map.of("fio.iodepth", "65536"))).contains("iodepth must be in [1, 65535]")
+        .endsWith("(variant a)");
+  }
+
+  @Test
+  void aQuotedSetKeyIsTheSameKey() throws IOException {
+    ExperimentSpec s = ExperimentParser.parse(file(BASE), null, Map.of("fio.\"iodepth\"", "4"), false);
+    assertThat(s.sets()).containsExactly(Map.entry("fio.iodepth", "4"));
+    assertThat(error(BASE + "sweep { \"fio.iodepth\" = [1, 2] }\n", Map.of("fio.\"iodepth\"", "4")))
+        .contains("is swept [1, 2]");
   }
 
   @Test

@@ -20,22 +20,34 @@ final class ChartLayout {
   static final int CHROME_HEIGHT = 140;
   /** XChart's own colours while they last. */
   static final int THEME_COLOURS = 8;
-  /** Beyond this the canvas stops growing (a legend of several hundred lines would be unreadable anyway). */
+  /** Beyond these the canvas stops growing (a legend of several hundred lines would be unreadable anyway). */
   static final int MAX_HEIGHT = 4000;
+  static final int MAX_WIDTH = 4000;
 
   /** Appended to the title of a chart whose points are means over replications, drawn with their intervals. */
   static final String CI_NOTE = " (mean and 95% CI over replications)";
 
   private ChartLayout() {}
 
+  /** The 95% half-width of a metric's mean over a result's replications; 0 for a single run. */
+  static double ci95(io.mqroute.actors.experiment.VariantResult r,
+      java.util.function.ToDoubleFunction<io.mqroute.actors.experiment.Summary> metric) {
+    return r.replications() > 1 ? r.aggregate(metric).ci95() : 0;
+  }
+
   /** Whether any result is a mean over several replications (its charts then draw 95% intervals). */
   static boolean replicated(java.util.List<io.mqroute.actors.experiment.VariantResult> results) {
     return results.stream().anyMatch(r -> r.replications() > 1);
   }
 
-  /** Canvas width for a chart with its legend beside the plot. */
-  static int width(int series) {
-    return series > 1 ? PLOT_WIDTH + LEGEND_WIDTH : PLOT_WIDTH;
+  /** Whether a chart of {@code series} lines shows a legend ({@code legendForOne}: also for a single line). */
+  static boolean legend(int series, boolean legendForOne) {
+    return series > 1 || legendForOne && series == 1;
+  }
+
+  /** Canvas width: the plot's, and room for the legend beside it when there is one. */
+  static int width(boolean legend) {
+    return legend ? PLOT_WIDTH + LEGEND_WIDTH : PLOT_WIDTH;
   }
 
   /** Canvas height: the plot's, or the legend's when that is taller. */
@@ -43,10 +55,10 @@ final class ChartLayout {
     return Math.min(MAX_HEIGHT, Math.max(PLOT_HEIGHT, CHROME_HEIGHT + LEGEND_LINE * series));
   }
 
-  /** The legend beside the plot, and a colour per series when XChart's theme would repeat. */
-  static void style(Styler s, int series) {
+  /** The legend (if any) beside the plot, and a colour per series when XChart's theme would repeat. */
+  static void style(Styler s, int series, boolean legend) {
     s.setLegendPosition(Styler.LegendPosition.OutsideE);
-    s.setLegendVisible(series > 1);
+    s.setLegendVisible(legend);
     if (series > THEME_COLOURS) {
       s.setSeriesColors(colours(series));
     }

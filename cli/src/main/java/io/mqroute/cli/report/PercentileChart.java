@@ -36,7 +36,8 @@ final class PercentileChart extends XYChart {
   private final double decades;
 
   private PercentileChart(double decades, int series) {
-    super(new XYChartBuilder().width(ChartLayout.width(series)).height(ChartLayout.height(series))
+    super(new XYChartBuilder().width(ChartLayout.width(ChartLayout.legend(series, true)))
+        .height(ChartLayout.height(series))
         .title("Latency by percentile (lat)")
         .xAxisTitle("percentile").yAxisTitle("latency (us)"));
     this.decades = decades;
@@ -48,7 +49,7 @@ final class PercentileChart extends XYChart {
     s.setxAxisTickLabelsFormattingFunction(x -> " ");
     s.setPlotGridVerticalLinesVisible(false);
     s.setMarkerSize(0);
-    ChartLayout.style(s, series);
+    ChartLayout.style(s, series, ChartLayout.legend(series, true)); // one line too: it names the variant
     s.setChartBackgroundColor(Color.WHITE);
   }
 

@@ -96,13 +96,14 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
   }
 
   private XYChart chart(String title, String yTitle, String yPattern, ToDoubleFunction<Summary> metric) {
-    XYChart chart = new XYChartBuilder().width(ChartLayout.width(lines.size()))
+    boolean legend = ChartLayout.legend(lines.size(), false);
+    XYChart chart = new XYChartBuilder().width(ChartLayout.width(legend))
         .height(ChartLayout.height(lines.size())).title(title).xAxisTitle(key).yAxisTitle(yTitle).build();
     XYStyler s = chart.getStyler();
     s.setYAxisMin(0.0);
     s.setYAxisDecimalPattern(yPattern);
     s.setChartBackgroundColor(Color.WHITE);
-    ChartLayout.style(s, lines.size());
+    ChartLayout.style(s, lines.size(), legend);
     double min = lines.values().stream().flatMap(List::stream).mapToDouble(Point::x).min().orElse(0);
     double max = lines.values().stream().flatMap(List::stream).mapToDouble(Point::x).max().orElse(0);
     // Sizes are usually swept in powers of two: over two decades or more they read better on a log axis.
@@ -125,7 +126,7 @@ public record Sweep(String key, Map<String, List<Point>> lines) {
           .mapToDouble(p -> metric.applyAsDouble(p.result().summary())).toArray();
       if (replicated) {
         double[] ci95 = line.getValue().stream()
-            .mapToDouble(p -> p.result().replications() > 1 ? p.result().aggregate(metric).ci95() : 0).toArray();
+            .mapToDouble(p -> ChartLayout.ci95(p.result(), metric)).toArray();
         chart.addSeries(line.getKey(), x, y, ci95);
       } else {
         chart.addSeries(line.getKey(), x, y);

@@ -36,7 +36,8 @@ final class VariantBars {
 
   private static CategoryChart chart(String title, String yTitle, String pattern, List<VariantResult> results,
       ToDoubleFunction<Summary> metric) {
-    int width = Math.max(ChartLayout.PLOT_WIDTH, AXIS_WIDTH + BAR_WIDTH * results.size());
+    int width = Math.min(ChartLayout.MAX_WIDTH,
+        Math.max(ChartLayout.PLOT_WIDTH, AXIS_WIDTH + BAR_WIDTH * results.size()));
     CategoryChart chart = new CategoryChartBuilder().width(width).height(ChartLayout.PLOT_HEIGHT).title(title)
         .xAxisTitle("variant").yAxisTitle(yTitle).build();
     CategoryStyler s = chart.getStyler();
@@ -56,7 +57,7 @@ final class VariantBars {
     for (VariantResult r : results) {
       names.add(r.variant().id());
       values.add(metric.applyAsDouble(r.summary()));
-      ci95.add(r.replications() > 1 ? r.aggregate(metric).ci95() : 0.0);
+      ci95.add(ChartLayout.ci95(r, metric));
     }
     if (ChartLayout.replicated(results)) {
       chart.setTitle(title + ChartLayout.CI_NOTE);
