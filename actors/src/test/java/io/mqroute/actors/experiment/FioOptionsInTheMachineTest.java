@@ -8,7 +8,6 @@ import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.Work;
 import io.mqroute.actors.metrics.Direction;
 import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.workload.FioParseException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -171,8 +170,9 @@ class FioOptionsInTheMachineTest {
 
   @Test
   void whatTheMachineCannotModelIsRefusedWithTheJobsLine() {
-    assertThatThrownBy(() -> run("fsync=4")).isInstanceOf(FioParseException.class)
-        .hasMessageContaining(":2: job j: fsync=4 is not modelled");
+    // refused while the experiment is parsed, before anything runs: one line with the job's line and the variant
+    assertThatThrownBy(() -> run("fsync=4")).isInstanceOf(io.mqroute.actors.config.ConfigError.class)
+        .hasMessageContaining(":2: job j: fsync=4 is not modelled").hasMessageEndingWith("(variant default)");
     assertThatThrownBy(() -> run("nrfiles=3")).hasMessageContaining("nrfiles=3 is not modelled");
     assertThatThrownBy(() -> run("direct=0")).hasMessageContaining("direct=0 (buffered I/O");
   }
