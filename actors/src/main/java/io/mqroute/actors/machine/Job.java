@@ -204,14 +204,19 @@ public final class Job extends AbstractBehavior<Command> {
         }
         read = dir == 0;
       }
-      issue(read);
-      if (thinkDue()) {
-        think();
-      }
+      issueThenMaybeThink(read);
     }
   }
 
   /** fio checks after each I/O it queued (a synchronous one has completed by then) whether a pause is due. */
+  private void issueThenMaybeThink(boolean read) {
+    issue(read);
+    if (thinkDue()) {
+      think();
+    }
+  }
+
+  /** Whether a thinktime pause is due: thinktime_blocks I/Os issued (or completed) since the last one. */
   private boolean thinkDue() {
     return plan.think().enabled() && !thinking
         && (plan.think().onIssue() ? seq : ended) - lastThink >= plan.think().blocks();
@@ -287,10 +292,7 @@ public final class Job extends AbstractBehavior<Command> {
   private Behavior<Command> onArrival() {
     sleeping = false;
     if (!stopping && freeCount > 0 && !thinking) { // a pause that began meanwhile decides again when it ends
-      issue(sleepDirection == 0);
-      if (thinkDue()) {
-        think();
-      }
+      issueThenMaybeThink(sleepDirection == 0);
       submit();
     }
     return this;

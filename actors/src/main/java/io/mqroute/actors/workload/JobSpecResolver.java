@@ -156,13 +156,8 @@ final class JobSpecResolver {
         }
         Pair<Long> rateIops = value(eff, "rate_iops", new Pair<>(null, null));
         Pair<SizeValue> rateBytes = value(eff, "rate", new Pair<>(null, null));
-        // fio's __setup_rate: per direction, rate= (bytes/s) wins over rate_iops=, converted with that direction's bs
-        double rateRead = rateBytes.read() != null
-                ? bytes(eff, "rate", rateBytes.read(), kbBase, 0) / (double) bsRead
-                : rateIops.read() == null ? 0 : rateIops.read();
-        double rateWrite = rateBytes.write() != null
-                ? bytes(eff, "rate", rateBytes.write(), kbBase, 0) / (double) bsWrite
-                : rateIops.write() == null ? 0 : rateIops.write();
+        double rateRead = rate(eff, rateBytes.read(), rateIops.read(), bsRead, kbBase);
+        double rateWrite = rate(eff, rateBytes.write(), rateIops.write(), bsWrite, kbBase);
         return new JobSpec(name, value(eff, "description", ""), groupId, stonewall, value(eff, "numjobs", 1), rw,
                 readPercent(eff), bsRead, bsWrite, engine, iodepth, value(eff, "direct", false), size, fileSize,
                 offset, value(eff, "nrfiles", 1), value(eff, "loops", 1), runtimeNs, timeBased,
@@ -231,6 +226,17 @@ final class JobSpecResolver {
 
     private static boolean flag(Map<String, Setting> eff, String key) {
         return Boolean.TRUE.equals(value(eff, key, Boolean.FALSE));
+    }
+
+    /**
+     * One direction's cap in I/Os per second, 0 for none. fio's __setup_rate: rate= (bytes/s) wins over rate_iops=,
+     * converted with that direction's block size.
+     */
+    private double rate(Map<String, Setting> eff, SizeValue bytesPerSecond, Long iops, long bs, int kbBase) {
+        if (bytesPerSecond != null) {
+            return bytes(eff, "rate", bytesPerSecond, kbBase, 0) / (double) bs;
+        }
+        return iops == null ? 0 : iops;
     }
 
     private long bytes(Map<String, Setting> eff, String key, SizeValue v, int kbBase, long fallback) {

@@ -9,9 +9,7 @@ import io.mqroute.actors.machine.Work;
 import io.mqroute.actors.metrics.Direction;
 import io.mqroute.actors.metrics.JobStats;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +18,7 @@ class FioOptionsInTheMachineTest {
   @TempDir Path dir;
 
   private ExperimentResult run(String jobOptions) throws IOException {
-    Path f = dir.resolve("fio.conf");
-    Files.writeString(f, """
+    return ExperimentText.run(dir, "fio", """
         name = fio-options
         seed = 1
         machine { numa-nodes = 1, cores-per-node = 2 }
@@ -36,7 +33,6 @@ class FioOptionsInTheMachineTest {
         %s
         \"\"\"
         """.formatted(jobOptions));
-    return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
   }
 
   /** One second of psync I/O on a 10 µs device (some 40k IOPS uncapped) with the given rate options. */
@@ -52,8 +48,7 @@ class FioOptionsInTheMachineTest {
 
   /** The job, time-based (one second unless it sets runtime=), on {@code device}. */
   private MachineResult timeBased(String cpu, String device, String job) throws IOException {
-    Path f = dir.resolve("time-based.conf");
-    Files.writeString(f, """
+    return ExperimentText.run(dir, "time-based", """
         name = time-based
         seed = 1
         machine { numa-nodes = 1, cores-per-node = 2, cpu { %s } }
@@ -68,8 +63,7 @@ class FioOptionsInTheMachineTest {
         runtime=1s
         %s
         \"\"\"
-        """.formatted(cpu, device, job));
-    return ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {}).variants().get(0)
+        """.formatted(cpu, device, job)).variants().get(0)
         .result();
   }
 

@@ -3,9 +3,7 @@ package io.mqroute.actors.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -19,8 +17,7 @@ class RingThreadTest {
 
   @Test
   void oneRingThreadServesOneRequestAtATime() throws IOException {
-    Path f = dir.resolve("ring.conf");
-    Files.writeString(f, """
+    ExperimentResult r = ExperimentText.run(dir, "ring", """
         name = ring
         seed = 1
         machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none } }
@@ -38,7 +35,6 @@ class RingThreadTest {
         cpus_allowed=0
         \"\"\"
         """);
-    ExperimentResult r = ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
     // the thread is busy 3 us (server-cost) on the CPU and 10 us in the device per request: at most 1/13 us
     assertThat(r.variants().get(0).summary().iops()).isBetween(50_000.0, 1e9 / 13_000);
     assertThat(r.variants().get(0).result().healthy()).isTrue();

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -20,8 +18,7 @@ class SharedDiskTest {
 
   @Test
   void aPoolOrMoreQueuesShareOneDisksRate() throws IOException {
-    Path f = dir.resolve("disk.conf");
-    Files.writeString(f, """
+    ExperimentResult r = ExperimentText.run(dir, "disk", """
         name = disk
         seed = 1
         machine { numa-nodes = 1, cores-per-node = 2 }
@@ -46,7 +43,6 @@ class SharedDiskTest {
           { name = two-queues, queues { count = 2 } }
         ]
         """);
-    ExperimentResult r = ExperimentRunner.run(ExperimentParser.parse(f, null, Map.of(), false), 1, x -> {});
     double perRequest = 1e9 / (1_000_000 + 30_000_000_000.0 / 7200 + 4096 * 1e9 / 180e6);
     for (VariantResult v : r.variants()) {
       assertThat(v.summary().iops()).as(v.variant().id()).isCloseTo(perRequest, within(perRequest * 0.05));

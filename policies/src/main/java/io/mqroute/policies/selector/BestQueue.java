@@ -35,4 +35,18 @@ final class BestQueue {
         }
         return view.nrReqs(q1) < view.nrReqs(q2) ? q1 : q2;
     }
+
+    /**
+     * The series' last step: the global pick when it is at most {@code threshold} long, else the node's pick when
+     * there is one; {@link QueueSelector#NONE} when there is no global pick ("might happen during tear down").
+     */
+    static int globalOrNode(RoutingView view, int bestGlobal, int bestNuma, int threshold) {
+        if (bestGlobal == QueueSelector.NONE) {
+            return QueueSelector.NONE;
+        }
+        if (view.nrReqs(bestGlobal) <= threshold) {
+            return bestGlobal;
+        }
+        return bestNuma != QueueSelector.NONE ? bestNuma : bestGlobal;
+    }
 }

@@ -71,13 +71,8 @@ public final class ReducedV2Selector implements QueueSelector {
             return bestNuma;
         }
         int bestGlobal = best(view, view.registeredQueues(), background, cpu, random);
-        if (bestGlobal == NONE) {
-            return NONE; // "might happen during tear down"
-        }
-        if (asPosted || view.nrReqs(bestGlobal) <= global) {
-            return bestGlobal;
-        }
-        return bestNuma != NONE ? bestNuma : bestGlobal;
+        // as posted, the global pick is taken whatever its load
+        return BestQueue.globalOrNode(view, bestGlobal, bestNuma, asPosted ? Integer.MAX_VALUE : global);
     }
 
     /** v2's fuse_uring_best_queue: the first draw skips the submitting CPU's queue for background requests. */

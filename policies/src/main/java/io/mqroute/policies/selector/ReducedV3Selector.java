@@ -103,14 +103,7 @@ public final class ReducedV3Selector implements QueueSelector {
     }
 
     private int global(RoutingView view, int bestNuma, RandomSource random) {
-        int bestGlobal = BestQueue.select(view, view.registeredQueues(), random);
-        if (bestGlobal == NONE) {
-            return NONE; // "might happen during tear down"
-        }
-        if (view.nrReqs(bestGlobal) <= global) {
-            return bestGlobal;
-        }
-        return bestNuma != NONE ? bestNuma : bestGlobal;
+        return BestQueue.globalOrNode(view, BestQueue.select(view, view.registeredQueues(), random), bestNuma, global);
     }
 
     @Override
