@@ -2,11 +2,11 @@ package io.mqroute.cli;
 
 import io.mqroute.actors.chaos.ChaosProfile;
 import io.mqroute.actors.chaos.ChaosProfileParser;
+import io.mqroute.actors.chaos.ChaosRun;
 import io.mqroute.actors.chaos.ChaosSuite;
 import io.mqroute.actors.chaos.ReplayFile;
-import io.mqroute.actors.chaos.Semantics;
 import io.mqroute.actors.chaos.SeedResult;
-import io.mqroute.actors.chaos.ChaosRun;
+import io.mqroute.actors.chaos.Semantics;
 import io.mqroute.actors.config.ConfigError;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -23,36 +23,54 @@ import picocli.CommandLine.Option;
 @Command(
     name = "chaos",
     mixinStandardHelpOptions = true,
-    description = "CPU-hotplug (generic/650 style) and fault-injection runs in virtual time, one per seed, with "
-        + "the invariants checked. One line per seed, then 'violations: N'. Exit 0: no violation; 1: a "
-        + "violation (its seed, event log and a replay file are printed); 2: bad input.")
+    description =
+        "CPU-hotplug (generic/650 style) and fault-injection runs in virtual time, one per seed, with "
+            + "the invariants checked. One line per seed, then 'violations: N'. Exit 0: no violation; 1: a "
+            + "violation (its seed, event log and a replay file are printed); 2: bad input.")
 final class ChaosCommand implements Callable<Integer> {
   private static final Pattern SEEDS = Pattern.compile("(\\d{1,18})(?:\\.\\.(\\d{1,18}))?");
 
-  @Option(names = "--profile", paramLabel = "generic-650|FILE", defaultValue = "generic-650",
+  @Option(
+      names = "--profile",
+      paramLabel = "generic-650|FILE",
+      defaultValue = "generic-650",
       description = "A built-in profile or a profile file (default: ${DEFAULT-VALUE}).")
   String profile;
 
-  @Option(names = "--seeds", paramLabel = "A..B", defaultValue = "1..20",
+  @Option(
+      names = "--seeds",
+      paramLabel = "A..B",
+      defaultValue = "1..20",
       description = "Seeds to run, a range or one seed (default: ${DEFAULT-VALUE}).")
   String seeds;
 
-  @Option(names = "--semantics", paramLabel = "kernel|hotplug-aware",
+  @Option(
+      names = "--semantics",
+      paramLabel = "kernel|hotplug-aware",
       description = "What hotplug does to queues (default: the profile's).")
   String semantics;
 
   @Option(names = "--quick", description = "Apply the profile's quick block (CI size).")
   boolean quick;
 
-  @Option(names = "--parallel", paramLabel = "N", description = "Seeds at once (default: the number of "
-      + "processors). Results do not depend on it.")
+  @Option(
+      names = "--parallel",
+      paramLabel = "N",
+      description =
+          "Seeds at once (default: the number of " + "processors). Results do not depend on it.")
   Integer parallel;
 
-  @Option(names = "--replay", paramLabel = "FILE", description = "Run a recorded seed again and check that it "
-      + "gives the same event log and digest.")
+  @Option(
+      names = "--replay",
+      paramLabel = "FILE",
+      description =
+          "Run a recorded seed again and check that it " + "gives the same event log and digest.")
   Path replay;
 
-  @Option(names = "--out", paramLabel = "DIR", defaultValue = "results/chaos",
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      defaultValue = "results/chaos",
       description = "Where replay files of failing seeds go (default: ${DEFAULT-VALUE}).")
   Path outDir;
 
@@ -64,7 +82,8 @@ final class ChaosCommand implements Callable<Integer> {
     if (replay != null) {
       for (String o : List.of("--profile", "--seeds", "--semantics", "--quick")) {
         if (spec.commandLine().getParseResult().hasMatchedOption(o)) {
-          throw new UserError("--replay runs what the replay file recorded; " + o + " cannot change it");
+          throw new UserError(
+              "--replay runs what the replay file recorded; " + o + " cannot change it");
         }
       }
     }
@@ -91,15 +110,29 @@ final class ChaosCommand implements Callable<Integer> {
     }
     Semantics sem = semantics == null ? null : Semantics.parse(semantics);
     ChaosProfile prof = ChaosProfileParser.parse(ChaosProfileParser.load(profile), sem, quick);
-    out.printf("chaos %s: %s semantics, seeds %d..%d%s, %d writers x %d iterations, hotplug every %s%n",
-        prof.name(), prof.semantics().id(), first, last, quick ? " (quick)" : "", prof.writers(), prof.iterations(),
-        prof.hotplugIntervalNanos() == 0 ? "never" : io.mqroute.policies.strategy.Durations.format(
-            prof.hotplugIntervalNanos()));
+    out.printf(
+        "chaos %s: %s semantics, seeds %d..%d%s, %d writers x %d iterations, hotplug every %s%n",
+        prof.name(),
+        prof.semantics().id(),
+        first,
+        last,
+        quick ? " (quick)" : "",
+        prof.writers(),
+        prof.iterations(),
+        prof.hotplugIntervalNanos() == 0
+            ? "never"
+            : io.mqroute.policies.strategy.Durations.format(prof.hotplugIntervalNanos()));
     out.flush();
-    List<SeedResult> results = ChaosSuite.run(prof, first, last, p, r -> {
-      out.println(line(r));
-      out.flush();
-    });
+    List<SeedResult> results =
+        ChaosSuite.run(
+            prof,
+            first,
+            last,
+            p,
+            r -> {
+              out.println(line(r));
+              out.flush();
+            });
     long requests = 0;
     long errors = 0;
     long hotplug = 0;
@@ -115,27 +148,56 @@ final class ChaosCommand implements Callable<Integer> {
         report(out, prof, r);
       }
     }
-    out.printf(Locale.ROOT, "total: %d seeds, %,d requests (%,d errors), %,d hotplug events, %,d faults%n",
-        results.size(), requests, errors, hotplug, faults);
+    out.printf(
+        Locale.ROOT,
+        "total: %d seeds, %,d requests (%,d errors), %,d hotplug events, %,d faults%n",
+        results.size(),
+        requests,
+        errors,
+        hotplug,
+        faults);
     out.println("violations: " + violations);
     return violations == 0 ? Main.OK : Main.INVARIANT_BROKEN;
   }
 
   static String line(SeedResult r) {
-    return String.format(Locale.ROOT, "seed %-6d %-13s requests %,9d  errors %,5d  hotplug %,4d  faults %,5d  "
-        + "rerouted %,5d  violations %d  digest %s", r.seed(), r.semantics().id(), r.requests(), r.errors(), r.hotplug(),
-        r.faults(), r.rerouted(),
-        r.violations().size(), r.digest());
+    return String.format(
+        Locale.ROOT,
+        "seed %-6d %-13s requests %,9d  errors %,5d  hotplug %,4d  faults %,5d  "
+            + "rerouted %,5d  violations %d  digest %s",
+        r.seed(),
+        r.semantics().id(),
+        r.requests(),
+        r.errors(),
+        r.hotplug(),
+        r.faults(),
+        r.rerouted(),
+        r.violations().size(),
+        r.digest());
   }
 
   private void report(PrintWriter out, ChaosProfile prof, SeedResult r) {
     out.println();
-    out.println("seed " + r.seed() + " (" + r.semantics().id() + ") broke " + r.violations().size() + " check(s):");
+    out.println(
+        "seed "
+            + r.seed()
+            + " ("
+            + r.semantics().id()
+            + ") broke "
+            + r.violations().size()
+            + " check(s):");
     r.violations().forEach(v -> out.println("  " + v));
     out.println("event log (" + r.events().size() + " events):");
     r.events().forEach(e -> out.println("  " + e));
-    Path file = outDir.resolve("replay-" + prof.name().replaceAll("[^A-Za-z0-9._-]", "_") + "-"
-        + r.semantics().id() + "-seed" + r.seed() + ".conf");
+    Path file =
+        outDir.resolve(
+            "replay-"
+                + prof.name().replaceAll("[^A-Za-z0-9._-]", "_")
+                + "-"
+                + r.semantics().id()
+                + "-seed"
+                + r.seed()
+                + ".conf");
     try {
       ReplayFile.of(prof, r).write(file);
       out.println("replay: mqroute chaos --replay " + file);
@@ -157,7 +219,8 @@ final class ChaosCommand implements Callable<Integer> {
       out.println("violations: " + (again.violations().size() + 1));
       return Main.INVARIANT_BROKEN;
     }
-    out.println("replay: the same " + again.events().size() + " events and digest " + again.digest());
+    out.println(
+        "replay: the same " + again.events().size() + " events and digest " + again.digest());
     out.println("violations: " + again.violations().size());
     return again.passed() ? Main.OK : Main.INVARIANT_BROKEN;
   }

@@ -10,28 +10,46 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cluster-bench",
     mixinStandardHelpOptions = true,
-    description = "Cross-node throughput of the cluster path in one JVM: a host system (closed-loop client and "
-        + "router) and a device system on loopback Artery TCP, 4 KiB random reads with N in flight. With --backend "
-        + "file, also direct FileChannel reads of the same page-cached file and the ratio. Prints, asserts nothing.")
+    description =
+        "Cross-node throughput of the cluster path in one JVM: a host system (closed-loop client and "
+            + "router) and a device system on loopback Artery TCP, 4 KiB random reads with N in flight. With --backend "
+            + "file, also direct FileChannel reads of the same page-cached file and the ratio. Prints, asserts nothing.")
 final class ClusterBenchCommand implements Callable<Integer> {
-  @Option(names = "--backend", paramLabel = "null|file", defaultValue = "null",
+  @Option(
+      names = "--backend",
+      paramLabel = "null|file",
+      defaultValue = "null",
       description = "Device backend (default ${DEFAULT-VALUE}).")
   String backend;
 
-  @Option(names = "--requests", paramLabel = "N", defaultValue = "1000000",
-      description = "Requests in the measured run, after a quarter as many to warm up (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--requests",
+      paramLabel = "N",
+      defaultValue = "1000000",
+      description =
+          "Requests in the measured run, after a quarter as many to warm up (default ${DEFAULT-VALUE}).")
   long requests;
 
-  @Option(names = "--in-flight", paramLabel = "N", defaultValue = "64",
+  @Option(
+      names = "--in-flight",
+      paramLabel = "N",
+      defaultValue = "64",
       description = "Requests in flight (default ${DEFAULT-VALUE}).")
   int window;
 
-  @Option(names = "--queues", paramLabel = "N", defaultValue = "2",
+  @Option(
+      names = "--queues",
+      paramLabel = "N",
+      defaultValue = "2",
       description = "Queues on the device node (default ${DEFAULT-VALUE}).")
   int queues;
 
-  @Option(names = "--dir", paramLabel = "DIR", defaultValue = "target/cluster-bench",
-      description = "File backend root; a 256 MiB file f-0 is written there once (default ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--dir",
+      paramLabel = "DIR",
+      defaultValue = "target/cluster-bench",
+      description =
+          "File backend root; a 256 MiB file f-0 is written there once (default ${DEFAULT-VALUE}).")
   Path dir;
 
   @Override
@@ -42,15 +60,23 @@ final class ClusterBenchCommand implements Callable<Integer> {
     if (requests < 1 || window < 1 || queues < 1) {
       throw new UserError("--requests, --in-flight and --queues must be >= 1");
     }
-    // the router routes over at most this many queues; more would never all get a slot, and the bench would
+    // the router routes over at most this many queues; more would never all get a slot, and the
+    // bench would
     // wait for them until it timed out
-    int maxQueues = com.typesafe.config.ConfigFactory.load().getInt("mqroute.cluster.host.max-queues");
+    int maxQueues =
+        com.typesafe.config.ConfigFactory.load().getInt("mqroute.cluster.host.max-queues");
     if (queues > maxQueues) {
-      throw new UserError("--queues must be at most " + maxQueues + " (the router's queue slots, "
-          + "mqroute.cluster.host.max-queues), was " + queues);
+      throw new UserError(
+          "--queues must be at most "
+              + maxQueues
+              + " (the router's queue slots, "
+              + "mqroute.cluster.host.max-queues), was "
+              + queues);
     }
-    ClusterBench.run(new ClusterBench.Options(backend, requests, Math.max(1, requests / 4), window, queues, dir,
-        256L << 20), new PrintStream(System.out, true));
+    ClusterBench.run(
+        new ClusterBench.Options(
+            backend, requests, Math.max(1, requests / 4), window, queues, dir, 256L << 20),
+        new PrintStream(System.out, true));
     return Main.OK;
   }
 }

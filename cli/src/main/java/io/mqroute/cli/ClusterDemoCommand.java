@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -19,16 +19,24 @@ import picocli.CommandLine.Option;
 @Command(
     name = "cluster-demo",
     mixinStandardHelpOptions = true,
-    description = "Start a three-node cluster on 127.0.0.1 as separate processes of this jar: one host (port P) "
-        + "and two devices (P+1, P+2), management on P+1000..P+1002. Ctrl-C stops all three (SIGTERM: each "
-        + "leaves the cluster).")
+    description =
+        "Start a three-node cluster on 127.0.0.1 as separate processes of this jar: one host (port P) "
+            + "and two devices (P+1, P+2), management on P+1000..P+1002. Ctrl-C stops all three (SIGTERM: each "
+            + "leaves the cluster).")
 final class ClusterDemoCommand implements Callable<Integer> {
-  @Option(names = "--base-port", paramLabel = "P", description = "The host's port (default ${DEFAULT-VALUE}).",
+  @Option(
+      names = "--base-port",
+      paramLabel = "P",
+      description = "The host's port (default ${DEFAULT-VALUE}).",
       defaultValue = "25520")
   int basePort;
 
-  @Option(names = "--data", paramLabel = "DIR", description = "Devices serve with the file backend under "
-      + "DIR/device-a and DIR/device-b (default: the null backend).")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description =
+          "Devices serve with the file backend under "
+              + "DIR/device-a and DIR/device-b (default: the null backend).")
   Path data;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -38,7 +46,8 @@ final class ClusterDemoCommand implements Callable<Integer> {
     if (basePort < 1 || basePort + 1002 > 65535) {
       throw new UserError("--base-port must be in 1..64533, was " + basePort);
     }
-    // All six ports up front: a node that cannot bind fails in its own process, and the other two would wait for
+    // All six ports up front: a node that cannot bind fails in its own process, and the other two
+    // would wait for
     // it to join; one clear line before anything starts is better.
     requireFree(basePort, "the host's Artery");
     requireFree(basePort + 1, "device A's Artery");
@@ -47,21 +56,30 @@ final class ClusterDemoCommand implements Callable<Integer> {
     requireFree(basePort + 1001, "device A's management");
     requireFree(basePort + 1002, "device B's management");
     PrintWriter out = spec.commandLine().getOut();
-    String seeds = "127.0.0.1:" + basePort + ",127.0.0.1:" + (basePort + 1) + ",127.0.0.1:" + (basePort + 2);
-    List<List<String>> nodes = List.of(
-        node("host", basePort, seeds, null, 0),
-        node("device", basePort + 1, seeds, data == null ? null : data.resolve("device-a"), 0),
-        node("device", basePort + 2, seeds, data == null ? null : data.resolve("device-b"), 16));
+    String seeds =
+        "127.0.0.1:" + basePort + ",127.0.0.1:" + (basePort + 1) + ",127.0.0.1:" + (basePort + 2);
+    List<List<String>> nodes =
+        List.of(
+            node("host", basePort, seeds, null, 0),
+            node("device", basePort + 1, seeds, data == null ? null : data.resolve("device-a"), 0),
+            node(
+                "device", basePort + 2, seeds, data == null ? null : data.resolve("device-b"), 16));
     List<Process> processes = new ArrayList<>();
     AtomicBoolean stopping = new AtomicBoolean();
-    Thread stopper = new Thread(() -> {
-      stopping.set(true); // Ctrl-C or SIGTERM: the nodes end because they are told to, not because one failed
-      stopAll(processes);
-    }, "cluster-demo-stop");
+    Thread stopper =
+        new Thread(
+            () -> {
+              stopping.set(
+                  true); // Ctrl-C or SIGTERM: the nodes end because they are told to, not because
+              // one failed
+              stopAll(processes);
+            },
+            "cluster-demo-stop");
     Runtime.getRuntime().addShutdownHook(stopper);
     for (List<String> cmd : nodes) {
-      out.println("mqroute cluster-demo: " + String.join(" ", cmd.subList(cmd.indexOf(Main.class.getName()) + 1,
-          cmd.size())));
+      out.println(
+          "mqroute cluster-demo: "
+              + String.join(" ", cmd.subList(cmd.indexOf(Main.class.getName()) + 1, cmd.size())));
       out.flush();
       ProcessBuilder pb = new ProcessBuilder(cmd).inheritIO();
       try {
@@ -73,20 +91,26 @@ final class ClusterDemoCommand implements Callable<Integer> {
         throw new UserError("cannot start " + cmd.get(0) + ": " + e.getMessage());
       }
     }
-    out.printf("mqroute cluster-demo: running; try%n  ./mqroute load --seeds 127.0.0.1:%d JOB.fio%n"
-        + "  curl http://127.0.0.1:%d/status%n  curl http://127.0.0.1:%d/metrics%nCtrl-C stops all three.%n",
+    out.printf(
+        "mqroute cluster-demo: running; try%n  ./mqroute load --seeds 127.0.0.1:%d JOB.fio%n"
+            + "  curl http://127.0.0.1:%d/status%n  curl http://127.0.0.1:%d/metrics%nCtrl-C stops all three.%n",
         basePort, basePort + 1000, basePort + 1001);
     out.flush();
-    // The demo is the three nodes together: when any of them ends (failed to start, could not join, was
-    // downed, Ctrl-C), the others are stopped too instead of waiting for one that will not come back.
-    CompletableFuture.anyOf(processes.stream().map(Process::onExit).toArray(CompletableFuture[]::new)).join();
+    // The demo is the three nodes together: when any of them ends (failed to start, could not join,
+    // was
+    // downed, Ctrl-C), the others are stopped too instead of waiting for one that will not come
+    // back.
+    CompletableFuture.anyOf(
+            processes.stream().map(Process::onExit).toArray(CompletableFuture[]::new))
+        .join();
     if (stopping.get()) {
       return Main.OK;
     }
     for (int i = 0; i < processes.size(); i++) {
       Process p = processes.get(i);
       if (!p.isAlive()) {
-        out.printf("mqroute cluster-demo: the node on port %d ended (exit %d); stopping the others%n",
+        out.printf(
+            "mqroute cluster-demo: the node on port %d ended (exit %d); stopping the others%n",
             basePort + i, p.exitValue());
       }
     }
@@ -113,7 +137,8 @@ final class ClusterDemoCommand implements Callable<Integer> {
     if (Files.isRegularFile(logback)) {
       cmd.add("-Dlogback.configurationFile=" + logback);
     }
-    // if this process is killed without its shutdown hook (SIGKILL), the nodes end with it (see NodeCommand)
+    // if this process is killed without its shutdown hook (SIGKILL), the nodes end with it (see
+    // NodeCommand)
     cmd.add("-D" + NodeCommand.EXIT_WITH_PARENT + "=true");
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
@@ -129,7 +154,9 @@ final class ClusterDemoCommand implements Callable<Integer> {
   }
 
   private static String javaBinary() {
-    return ProcessHandle.current().info().command()
+    return ProcessHandle.current()
+        .info()
+        .command()
         .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 

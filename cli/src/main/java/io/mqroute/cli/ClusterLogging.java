@@ -9,11 +9,12 @@ final class ClusterLogging {
   private ClusterLogging() {}
 
   /**
-   * Artery's TCP streams warn "Upstream failed ... connection has been aborted" whenever a peer stops, even on a
-   * graceful leave; the cluster's own membership messages already say that a node left. Only the cluster
-   * commands quiet it: in the simulator, a stream warning is worth seeing.
+   * Artery's TCP streams warn "Upstream failed ... connection has been aborted" whenever a peer
+   * stops, even on a graceful leave; the cluster's own membership messages already say that a node
+   * left. Only the cluster commands quiet it: in the simulator, a stream warning is worth seeing.
    */
   static void quietPeerDisconnects() {
-    ((Logger) LoggerFactory.getLogger("org.apache.pekko.stream.Materializer")).setLevel(Level.ERROR);
+    ((Logger) LoggerFactory.getLogger("org.apache.pekko.stream.Materializer"))
+        .setLevel(Level.ERROR);
   }
 }

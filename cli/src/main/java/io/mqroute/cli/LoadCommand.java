@@ -2,8 +2,8 @@ package io.mqroute.cli;
 
 import io.mqroute.actors.experiment.Summary;
 import io.mqroute.actors.metrics.FioJsonReport;
-import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.metrics.FioTextReport;
+import io.mqroute.actors.metrics.JobStats;
 import io.mqroute.actors.workload.FioJobFile;
 import io.mqroute.actors.workload.FioJobParser;
 import io.mqroute.actors.workload.FioParseException;
@@ -22,8 +22,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -35,44 +35,69 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "load",
     mixinStandardHelpOptions = true,
-    description = "Join a cluster as a client and run an fio job against its host router(s) in real time: "
-        + "fio-style text (and JSON with --out), and a summary that counts the requests that ended with an "
-        + "error (ENOTCONN when a device node was lost, ...), with a table of the jobs as 'mqroute run' prints "
-        + "its variants. It runs closed loop, one file per clone: rate, rate_iops, thinktime, fsync, startdelay and "
-        + "nrfiles > 1 are refused.")
+    description =
+        "Join a cluster as a client and run an fio job against its host router(s) in real time: "
+            + "fio-style text (and JSON with --out), and a summary that counts the requests that ended with an "
+            + "error (ENOTCONN when a device node was lost, ...), with a table of the jobs as 'mqroute run' prints "
+            + "its variants. It runs closed loop, one file per clone: rate, rate_iops, thinktime, fsync, startdelay and "
+            + "nrfiles > 1 are refused.")
 final class LoadCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "JOB.fio", description = "The fio job file.")
   Path jobFile;
 
-  @Option(names = "--seeds", required = true, paramLabel = "HOST:PORT,...", description = "Seed nodes of the "
-      + "cluster, e.g. 127.0.0.1:25520.")
+  @Option(
+      names = "--seeds",
+      required = true,
+      paramLabel = "HOST:PORT,...",
+      description = "Seed nodes of the " + "cluster, e.g. 127.0.0.1:25520.")
   String seeds;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "Also write load.fio.json and load.txt there.")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description = "Also write load.fio.json and load.txt there.")
   Path out;
 
-  @Option(names = "--port", paramLabel = "P", description = "This client's Artery port (default: any free).",
+  @Option(
+      names = "--port",
+      paramLabel = "P",
+      description = "This client's Artery port (default: any free).",
       defaultValue = "0")
   int port;
 
-  @Option(names = "--wait", paramLabel = "SECONDS", description = "How long to wait for a host router "
-      + "(default ${DEFAULT-VALUE}).", defaultValue = "30")
+  @Option(
+      names = "--wait",
+      paramLabel = "SECONDS",
+      description = "How long to wait for a host router " + "(default ${DEFAULT-VALUE}).",
+      defaultValue = "30")
   int waitSeconds;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  /** Options fio would honour that the cluster load client does not: refused, never run as if absent. */
+  /**
+   * Options fio would honour that the cluster load client does not: refused, never run as if
+   * absent.
+   */
   private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
     for (io.mqroute.actors.workload.JobSpec j : file.jobs()) {
-      String what = j.rateIopsRead() > 0 || j.rateIopsWrite() > 0 ? "rate / rate_iops (open-loop arrivals)"
-          : j.fsyncEvery() > 0 ? "fsync"
-          : j.startDelayNs() > 0 ? "startdelay"
-          : j.think().enabled() ? "thinktime"
-          : j.nrfiles() > 1 ? "nrfiles > 1"
-          : null;
+      String what =
+          j.rateIopsRead() > 0 || j.rateIopsWrite() > 0
+              ? "rate / rate_iops (open-loop arrivals)"
+              : j.fsyncEvery() > 0
+                  ? "fsync"
+                  : j.startDelayNs() > 0
+                      ? "startdelay"
+                      : j.think().enabled() ? "thinktime" : j.nrfiles() > 1 ? "nrfiles > 1" : null;
       if (what != null) {
-        throw new UserError(file.source() + ":" + j.line() + ": job " + j.name() + ": " + what
-            + " is not supported by mqroute load (it runs closed loop, one file per clone); remove it");
+        throw new UserError(
+            file.source()
+                + ":"
+                + j.line()
+                + ": job "
+                + j.name()
+                + ": "
+                + what
+                + " is not supported by mqroute load (it runs closed loop, one file per clone); remove it");
       }
     }
   }
@@ -93,7 +118,8 @@ final class LoadCommand implements Callable<Integer> {
       try {
         Files.createDirectories(out);
       } catch (IOException e) {
-        throw new UserError("--out " + out + ": cannot create the directory (" + e.getMessage() + ")");
+        throw new UserError(
+            "--out " + out + ": cannot create the directory (" + e.getMessage() + ")");
       }
     }
     List<String> seedList;
@@ -103,7 +129,9 @@ final class LoadCommand implements Callable<Integer> {
       if (seedList.isEmpty()) {
         throw new UserError("--seeds: give at least one host:port");
       }
-      client = ClusterNode.start(new NodeSettings(NodeSettings.Role.CLIENT, port, seedList, null, null, -1, -1));
+      client =
+          ClusterNode.start(
+              new NodeSettings(NodeSettings.Role.CLIENT, port, seedList, null, null, -1, -1));
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }
@@ -113,22 +141,33 @@ final class LoadCommand implements Callable<Integer> {
       try {
         routers = LoadRunner.awaitRouters(client.system(), Duration.ofSeconds(waitSeconds));
       } catch (TimeoutException e) {
-        throw new UserError("no host router in the cluster of " + seeds + " after " + waitSeconds + " s (is a "
-            + "--role host node up?)");
+        throw new UserError(
+            "no host router in the cluster of "
+                + seeds
+                + " after "
+                + waitSeconds
+                + " s (is a "
+                + "--role host node up?)");
       }
-      o.printf("# %s: %d job clone(s) against %d host router(s)%n", jobFile, file.totalClones(), routers.size());
+      o.printf(
+          "# %s: %d job clone(s) against %d host router(s)%n",
+          jobFile, file.totalClones(), routers.size());
       o.flush();
-      LoadRunner.Result r = LoadRunner.run(client.system(), file, routers, Duration.ofSeconds(30),
-          Duration.ofHours(24));
-      String text = FioTextReport.render(r.clones(), String.format(Locale.ROOT, "real t=%.3fs",
-          r.wallNanos() / 1e9));
+      LoadRunner.Result r =
+          LoadRunner.run(
+              client.system(), file, routers, Duration.ofSeconds(30), Duration.ofHours(24));
+      String text =
+          FioTextReport.render(
+              r.clones(), String.format(Locale.ROOT, "real t=%.3fs", r.wallNanos() / 1e9));
       String summary = table(r) + summary(r);
       o.print(text);
       o.print(summary);
       if (out != null) {
         Files.writeString(out.resolve("load.txt"), text + summary);
-        Files.writeString(out.resolve("load.fio.json"), FioJsonReport.render(r.clones(), file.globalOptions(),
-            version(), Instant.now().getEpochSecond()));
+        Files.writeString(
+            out.resolve("load.fio.json"),
+            FioJsonReport.render(
+                r.clones(), file.globalOptions(), version(), Instant.now().getEpochSecond()));
         o.println("results: " + out);
       }
       o.flush();
@@ -140,21 +179,44 @@ final class LoadCommand implements Callable<Integer> {
     }
   }
 
-  /** The comparison table's columns (as {@code mqroute run} prints them), one row per job, all clones merged. */
+  /**
+   * The comparison table's columns (as {@code mqroute run} prints them), one row per job, all
+   * clones merged.
+   */
   static String table(LoadRunner.Result r) {
     Map<String, List<JobStats>> byJob = new LinkedHashMap<>();
     for (JobStats s : r.clones()) {
       byJob.computeIfAbsent(s.info().name(), k -> new ArrayList<>()).add(s);
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"job", "IOPS", "BW MiB/s", "mean us", "p50 us", "p99 us", "p99.9 us", "p99.99 us",
-        "errors"});
-    byJob.forEach((name, clones) -> {
-      Summary m = Summary.of(clones);
-      rows.add(new String[] {name, f("%.0f", m.iops()), f("%.1f", m.bwBytes() / (1 << 20)),
-          f("%.1f", m.meanNs() / 1e3), f("%.1f", m.p50Ns() / 1e3), f("%.1f", m.p99Ns() / 1e3), f("%.1f", m.p999Ns() / 1e3),
-          f("%.1f", m.p9999Ns() / 1e3), Long.toString(m.errors())});
-    });
+    rows.add(
+        new String[] {
+          "job",
+          "IOPS",
+          "BW MiB/s",
+          "mean us",
+          "p50 us",
+          "p99 us",
+          "p99.9 us",
+          "p99.99 us",
+          "errors"
+        });
+    byJob.forEach(
+        (name, clones) -> {
+          Summary m = Summary.of(clones);
+          rows.add(
+              new String[] {
+                name,
+                f("%.0f", m.iops()),
+                f("%.1f", m.bwBytes() / (1 << 20)),
+                f("%.1f", m.meanNs() / 1e3),
+                f("%.1f", m.p50Ns() / 1e3),
+                f("%.1f", m.p99Ns() / 1e3),
+                f("%.1f", m.p999Ns() / 1e3),
+                f("%.1f", m.p9999Ns() / 1e3),
+                Long.toString(m.errors())
+              });
+        });
     int[] width = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
@@ -164,8 +226,10 @@ final class LoadCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder("\n");
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
-        sb.append(i == 0 ? String.format(Locale.ROOT, "%-" + width[i] + "s", row[i])
-            : String.format(Locale.ROOT, "  %" + width[i] + "s", row[i]));
+        sb.append(
+            i == 0
+                ? String.format(Locale.ROOT, "%-" + width[i] + "s", row[i])
+                : String.format(Locale.ROOT, "  %" + width[i] + "s", row[i]));
       }
       sb.append('\n');
     }
@@ -178,10 +242,18 @@ final class LoadCommand implements Callable<Integer> {
 
   static String summary(LoadRunner.Result r) {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "%nsummary: %d requests in %.3f s (%.0f/s), %d OK, %d errors",
-        r.requests(), r.wallNanos() / 1e9, r.requests() / Math.max(1e-9, r.wallNanos() / 1e9),
-        r.byStatus().getOrDefault(Status.OK, 0L), r.errors()));
-    r.byStatus().entrySet().stream().filter(e -> e.getKey() != Status.OK).sorted(Map.Entry.comparingByKey())
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%nsummary: %d requests in %.3f s (%.0f/s), %d OK, %d errors",
+            r.requests(),
+            r.wallNanos() / 1e9,
+            r.requests() / Math.max(1e-9, r.wallNanos() / 1e9),
+            r.byStatus().getOrDefault(Status.OK, 0L),
+            r.errors()));
+    r.byStatus().entrySet().stream()
+        .filter(e -> e.getKey() != Status.OK)
+        .sorted(Map.Entry.comparingByKey())
         .forEach(e -> sb.append(String.format(Locale.ROOT, " %s=%d", e.getKey(), e.getValue())));
     if (r.abandoned() > 0) {
       sb.append(String.format(Locale.ROOT, " (%d unanswered, counted as ENOTCONN)", r.abandoned()));

@@ -13,8 +13,9 @@ import picocli.CommandLine.Option;
     name = "mqroute",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "Actor-based multi-queue request router: policy experiments in virtual time, chaos tests, "
-        + "and a Pekko Cluster node.",
+    description =
+        "Actor-based multi-queue request router: policy experiments in virtual time, chaos tests, "
+            + "and a Pekko Cluster node.",
     subcommands = {
       RunCommand.class,
       ChaosCommand.class,
@@ -28,6 +29,7 @@ import picocli.CommandLine.Option;
 public final class Main implements Runnable {
   /** Exit codes shared by every command. */
   public static final int OK = 0;
+
   public static final int INVARIANT_BROKEN = 1;
   public static final int BAD_INPUT = 2;
   public static final int EXPECTATION_FAILED = 3;
@@ -37,7 +39,8 @@ public final class Main implements Runnable {
       description = "Log at INFO (default: warnings and errors only).",
       scope = CommandLine.ScopeType.INHERIT)
   void setVerbose(boolean verbose) {
-    ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME)).setLevel(verbose ? Level.INFO : Level.WARN);
+    ((Logger) LoggerFactory.getLogger(Logger.ROOT_LOGGER_NAME))
+        .setLevel(verbose ? Level.INFO : Level.WARN);
   }
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -49,10 +52,14 @@ public final class Main implements Runnable {
 
   public static void main(String[] args) {
     LoggerFactory.getILoggerFactory(); // initialize logging before Pekko's threads race to do it
-    System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    System.exit(
+        execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
   }
 
-  /** Runs one command line; user mistakes become one line on {@code err} and exit code 2, never a trace. */
+  /**
+   * Runs one command line; user mistakes become one line on {@code err} and exit code 2, never a
+   * trace.
+   */
   public static int execute(String[] args, PrintWriter out, PrintWriter err) {
     CommandLine cl = new CommandLine(new Main());
     cl.setOut(out);

@@ -16,41 +16,71 @@ import picocli.CommandLine.Option;
 @Command(
     name = "node",
     mixinStandardHelpOptions = true,
-    description = "Run a Pekko Cluster node in real time until SIGTERM or Ctrl-C (then it leaves the cluster "
-        + "gracefully). host: the router and the client entry; device: queues in front of a device backend "
-        + "(null, or file under --data). Artery TCP on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
-        + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
+    description =
+        "Run a Pekko Cluster node in real time until SIGTERM or Ctrl-C (then it leaves the cluster "
+            + "gracefully). host: the router and the client entry; device: queues in front of a device backend "
+            + "(null, or file under --data). Artery TCP on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
+            + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
 final class NodeCommand implements Callable<Integer> {
-  /** System property: when true, the node stops when its parent process ends (set by cluster-demo). */
+  /**
+   * System property: when true, the node stops when its parent process ends (set by cluster-demo).
+   */
   static final String EXIT_WITH_PARENT = "mqroute.exit-with-parent";
 
-  @Option(names = "--role", paramLabel = "host|device", description = "What the node runs (default: the role "
-      + "the --config file sets in pekko.cluster.roles).")
+  @Option(
+      names = "--role",
+      paramLabel = "host|device",
+      description =
+          "What the node runs (default: the role "
+              + "the --config file sets in pekko.cluster.roles).")
   String role;
 
-  @Option(names = "--port", paramLabel = "P", description = "Artery TCP port (default: the --config file's, "
-      + "else any free port).", defaultValue = "0")
+  @Option(
+      names = "--port",
+      paramLabel = "P",
+      description = "Artery TCP port (default: the --config file's, " + "else any free port).",
+      defaultValue = "0")
   int port;
 
-  @Option(names = "--seeds", paramLabel = "HOST:PORT,...", description = "Seed nodes, e.g. "
-      + "127.0.0.1:25520,127.0.0.1:25521 (a bare port means 127.0.0.1). Default: the --config file's; with none "
-      + "at all the node starts a new cluster.")
+  @Option(
+      names = "--seeds",
+      paramLabel = "HOST:PORT,...",
+      description =
+          "Seed nodes, e.g. "
+              + "127.0.0.1:25520,127.0.0.1:25521 (a bare port means 127.0.0.1). Default: the --config file's; with none "
+              + "at all the node starts a new cluster.")
   String seeds;
 
-  @Option(names = "--config", paramLabel = "FILE", description = "HOCON under the flags, e.g. "
-      + "cluster-config/host.conf.")
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description = "HOCON under the flags, e.g. " + "cluster-config/host.conf.")
   Path config;
 
-  @Option(names = "--data", paramLabel = "DIR", description = "Device only: serve requests with the file "
-      + "backend on files under DIR (created if missing).")
+  @Option(
+      names = "--data",
+      paramLabel = "DIR",
+      description =
+          "Device only: serve requests with the file "
+              + "backend on files under DIR (created if missing).")
   Path data;
 
-  @Option(names = "--management-port", paramLabel = "P", description = "Pekko Management HTTP port "
-      + "(default: the config's, else --port + 1000; 0: any free port).", defaultValue = "-1")
+  @Option(
+      names = "--management-port",
+      paramLabel = "P",
+      description =
+          "Pekko Management HTTP port "
+              + "(default: the config's, else --port + 1000; 0: any free port).",
+      defaultValue = "-1")
   int managementPort;
 
-  @Option(names = "--first-queue", paramLabel = "N", description = "Device only: index of the node's first "
-      + "queue, reported in completions (default: the config's, 0).", defaultValue = "-1")
+  @Option(
+      names = "--first-queue",
+      paramLabel = "N",
+      description =
+          "Device only: index of the node's first "
+              + "queue, reported in completions (default: the config's, 0).",
+      defaultValue = "-1")
   int firstQueue;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -60,36 +90,50 @@ final class NodeCommand implements Callable<Integer> {
     ClusterLogging.quietPeerDisconnects();
     ClusterNode.Started node;
     try {
-      NodeSettings.Role r = role != null ? NodeSettings.Role.ofNode(role) : NodeSettings.roleOf(config);
+      NodeSettings.Role r =
+          role != null ? NodeSettings.Role.ofNode(role) : NodeSettings.roleOf(config);
       role = r.configName();
-      NodeSettings settings = new NodeSettings(r, port, NodeSettings.parseSeeds(seeds),
-          config, data, managementPort, firstQueue);
+      NodeSettings settings =
+          new NodeSettings(
+              r, port, NodeSettings.parseSeeds(seeds), config, data, managementPort, firstQueue);
       node = ClusterNode.start(settings);
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }
     if (Boolean.getBoolean(EXIT_WITH_PARENT)) {
-      // started by cluster-demo: if it dies without stopping us (SIGKILL), nobody else would; leave in order
+      // started by cluster-demo: if it dies without stopping us (SIGKILL), nobody else would; leave
+      // in order
       ActorSystem<Void> system = node.system();
-      ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(system::terminate));
+      ProcessHandle.current()
+          .parent()
+          .ifPresent(parent -> parent.onExit().thenRun(system::terminate));
     }
     PrintWriter out = spec.commandLine().getOut();
     Cluster cluster = Cluster.get(node.system());
     if (node.system().settings().config().getStringList("pekko.cluster.seed-nodes").isEmpty()) {
-      // no seeds anywhere: this node starts a cluster of its own, which others join with --seeds pointing here
+      // no seeds anywhere: this node starts a cluster of its own, which others join with --seeds
+      // pointing here
       cluster.manager().tell(Join.create(cluster.selfMember().address()));
       out.println("mqroute node: no seeds given, starting a new cluster");
     }
-    out.printf("mqroute node: %s at %s%s%n", role, cluster.selfMember().address(),
-        node.managementUri() == null ? "" : ", management " + node.managementUri()
-            + " (/cluster/members, /status, /metrics)");
+    out.printf(
+        "mqroute node: %s at %s%s%n",
+        role,
+        cluster.selfMember().address(),
+        node.managementUri() == null
+            ? ""
+            : ", management " + node.managementUri() + " (/cluster/members, /status, /metrics)");
     out.flush();
-    // Until the system ends: SIGTERM/Ctrl-C runs coordinated shutdown (leave, then stop) from Pekko's JVM hook;
+    // Until the system ends: SIGTERM/Ctrl-C runs coordinated shutdown (leave, then stop) from
+    // Pekko's JVM hook;
     // a node downed by the Split Brain Resolver ends the same way.
     node.system().getWhenTerminated().toCompletableFuture().join();
     // exit-jvm = off (tests, embedding): still report a node that lost its router or a queue
-    boolean childStopped = org.apache.pekko.actor.CoordinatedShutdown.get(node.system()).getShutdownReason()
-        .filter(io.mqroute.cluster.NodeGuardian.ChildStopped.INSTANCE::equals).isPresent();
+    boolean childStopped =
+        org.apache.pekko.actor.CoordinatedShutdown.get(node.system())
+            .getShutdownReason()
+            .filter(io.mqroute.cluster.NodeGuardian.ChildStopped.INSTANCE::equals)
+            .isPresent();
     return childStopped ? Main.INVARIANT_BROKEN : Main.OK;
   }
 }

@@ -33,39 +33,62 @@ import picocli.CommandLine.Parameters;
 @Command(
     name = "run",
     mixinStandardHelpOptions = true,
-    description = "Run a policy experiment (HOCON) in deterministic virtual time: fio-style output per "
-        + "variant, a comparison table, the expectation verdicts and the digest. Exit 0: every expectation "
-        + "holds; 3: an expectation failed; 2: bad input; 1: an invariant broke.")
+    description =
+        "Run a policy experiment (HOCON) in deterministic virtual time: fio-style output per "
+            + "variant, a comparison table, the expectation verdicts and the digest. Exit 0: every expectation "
+            + "holds; 3: an expectation failed; 2: bad input; 1: an invariant broke.")
 final class RunCommand implements Callable<Integer> {
   /** The longest description `--list` prints. */
   static final int LIST_WIDTH = 120;
 
-  @Parameters(index = "0", arity = "0..1", paramLabel = "FILE", description = "The experiment script (.conf).")
+  @Parameters(
+      index = "0",
+      arity = "0..1",
+      paramLabel = "FILE",
+      description = "The experiment script (.conf).")
   Path file;
 
   @Option(names = "--seed", paramLabel = "N", description = "Replace the experiment's seed.")
   Long seed;
 
-  @Option(names = "--set", paramLabel = "KEY=VALUE", description = "Override a key of the experiment "
-      + "(repeatable), e.g. --set queues.ring-size=256 or --set fio.iodepth=8; wins over --quick's profile.")
+  @Option(
+      names = "--set",
+      paramLabel = "KEY=VALUE",
+      description =
+          "Override a key of the experiment "
+              + "(repeatable), e.g. --set queues.ring-size=256 or --set fio.iodepth=8; wins over --quick's profile.")
   Map<String, String> sets = new LinkedHashMap<>();
 
-  @Option(names = "--parallel", paramLabel = "N", description = "Runs at once (default: the number of "
-      + "processors). Results do not depend on it.")
+  @Option(
+      names = "--parallel",
+      paramLabel = "N",
+      description =
+          "Runs at once (default: the number of " + "processors). Results do not depend on it.")
   Integer parallel;
 
-  @Option(names = "--quick", description = "Apply the experiment's quick profile (short runs, one "
-      + "replication unless the profile names more): what CI runs.")
+  @Option(
+      names = "--quick",
+      description =
+          "Apply the experiment's quick profile (short runs, one "
+              + "replication unless the profile names more): what CI runs.")
   boolean quick;
 
-  @Option(names = "--brief", description = "Only the comparison table, the verdicts and the digest.")
+  @Option(
+      names = "--brief",
+      description = "Only the comparison table, the verdicts and the digest.")
   boolean brief;
 
-  @Option(names = "--out", paramLabel = "DIR", description = "Where result.json, <variant>.fio.json, "
-      + "results.csv and the plots go (default: results/<name>/<yyyyMMdd-HHmmss>/, UTC).")
+  @Option(
+      names = "--out",
+      paramLabel = "DIR",
+      description =
+          "Where result.json, <variant>.fio.json, "
+              + "results.csv and the plots go (default: results/<name>/<yyyyMMdd-HHmmss>/, UTC).")
   Path outDir;
 
-  @Option(names = "--list", description = "List the experiments in DIR (default: experiments/) and exit.")
+  @Option(
+      names = "--list",
+      description = "List the experiments in DIR (default: experiments/) and exit.")
   boolean list;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -81,7 +104,8 @@ final class RunCommand implements Callable<Integer> {
     }
     ExperimentSpec exp;
     if (seed != null && (seed < 0 || seed > Integer.MAX_VALUE)) {
-      throw new UserError("--seed must be in 0.." + Integer.MAX_VALUE + " (like the file's seed), was " + seed);
+      throw new UserError(
+          "--seed must be in 0.." + Integer.MAX_VALUE + " (like the file's seed), was " + seed);
     }
     try {
       exp = ExperimentParser.parse(file, seed, sets, quick);
@@ -94,8 +118,13 @@ final class RunCommand implements Callable<Integer> {
     }
     // Before the run: an unusable directory is reported now, not after minutes of simulation.
     ResultFiles files = ResultFiles.create(outDir, exp.name(), Instant.now());
-    out.printf("# %s: %d run(s) (%d variant x point, %d replication(s)), seed %d%s%n", exp.name(),
-        exp.variants().size() * exp.replications(), exp.variants().size(), exp.replications(), exp.seed(),
+    out.printf(
+        "# %s: %d run(s) (%d variant x point, %d replication(s)), seed %d%s%n",
+        exp.name(),
+        exp.variants().size() * exp.replications(),
+        exp.variants().size(),
+        exp.replications(),
+        exp.seed(),
         exp.quick() ? ", quick profile" : "");
     if (!exp.description().isBlank()) {
       exp.description().strip().lines().forEach(l -> out.println("# " + l));
@@ -108,18 +137,31 @@ final class RunCommand implements Callable<Integer> {
     }
     for (VariantResult r : result.variants()) {
       if (!brief) {
-        out.printf("%n=== %s %s%s%n", r.variant().id(), r.variant().params(), r.replications() == 1 ? ""
-            : String.format(Locale.ROOT, " (replication 1 of %d, seed %d; the table below has the means)",
-                r.replications(), exp.seed()));
-        out.print(FioTextReport.render(r.result().jobs(), "virtual t=" + seconds(r.result().endNanos())));
+        out.printf(
+            "%n=== %s %s%s%n",
+            r.variant().id(),
+            r.variant().params(),
+            r.replications() == 1
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    " (replication 1 of %d, seed %d; the table below has the means)",
+                    r.replications(),
+                    exp.seed()));
+        out.print(
+            FioTextReport.render(r.result().jobs(), "virtual t=" + seconds(r.result().endNanos())));
         out.print(MachineReport.render(r.variant().machine(), r.result()));
       }
       for (int i = 0; i < r.all().size(); i++) {
         MachineResult rep = r.all().get(i);
-        String which = r.variant().id() + (r.all().size() > 1 ? " (seed " + (exp.seed() + i) + ")" : "");
+        String which =
+            r.variant().id() + (r.all().size() > 1 ? " (seed " + (exp.seed() + i) + ")" : "");
         if (rep.stall() != null) {
-          out.println((r.variant().expectStall() ? "STALL (expected) in " : "STALL in ") + which + ": "
-              + rep.stall());
+          out.println(
+              (r.variant().expectStall() ? "STALL (expected) in " : "STALL in ")
+                  + which
+                  + ": "
+                  + rep.stall());
         }
         rep.violations().forEach(v -> out.println("VIOLATION in " + which + ": " + v));
       }
@@ -132,8 +174,11 @@ final class RunCommand implements Callable<Integer> {
     }
     for (VariantResult r : result.variants()) {
       if (r.variant().expectStall()) {
-        out.println((r.stalled() ? "PASS " : "FAIL ") + r.variant().id() + " is expected to stall: "
-            + (r.stalled() ? "it did" : "it did not"));
+        out.println(
+            (r.stalled() ? "PASS " : "FAIL ")
+                + r.variant().id()
+                + " is expected to stall: "
+                + (r.stalled() ? "it did" : "it did not"));
       }
     }
     out.println("invariants: " + (result.healthy() ? "ok" : "BROKEN"));
@@ -150,8 +195,10 @@ final class RunCommand implements Callable<Integer> {
 
   private static int listExperiments(PrintWriter out, Path dir) {
     if (!Files.isDirectory(dir)) {
-      throw new UserError(dir + ": not a directory (run from the repository's root, or name the directory: "
-          + "mqroute run --list DIR)");
+      throw new UserError(
+          dir
+              + ": not a directory (run from the repository's root, or name the directory: "
+              + "mqroute run --list DIR)");
     }
     try (Stream<Path> files = Files.list(dir)) {
       List<Path> confs = files.filter(p -> p.toString().endsWith(".conf")).sorted().toList();
@@ -163,7 +210,9 @@ final class RunCommand implements Callable<Integer> {
         } catch (ConfigError | FioParseException e) {
           what = "(does not parse: " + e.getMessage() + ")";
         }
-        out.println(String.format(Locale.ROOT, "%-" + Math.max(1, width) + "s  %s", p, what).stripTrailing());
+        out.println(
+            String.format(Locale.ROOT, "%-" + Math.max(1, width) + "s  %s", p, what)
+                .stripTrailing());
       }
     } catch (IOException e) {
       throw new UserError(dir + ": cannot list (" + e.getMessage() + ")");

@@ -1,8 +1,8 @@
 package io.mqroute.cli;
 
 /**
- * A mistake in what the user gave us (a file, a flag, a value): printed as one line naming the file, line or
- * field, exit code 2, no stack trace.
+ * A mistake in what the user gave us (a file, a flag, a value): printed as one line naming the
+ * file, line or field, exit code 2, no stack trace.
  */
 public final class UserError extends RuntimeException {
   public UserError(String message) {

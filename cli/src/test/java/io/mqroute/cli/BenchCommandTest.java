@@ -8,7 +8,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** {@code mqroute bench}: a tiny run reports its rate and the runtime's work per request; bad sizes are refused. */
+/**
+ * {@code mqroute bench}: a tiny run reports its rate and the runtime's work per request; bad sizes
+ * are refused.
+ */
 class BenchCommandTest {
   private final StringWriter out = new StringWriter();
   private final StringWriter err = new StringWriter();
@@ -21,9 +24,12 @@ class BenchCommandTest {
   void aSmallRunReportsTasksAndTimersPerRequest() {
     assertThat(run("bench", "--requests", "4000", "--warmup", "0")).as(err.toString()).isZero();
     assertThat(out.toString()).contains("requests:            4000", "simulated req/s:");
-    Matcher m = Pattern.compile("per request: +([0-9.]+) run-queue tasks, ([0-9.]+) timers").matcher(out.toString());
+    Matcher m =
+        Pattern.compile("per request: +([0-9.]+) run-queue tasks, ([0-9.]+) timers")
+            .matcher(out.toString());
     assertThat(m.find()).as(out.toString()).isTrue();
-    // a request crosses job, cores, router, queue and poller, and waits on at least the device's timer
+    // a request crosses job, cores, router, queue and poller, and waits on at least the device's
+    // timer
     assertThat(Double.parseDouble(m.group(1))).isGreaterThan(5);
     assertThat(Double.parseDouble(m.group(2))).isGreaterThanOrEqualTo(1);
   }

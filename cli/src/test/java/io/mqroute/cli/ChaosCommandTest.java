@@ -20,16 +20,28 @@ class ChaosCommandTest {
 
   @Test
   void quickGeneric650PrintsALinePerSeedAndTheTotal() {
-    int code = run("chaos", "--quick", "--seeds", "3..5", "--semantics", "hotplug-aware", "--parallel", "2");
+    int code =
+        run(
+            "chaos",
+            "--quick",
+            "--seeds",
+            "3..5",
+            "--semantics",
+            "hotplug-aware",
+            "--parallel",
+            "2");
     assertThat(code).as(err.toString()).isEqualTo(Main.OK);
-    assertThat(out.toString()).contains("seed 3 ", "seed 4 ", "seed 5 ", "hotplug-aware", "violations: 0")
+    assertThat(out.toString())
+        .contains("seed 3 ", "seed 4 ", "seed 5 ", "hotplug-aware", "violations: 0")
         .containsPattern("total: 3 seeds, [0-9,]+ requests");
   }
 
   @Test
   void aViolationPrintsTheLogWritesAReplayFileThatReproducesIt(@TempDir Path dir) throws Exception {
     Path profile = dir.resolve("broken.conf");
-    Files.writeString(profile, """
+    Files.writeString(
+        profile,
+        """
         machine { numa-nodes = 1, cores-per-node = 2 }
         queues { kind = per-cpu, ring-size = 4 }
         device = "fixed(100us)"
@@ -42,13 +54,24 @@ class ChaosCommandTest {
           events = ["at 3ms lose queue 1 count 1"]
         }
         """);
-    int code = run("chaos", "--profile", profile.toString(), "--seeds", "7", "--out", dir.toString());
+    int code =
+        run("chaos", "--profile", profile.toString(), "--seeds", "7", "--out", dir.toString());
     assertThat(code).as(err.toString()).isEqualTo(Main.INVARIANT_BROKEN);
-    assertThat(out.toString()).contains("seed 7 (kernel) broke", "lost request(s)", "event log (",
-        "at 3ms lose queue 1 count 1", "replay: mqroute chaos --replay").doesNotContain("violations: 0");
+    assertThat(out.toString())
+        .contains(
+            "seed 7 (kernel) broke",
+            "lost request(s)",
+            "event log (",
+            "at 3ms lose queue 1 count 1",
+            "replay: mqroute chaos --replay")
+        .doesNotContain("violations: 0");
     Path replay;
     try (Stream<Path> files = Files.list(dir)) {
-      replay = files.filter(f -> f.getFileName().toString().startsWith("replay-")).findFirst().orElseThrow();
+      replay =
+          files
+              .filter(f -> f.getFileName().toString().startsWith("replay-"))
+              .findFirst()
+              .orElseThrow();
     }
     out.getBuffer().setLength(0);
     assertThat(run("chaos", "--replay", replay.toString())).isEqualTo(Main.INVARIANT_BROKEN);

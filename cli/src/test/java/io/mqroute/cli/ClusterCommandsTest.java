@@ -30,35 +30,41 @@ class ClusterCommandsTest {
 
   @Test
   void anUnknownRoleIsOneLine() {
-    assertOneLineError(run("node", "--role", "router", "--port", "25520"), "--role must be host or device");
+    assertOneLineError(
+        run("node", "--role", "router", "--port", "25520"), "--role must be host or device");
   }
 
   @Test
   void aPortOutOfRangeIsOneLine() {
-    assertOneLineError(run("node", "--role", "host", "--port", "70000"), "--port must be in 0..65535");
+    assertOneLineError(
+        run("node", "--role", "host", "--port", "70000"), "--port must be in 0..65535");
   }
 
   @Test
   void aSeedThatIsNotHostPortIsOneLine() {
-    assertOneLineError(run("node", "--role", "device", "--seeds", "127.0.0.1:25520,localhost:x"),
+    assertOneLineError(
+        run("node", "--role", "device", "--seeds", "127.0.0.1:25520,localhost:x"),
         "'localhost:x' is not host:port");
   }
 
   @Test
   void aSeedOffLoopbackIsOneLine() {
-    assertOneLineError(run("node", "--role", "device", "--seeds", "127.0.0.1:25520,10.0.0.7:25520"),
+    assertOneLineError(
+        run("node", "--role", "device", "--seeds", "127.0.0.1:25520,10.0.0.7:25520"),
         "10.0.0.7:25520 is not a loopback address");
   }
 
   @Test
   void clusterDemoNamesABusyPortBeforeStartingAnything() throws IOException {
-    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
-        java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
       // the port is taken as device A's management port: base + 1001
       int base = taken.getLocalPort() - 1001;
       org.junit.jupiter.api.Assumptions.assumeTrue(base >= 1 && base + 1002 <= 65535);
-      assertOneLineError(run("cluster-demo", "--base-port", Integer.toString(base)),
-          "is busy"); // normally device A's management port; another of the six may happen to be busy too
+      assertOneLineError(
+          run("cluster-demo", "--base-port", Integer.toString(base)),
+          "is busy"); // normally device A's management port; another of the six may happen to be
+      // busy too
     }
   }
 
@@ -69,7 +75,8 @@ class ClusterCommandsTest {
 
   @Test
   void aMissingConfigFileIsOneLine(@TempDir Path dir) {
-    assertOneLineError(run("node", "--role", "host", "--config", dir.resolve("nope.conf").toString()),
+    assertOneLineError(
+        run("node", "--role", "host", "--config", dir.resolve("nope.conf").toString()),
         "nope.conf: no such file");
   }
 
@@ -84,7 +91,8 @@ class ClusterCommandsTest {
   void aBadValueInTheConfigIsOneLine(@TempDir Path dir) throws IOException {
     Path bad = dir.resolve("bad.conf");
     Files.writeString(bad, "mqroute.cluster.device.backend = tape\n");
-    assertOneLineError(run("node", "--role", "device", "--config", bad.toString()),
+    assertOneLineError(
+        run("node", "--role", "device", "--config", bad.toString()),
         "mqroute.cluster.device.backend must be null or file");
     err.getBuffer().setLength(0);
     Files.writeString(bad, "mqroute.cluster.host.selector = sideways\n");
@@ -93,21 +101,24 @@ class ClusterCommandsTest {
 
   @Test
   void aPortInUseIsOneLineBeforeAnythingStarts() throws IOException {
-    try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
-        java.net.InetAddress.getByName("127.0.0.1"))) {
-      assertOneLineError(run("node", "--role", "host", "--port", Integer.toString(taken.getLocalPort())),
+    try (java.net.ServerSocket taken =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+      assertOneLineError(
+          run("node", "--role", "host", "--port", Integer.toString(taken.getLocalPort())),
           "Artery port 127.0.0.1:" + taken.getLocalPort() + " is not free");
     }
   }
 
   @Test
   void dataIsForDevicesOnly(@TempDir Path dir) {
-    assertOneLineError(run("node", "--role", "host", "--data", dir.toString()), "--data is for --role device");
+    assertOneLineError(
+        run("node", "--role", "host", "--data", dir.toString()), "--data is for --role device");
   }
 
   @Test
   void loadWithAMissingOrBadJobFileIsOneLine(@TempDir Path dir) throws IOException {
-    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", dir.resolve("none.fio").toString()), "none.fio");
+    assertOneLineError(
+        run("load", "--seeds", "127.0.0.1:25520", dir.resolve("none.fio").toString()), "none.fio");
     err.getBuffer().setLength(0);
     Path job = dir.resolve("bad.fio");
     Files.writeString(job, "[j]\nrw=sideways\n");
@@ -115,14 +126,19 @@ class ClusterCommandsTest {
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', textBlock = """
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
       rate_iops=100 | rate / rate_iops (open-loop arrivals)
       thinktime=1ms | thinktime
       """)
-  void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir) throws IOException {
+  void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir)
+      throws IOException {
     Path job = dir.resolve("refused.fio");
     Files.writeString(job, "[j]\nrw=randread\nsize=1m\n" + option + "\n");
-    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
+    assertOneLineError(
+        run("load", "--seeds", "127.0.0.1:25520", job.toString()),
         "job j: " + named + " is not supported by mqroute load");
   }
 
@@ -130,8 +146,8 @@ class ClusterCommandsTest {
   void aTimeBasedJobWithoutRuntimeIsRefused(@TempDir Path dir) throws IOException {
     Path job = dir.resolve("forever.fio");
     Files.writeString(job, "[forever]\nrw=randread\nsize=1m\ntime_based\n");
-    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()),
-        "time_based needs runtime");
+    assertOneLineError(
+        run("load", "--seeds", "127.0.0.1:25520", job.toString()), "time_based needs runtime");
   }
 
   @Test
@@ -143,7 +159,8 @@ class ClusterCommandsTest {
 
   @Test
   void clusterDemoRefusesABasePortWithoutRoom() {
-    assertOneLineError(run("cluster-demo", "--base-port", "65000"), "--base-port must be in 1..64533");
+    assertOneLineError(
+        run("cluster-demo", "--base-port", "65000"), "--base-port must be in 1..64533");
   }
 
   @Test
@@ -154,14 +171,17 @@ class ClusterCommandsTest {
 
   @Test
   @org.junit.jupiter.api.Timeout(20)
-  void aLoadJobFileMustBeARegularFileWithinTheLimit(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
-      throws java.io.IOException {
-    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
-    assertOneLineError(run("load", "/dev/zero", "--seeds", "127.0.0.1:25520"),
+  void aLoadJobFileMustBeARegularFileWithinTheLimit(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
+    assertOneLineError(
+        run("load", "/dev/zero", "--seeds", "127.0.0.1:25520"),
         "/dev/zero: cannot read (not a regular file)");
     err.getBuffer().setLength(0);
     java.nio.file.Path big = dir.resolve("big.fio");
     java.nio.file.Files.write(big, new byte[(1 << 20) + 1]);
-    assertOneLineError(run("load", big.toString(), "--seeds", "127.0.0.1:25520"), "larger than 1 MiB");
+    assertOneLineError(
+        run("load", big.toString(), "--seeds", "127.0.0.1:25520"), "larger than 1 MiB");
   }
 }

@@ -27,10 +27,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The README's "a cluster on one machine" path, end to end: {@code mqroute cluster-demo} in a process of its own
- * starts the three nodes, they form a cluster with both devices' queues in the host's router, {@code mqroute load}
- * runs a job against it with no error, and a SIGTERM to the demo stops all three nodes. Bounded: every wait polls
- * with a deadline, and whatever is left is killed afterwards.
+ * The README's "a cluster on one machine" path, end to end: {@code mqroute cluster-demo} in a
+ * process of its own starts the three nodes, they form a cluster with both devices' queues in the
+ * host's router, {@code mqroute load} runs a job against it with no error, and a SIGTERM to the
+ * demo stops all three nodes. Bounded: every wait polls with a deadline, and whatever is left is
+ * killed afterwards.
  */
 class ClusterDemoTest {
   private static final Duration FORM = Duration.ofSeconds(90);
@@ -48,33 +49,58 @@ class ClusterDemoTest {
   }
 
   @Test
-  void theDemoFormsAClusterServesALoadAndStopsAllThreeNodesOnSigterm(@TempDir Path dir) throws Exception {
+  void theDemoFormsAClusterServesALoadAndStopsAllThreeNodesOnSigterm(@TempDir Path dir)
+      throws Exception {
     int base = freeBasePort();
     Path log = dir.resolve("demo.log");
-    List<String> cmd = List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-        System.getProperty("java.class.path"), Main.class.getName(), "cluster-demo", "--base-port",
-        Integer.toString(base));
-    Process demo = new ProcessBuilder(cmd).directory(repositoryRoot().toFile()).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+    List<String> cmd =
+        List.of(
+            ProcessHandle.current().info().command().orElse("java"),
+            "-cp",
+            System.getProperty("java.class.path"),
+            Main.class.getName(),
+            "cluster-demo",
+            "--base-port",
+            Integer.toString(base));
+    Process demo =
+        new ProcessBuilder(cmd)
+            .directory(repositoryRoot().toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
     started.add(demo.toHandle());
 
-    // the host's router lists a queue of each device (device B's start at 16): the cluster has formed
-    JsonNode status = waiter.createTestProbe().awaitAssert(FORM, Duration.ofMillis(200), () -> {
-      assertThat(demo.isAlive()).as("the demo is running: %s", tail(log)).isTrue();
-      JsonNode s = get(base + 1000);
-      assertThat(s.get("nodes")).as("members").hasSize(3);
-      // queues can be listed while members are still Joining: wait for all three to be Up
-      assertThat(s.get("nodes").findValuesAsText("status")).as("member status").containsOnly("Up");
-      assertThat(s.get("queues")).as("queues in the host's router").hasSizeGreaterThanOrEqualTo(2);
-      return s;
-    });
+    // the host's router lists a queue of each device (device B's start at 16): the cluster has
+    // formed
+    JsonNode status =
+        waiter
+            .createTestProbe()
+            .awaitAssert(
+                FORM,
+                Duration.ofMillis(200),
+                () -> {
+                  assertThat(demo.isAlive()).as("the demo is running: %s", tail(log)).isTrue();
+                  JsonNode s = get(base + 1000);
+                  assertThat(s.get("nodes")).as("members").hasSize(3);
+                  // queues can be listed while members are still Joining: wait for all three to be
+                  // Up
+                  assertThat(s.get("nodes").findValuesAsText("status"))
+                      .as("member status")
+                      .containsOnly("Up");
+                  assertThat(s.get("queues"))
+                      .as("queues in the host's router")
+                      .hasSizeGreaterThanOrEqualTo(2);
+                  return s;
+                });
     assertThat(status.get("nodes")).hasSize(3);
     List<ProcessHandle> nodes = demo.descendants().filter(ProcessHandle::isAlive).toList();
     started.addAll(nodes);
     assertThat(nodes).as("three node processes").hasSize(3);
 
     Path job = dir.resolve("reads.fio");
-    Files.writeString(job, """
+    Files.writeString(
+        job,
+        """
         [reads]
         ioengine=libaio
         rw=randread
@@ -84,8 +110,11 @@ class ClusterDemoTest {
         """);
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    int exit = Main.execute(new String[] {"load", "--seeds", "127.0.0.1:" + base, job.toString()},
-        new PrintWriter(out, true), new PrintWriter(err, true));
+    int exit =
+        Main.execute(
+            new String[] {"load", "--seeds", "127.0.0.1:" + base, job.toString()},
+            new PrintWriter(out, true),
+            new PrintWriter(err, true));
     assertThat(exit).as(err.toString()).isZero();
     assertThat(out.toString()).contains("read: IOPS=", "summary: 512 requests", "512 OK, 0 errors");
     // the requests went through the host's router (its counter is the cluster's, not the client's)
@@ -94,25 +123,35 @@ class ClusterDemoTest {
     assertThat(after.get("errors").asLong()).isZero();
 
     demo.destroy(); // SIGTERM: the demo's shutdown hook sends SIGTERM to each node
-    assertThat(demo.waitFor(STOP.toSeconds(), TimeUnit.SECONDS)).as("the demo ended: %s", tail(log)).isTrue();
+    assertThat(demo.waitFor(STOP.toSeconds(), TimeUnit.SECONDS))
+        .as("the demo ended: %s", tail(log))
+        .isTrue();
     for (ProcessHandle n : nodes) {
-      boolean ended = n.onExit().completeOnTimeout(null, STOP.toSeconds(), TimeUnit.SECONDS).join() != null
-          || !n.isAlive();
+      boolean ended =
+          n.onExit().completeOnTimeout(null, STOP.toSeconds(), TimeUnit.SECONDS).join() != null
+              || !n.isAlive();
       assertThat(ended).as("node process %d ended", n.pid()).isTrue();
     }
     assertThat(IntStream.of(base, base + 1, base + 2, base + 1000, base + 1001, base + 1002))
-        .as("all six ports are free again").allMatch(ClusterDemoTest::isFree);
+        .as("all six ports are free again")
+        .allMatch(ClusterDemoTest::isFree);
   }
 
   private static JsonNode get(int port) throws IOException, InterruptedException {
     HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
-        .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        http.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
+                .timeout(Duration.ofSeconds(5))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     assertThat(r.statusCode()).isEqualTo(200);
     return new ObjectMapper().readTree(r.body());
   }
 
-  /** The directory with cluster-config/ (the demo reads its logback.xml from there), or this one. */
+  /**
+   * The directory with cluster-config/ (the demo reads its logback.xml from there), or this one.
+   */
   private static Path repositoryRoot() {
     Path here = Path.of("").toAbsolutePath();
     for (Path p = here; p != null; p = p.getParent()) {
@@ -128,7 +167,8 @@ class ClusterDemoTest {
     SplittableRandom rnd = new SplittableRandom();
     for (int attempt = 0; attempt < 200; attempt++) {
       int p = rnd.nextInt(20000, 60000);
-      if (IntStream.of(p, p + 1, p + 2, p + 1000, p + 1001, p + 1002).allMatch(ClusterDemoTest::isFree)) {
+      if (IntStream.of(p, p + 1, p + 2, p + 1000, p + 1001, p + 1002)
+          .allMatch(ClusterDemoTest::isFree)) {
         return p;
       }
     }

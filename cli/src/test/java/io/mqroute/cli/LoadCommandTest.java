@@ -24,14 +24,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code mqroute load} against a host and a file-backed device started in this JVM: it joins, runs the job to
- * the end and prints fio's text, the table and the summary, and writes the JSON and the text with --out.
+ * {@code mqroute load} against a host and a file-backed device started in this JVM: it joins, runs
+ * the job to the end and prints fio's text, the table and the summary, and writes the JSON and the
+ * text with --out.
  */
 class LoadCommandTest {
   private final List<ActorSystem<Void>> nodes = new ArrayList<>();
 
   private static Config node(String extra) {
-    return ConfigFactory.parseString("""
+    return ConfigFactory.parseString(
+            """
         pekko.remote.artery.canonical.port = 0
         pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
         pekko.coordinated-shutdown.exit-jvm = off
@@ -39,7 +41,10 @@ class LoadCommandTest {
         pekko.management.http.port = -1
         pekko.loglevel = WARNING
         pekko.log-dead-letters = off
-        """ + extra).withFallback(ConfigFactory.parseResources("mqroute-node.conf")).withFallback(ConfigFactory.load())
+        """
+                + extra)
+        .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+        .withFallback(ConfigFactory.load())
         .resolve();
   }
 
@@ -52,19 +57,28 @@ class LoadCommandTest {
   @Test
   void aJobRunsAgainstTheClusterAndIsReportedLikeRun(@TempDir Path dir) throws Exception {
     Path data = Files.createDirectories(dir.resolve("data"));
-    ActorSystem<Void> host = ClusterNode.start(NodeSettings.Role.HOST, node("pekko.cluster.roles = [host]")).system();
+    ActorSystem<Void> host =
+        ClusterNode.start(NodeSettings.Role.HOST, node("pekko.cluster.roles = [host]")).system();
     nodes.add(host);
-    ActorSystem<Void> device = ClusterNode.start(NodeSettings.Role.DEVICE, node("""
+    ActorSystem<Void> device =
+        ClusterNode.start(
+                NodeSettings.Role.DEVICE,
+                node(
+                    """
         pekko.cluster.roles = [device]
         mqroute.cluster.device { backend = file, file-root = "%s", file-max-bytes = 4MiB }
-        """.formatted(data.toString().replace("\\", "\\\\")))).system();
+        """
+                        .formatted(data.toString().replace("\\", "\\\\"))))
+            .system();
     nodes.add(device);
     Address hostAddress = Cluster.get(host).selfMember().address();
     Cluster.get(host).manager().tell(Join.create(hostAddress));
     Cluster.get(device).manager().tell(Join.create(hostAddress));
 
     Path job = dir.resolve("job.fio");
-    Files.writeString(job, """
+    Files.writeString(
+        job,
+        """
         [global]
         ioengine=libaio
         bs=4k
@@ -77,19 +91,42 @@ class LoadCommandTest {
     Path out = dir.resolve("out");
     StringWriter stdout = new StringWriter();
     StringWriter stderr = new StringWriter();
-    // the router has a gauge per queue it routes to: both device queues in its slots, or fail after a minute
-    ActorTestKit.create(host).createTestProbe().awaitAssert(Duration.ofSeconds(60), () -> {
-      assertThat(NodeMetrics.get(host).queues()).hasSize(2);
-      return null;
-    });
-    int exit = Main.execute(new String[] {"load", "--seeds", "127.0.0.1:" + hostAddress.getPort().get(),
-        job.toString(), "--out", out.toString()}, new PrintWriter(stdout, true), new PrintWriter(stderr, true));
+    // the router has a gauge per queue it routes to: both device queues in its slots, or fail after
+    // a minute
+    ActorTestKit.create(host)
+        .createTestProbe()
+        .awaitAssert(
+            Duration.ofSeconds(60),
+            () -> {
+              assertThat(NodeMetrics.get(host).queues()).hasSize(2);
+              return null;
+            });
+    int exit =
+        Main.execute(
+            new String[] {
+              "load",
+              "--seeds",
+              "127.0.0.1:" + hostAddress.getPort().get(),
+              job.toString(),
+              "--out",
+              out.toString()
+            },
+            new PrintWriter(stdout, true),
+            new PrintWriter(stderr, true));
     assertThat(exit).as(stderr.toString()).isZero();
     String text = stdout.toString();
-    assertThat(text).contains("writes: (groupid=0, jobs=1)", "write: IOPS=", "Run status group 0",
-        "p99.9 us", "summary: 256 requests", "256 OK, 0 errors");
+    assertThat(text)
+        .contains(
+            "writes: (groupid=0, jobs=1)",
+            "write: IOPS=",
+            "Run status group 0",
+            "p99.9 us",
+            "summary: 256 requests",
+            "256 OK, 0 errors");
     assertThat(Files.readString(out.resolve("load.fio.json"))).contains("\"jobname\" : \"writes\"");
     assertThat(Files.readString(out.resolve("load.txt"))).contains("summary: 256 requests");
-    assertThat(Files.size(data.resolve("f-1"))).as("the device wrote the clone's file").isEqualTo(4 << 20);
+    assertThat(Files.size(data.resolve("f-1")))
+        .as("the device wrote the clone's file")
+        .isEqualTo(4 << 20);
   }
 }

@@ -10,9 +10,10 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.management.javadsl.PekkoManagement;
 
 /**
- * Starts one cluster node: the ActorSystem {@code mqroute} with the role's actors, joined to the seed nodes,
- * with Pekko Management on loopback. SIGTERM (and Ctrl-C) runs Pekko's coordinated shutdown through its JVM
- * shutdown hook: the node leaves the cluster gracefully before the JVM exits.
+ * Starts one cluster node: the ActorSystem {@code mqroute} with the role's actors, joined to the
+ * seed nodes, with Pekko Management on loopback. SIGTERM (and Ctrl-C) runs Pekko's coordinated
+ * shutdown through its JVM shutdown hook: the node leaves the cluster gracefully before the JVM
+ * exits.
  */
 public final class ClusterNode {
   private ClusterNode() {}
@@ -34,16 +35,25 @@ public final class ClusterNode {
     // Checked before the system starts: Pekko would log the bind failure with a stack trace first
     String host = config.getString("pekko.remote.artery.canonical.hostname");
     requireFree(host, config.getInt("pekko.remote.artery.canonical.port"), "Artery");
-    boolean management = config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT;
+    boolean management =
+        config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT;
     if (management) {
-      requireFree(config.getString("pekko.management.http.hostname"), config.getInt("pekko.management.http.port"),
+      requireFree(
+          config.getString("pekko.management.http.hostname"),
+          config.getInt("pekko.management.http.port"),
           "management");
     }
-    config = ConfigFactory.parseString("pekko.coordinated-shutdown.reason-overrides.\""
-        + ManagementFailed.class.getName() + "\".exit-jvm = off\n"
-        // a node whose router or queue stopped must not look like a clean exit to whoever runs it
-        + "pekko.coordinated-shutdown.reason-overrides.\"" + NodeGuardian.ChildStopped.class.getName()
-        + "\".exit-code = 1").withFallback(config);
+    config =
+        ConfigFactory.parseString(
+                "pekko.coordinated-shutdown.reason-overrides.\""
+                    + ManagementFailed.class.getName()
+                    + "\".exit-jvm = off\n"
+                    // a node whose router or queue stopped must not look like a clean exit to
+                    // whoever runs it
+                    + "pekko.coordinated-shutdown.reason-overrides.\""
+                    + NodeGuardian.ChildStopped.class.getName()
+                    + "\".exit-code = 1")
+            .withFallback(config);
     ActorSystem<Void> system;
     try {
       system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);
@@ -53,20 +63,33 @@ public final class ClusterNode {
     String uri = null;
     if (management) {
       try {
-        uri = PekkoManagement.get(system).start().toCompletableFuture().get(30, TimeUnit.SECONDS).toString();
+        uri =
+            PekkoManagement.get(system)
+                .start()
+                .toCompletableFuture()
+                .get(30, TimeUnit.SECONDS)
+                .toString();
       } catch (Exception e) {
-        // not system.terminate(): with exit-jvm = on its coordinated shutdown would System.exit(0) while the
-        // caller is about to report this error and exit 2. This reason turns exit-jvm off (see start()).
+        // not system.terminate(): with exit-jvm = on its coordinated shutdown would System.exit(0)
+        // while the
+        // caller is about to report this error and exit 2. This reason turns exit-jvm off (see
+        // start()).
         CoordinatedShutdown.get(system).run(ManagementFailed.INSTANCE);
         awaitTermination(system, Duration.ofSeconds(30));
-        throw new NodeConfigException("cannot start management on port "
-            + config.getInt("pekko.management.http.port") + ": " + rootMessage(e));
+        throw new NodeConfigException(
+            "cannot start management on port "
+                + config.getInt("pekko.management.http.port")
+                + ": "
+                + rootMessage(e));
       }
     }
     return new Started(system, uri);
   }
 
-  /** Why a node stops when its management endpoint did not start: the caller exits, not the shutdown. */
+  /**
+   * Why a node stops when its management endpoint did not start: the caller exits, not the
+   * shutdown.
+   */
   static final class ManagementFailed implements CoordinatedShutdown.Reason {
     static final ManagementFailed INSTANCE = new ManagementFailed();
 
@@ -82,14 +105,18 @@ public final class ClusterNode {
       s.setReuseAddress(true);
       s.bind(new java.net.InetSocketAddress(host, port));
     } catch (java.io.IOException e) {
-      throw new NodeConfigException(what + " port " + host + ":" + port + " is not free (" + e.getMessage() + ")");
+      throw new NodeConfigException(
+          what + " port " + host + ":" + port + " is not free (" + e.getMessage() + ")");
     }
   }
 
   /** Waits for the system to end; false if it did not within {@code timeout}. */
   public static boolean awaitTermination(ActorSystem<?> system, Duration timeout) {
     try {
-      system.getWhenTerminated().toCompletableFuture().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      system
+          .getWhenTerminated()
+          .toCompletableFuture()
+          .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return true;
     } catch (Exception e) {
       return false;
@@ -98,8 +125,10 @@ public final class ClusterNode {
 
   static String rootMessage(Throwable e) {
     Throwable t = e;
-    while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException
-        || t.getMessage() == null) && t.getCause() != null) {
+    while ((t instanceof CompletionException
+            || t instanceof java.util.concurrent.ExecutionException
+            || t.getMessage() == null)
+        && t.getCause() != null) {
       t = t.getCause();
     }
     while (t.getCause() != null && t.getCause() != t && t.getCause().getMessage() != null) {

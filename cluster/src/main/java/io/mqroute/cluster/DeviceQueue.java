@@ -23,13 +23,13 @@ import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.PostStop;
-import org.apache.pekko.actor.typed.javadsl.Adapter;
-import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.PostStop;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
@@ -40,45 +40,50 @@ import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 
 /**
- * One request queue on a device node (role {@code device}): registers a {@link Request} endpoint under
- * {@link #QUEUES} with the Receptionist, serves each request on its {@link Backend} and answers one
- * {@link Completion} (stamped with this queue's index) to {@link Request#replyTo()}.
+ * One request queue on a device node (role {@code device}): registers a {@link Request} endpoint
+ * under {@link #QUEUES} with the Receptionist, serves each request on its {@link Backend} and
+ * answers one {@link Completion} (stamped with this queue's index) to {@link Request#replyTo()}.
  *
- * <p>Queueing: the same {@link RingQueue} as the virtual-time queue actor decides, with the same settings
- * ({@link DeviceRules}: {@code full-ring}, {@code enqueue-error}, {@code enomem-probability}). At most
- * {@code ringSize} requests are on the backend at once (the ring's slots); requests beyond that wait on the overflow
- * list, as the kernel parks requests on a full ring. Under refill-on-completion (the default) the completions of one message
- * move waiting requests onto the freed slots from the head, and the first that does not fit goes back to the tail
- * (virtio_fs_request_dispatch_work); under delayed-retry only a timer (real time here) does. An injected
- * {@code -ENOMEM} ends the request with {@link Status#ENOMEM} in its completion ({@code fail}) or parks it
- * ({@code requeue}, allowed only with delayed-retry: with refill-on-completion it can strand a request on an empty
- * ring). The overflow list is unbounded because the queue never refuses a request; what bounds it in practice is
- * the submitters' own window (the host's clients), not this actor. The requests one message puts on the ring are
- * started in the {@code dispatch} order ({@code fifo}, or {@code lifo-per-batch}, the seed 004 bug).
+ * <p>Queueing: the same {@link RingQueue} as the virtual-time queue actor decides, with the same
+ * settings ({@link DeviceRules}: {@code full-ring}, {@code enqueue-error}, {@code
+ * enomem-probability}). At most {@code ringSize} requests are on the backend at once (the ring's
+ * slots); requests beyond that wait on the overflow list, as the kernel parks requests on a full
+ * ring. Under refill-on-completion (the default) the completions of one message move waiting
+ * requests onto the freed slots from the head, and the first that does not fit goes back to the
+ * tail (virtio_fs_request_dispatch_work); under delayed-retry only a timer (real time here) does.
+ * An injected {@code -ENOMEM} ends the request with {@link Status#ENOMEM} in its completion ({@code
+ * fail}) or parks it ({@code requeue}, allowed only with delayed-retry: with refill-on-completion
+ * it can strand a request on an empty ring). The overflow list is unbounded because the queue never
+ * refuses a request; what bounds it in practice is the submitters' own window (the host's clients),
+ * not this actor. The requests one message puts on the ring are started in the {@code dispatch}
+ * order ({@code fifo}, or {@code lifo-per-batch}, the seed 004 bug).
  *
  * <p>Blocking I/O never runs on the actor's dispatcher: the {@code file} backend's calls run on
- * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message. The requests
- * started while handling one message (a batch, or the overflow that a completion lets in) go to the pool in
- * tasks of up to {@value #IO_PER_TASK}, each answered with one message: a thread hand-over per few requests rather
- * than per 4 KiB read, and still several I/Os at once.
+ * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message. The
+ * requests started while handling one message (a batch, or the overflow that a completion lets in)
+ * go to the pool in tasks of up to {@value #IO_PER_TASK}, each answered with one message: a thread
+ * hand-over per few requests rather than per 4 KiB read, and still several I/Os at once.
  *
- * <p>Batches: a host router sends a {@link RequestBatch} (its requests answered together to the batch's
- * {@code replyTo}); the queue answers those with {@link CompletionBatch}es: completions for one router accumulate
- * until a {@code Flush} that the queue sends itself when the first one is added, so everything that completed
- * while the mailbox was busy leaves in one message. Single {@link Request}s are answered one by one.
+ * <p>Batches: a host router sends a {@link RequestBatch} (its requests answered together to the
+ * batch's {@code replyTo}); the queue answers those with {@link CompletionBatch}es: completions for
+ * one router accumulate until a {@code Flush} that the queue sends itself when the first one is
+ * added, so everything that completed while the mailbox was busy leaves in one message. Single
+ * {@link Request}s are answered one by one.
  *
- * <p>Graceful stop (coordinated shutdown, e.g. SIGTERM): in the {@code service-requests-done} phase, before the
- * node leaves the cluster, the queue tells the routers it served that it is draining ({@link QueueDraining}),
- * withdraws from the Receptionist so that routers stop sending, keeps serving
- * what it has and what is still on its way, and lets the shutdown go on once it has been empty for
- * {@link #DRAIN_SETTLE} (the routers' listings have caught up by then) or when the phase times out.
+ * <p>Graceful stop (coordinated shutdown, e.g. SIGTERM): in the {@code service-requests-done}
+ * phase, before the node leaves the cluster, the queue tells the routers it served that it is
+ * draining ({@link QueueDraining}), withdraws from the Receptionist so that routers stop sending,
+ * keeps serving what it has and what is still on its way, and lets the shutdown go on once it has
+ * been empty for {@link #DRAIN_SETTLE} (the routers' listings have caught up by then) or when the
+ * phase times out.
  *
- * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock; they are
- * comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
+ * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock;
+ * they are comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
  */
 public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   /** The Receptionist key every device queue registers under; the host routers subscribe to it. */
-  public static final ServiceKey<Request> QUEUES = ServiceKey.create(Request.class, "mqroute-queue");
+  public static final ServiceKey<Request> QUEUES =
+      ServiceKey.create(Request.class, "mqroute-queue");
 
   /** What a device queue handles. */
   public interface Command {}
@@ -89,33 +94,54 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   /** Requests from a router in one message (the endpoint adapts {@link RequestBatch} to this). */
   public record ServeBatch(RequestBatch batch) implements Command {}
 
-  /** A request on this queue and where its completion goes: {@code batchReply}, or its own replyTo if null. */
+  /**
+   * A request on this queue and where its completion goes: {@code batchReply}, or its own replyTo
+   * if null.
+   */
   private record Job(Request request, ActorRef<CompletionBatch> batchReply) {}
 
   private record Served(Job job, long dispatchNanos, Status status) implements Command {}
 
   /** File I/O of the jobs started while handling one message, done in one blocking task. */
-  private record ServedIo(List<Job> jobs, long dispatchNanos, List<Status> statuses) implements Command {}
+  private record ServedIo(List<Job> jobs, long dispatchNanos, List<Status> statuses)
+      implements Command {}
 
-  private enum Flush implements Command { INSTANCE }
+  private enum Flush implements Command {
+    INSTANCE
+  }
 
   /** Asks for the queue's counters and invariant check; for tests and management. */
   public record GetStats(ActorRef<Stats> replyTo) implements Command {}
 
   /**
-   * The {@link RingQueue}'s counters; {@code violations} lists broken invariants (ring bound, in_flight ==
-   * on_ring + queued), empty when all hold.
+   * The {@link RingQueue}'s counters; {@code violations} lists broken invariants (ring bound,
+   * in_flight == on_ring + queued), empty when all hold.
    */
-  public record Stats(long accepted, long completed, int onRing, int queued, int maxOccupancy, long overflowWaits,
-      long delayedRetries, long enomem, List<String> violations) {}
+  public record Stats(
+      long accepted,
+      long completed,
+      int onRing,
+      int queued,
+      int maxOccupancy,
+      long overflowWaits,
+      long delayedRetries,
+      long enomem,
+      List<String> violations) {}
 
   /** The delayed-retry timer (full-ring = delayed-retry(...)) fired. */
-  private enum RetryTick implements Command { INSTANCE }
+  private enum RetryTick implements Command {
+    INSTANCE
+  }
 
-  /** Coordinated shutdown asks the queue to withdraw and answers when it has drained (see the class comment). */
+  /**
+   * Coordinated shutdown asks the queue to withdraw and answers when it has drained (see the class
+   * comment).
+   */
   private record Drain(ActorRef<Done> replyTo) implements Command {}
 
-  private enum Settled implements Command { INSTANCE }
+  private enum Settled implements Command {
+    INSTANCE
+  }
 
   /** How long a draining queue must stay empty before it lets the shutdown go on. */
   static final Duration DRAIN_SETTLE = Duration.ofSeconds(1);
@@ -124,8 +150,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   public sealed interface Backend permits NullBackend, FileStore {}
 
   /**
-   * Completes every request with OK, after {@code serviceDelay} (a scheduler timer, so the request stays in
-   * flight that long without holding a thread) or at once when the delay is zero.
+   * Completes every request with OK, after {@code serviceDelay} (a scheduler timer, so the request
+   * stays in flight that long without holding a thread) or at once when the delay is zero.
    */
   public record NullBackend(Duration serviceDelay) implements Backend {
     public NullBackend {
@@ -143,10 +169,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   /**
-   * @param index    this queue's index, reported in every completion
+   * @param index this queue's index, reported in every completion
    * @param ringSize requests on the backend at once, >= 1
-   * @param backend  where requests are served
-   * @param rules    what the ring queue decides with
+   * @param backend where requests are served
+   * @param rules what the ring queue decides with
    */
   public record Settings(int index, int ringSize, Backend backend, DeviceRules rules) {
     public Settings {
@@ -168,19 +194,26 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     }
 
     /**
-     * From the {@code mqroute.cluster.device} block ({@code ring-size}, {@code backend} = null | file,
-     * {@code service-delay}, {@code file-root}, {@code file-max-bytes}, {@code file-count}). A file backend opened here is owned by
-     * the caller, who closes it when the node stops.
+     * From the {@code mqroute.cluster.device} block ({@code ring-size}, {@code backend} = null |
+     * file, {@code service-delay}, {@code file-root}, {@code file-max-bytes}, {@code file-count}).
+     * A file backend opened here is owned by the caller, who closes it when the node stops.
      */
     public static Settings fromConfig(int index, com.typesafe.config.Config c) {
       String kind = c.getString("backend");
-      Backend backend = switch (kind) {
-        case "null" -> new NullBackend(c.getDuration("service-delay"));
-        case "file" -> new FileStore(new FileBackend(java.nio.file.Path.of(c.getString("file-root")),
-            c.getBytes("file-max-bytes"), FileBackend.DEFAULT_MAX_OPEN, c.getInt("file-count")));
-        default -> throw new IllegalArgumentException("mqroute.cluster.device.backend must be null or file, was "
-            + kind);
-      };
+      Backend backend =
+          switch (kind) {
+            case "null" -> new NullBackend(c.getDuration("service-delay"));
+            case "file" ->
+                new FileStore(
+                    new FileBackend(
+                        java.nio.file.Path.of(c.getString("file-root")),
+                        c.getBytes("file-max-bytes"),
+                        FileBackend.DEFAULT_MAX_OPEN,
+                        c.getInt("file-count")));
+            default ->
+                throw new IllegalArgumentException(
+                    "mqroute.cluster.device.backend must be null or file, was " + kind);
+          };
       return new Settings(index, c.getInt("ring-size"), backend, DeviceRules.fromConfig(c));
     }
   }
@@ -189,13 +222,15 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private final Backend backend;
   private final DispatchOrder dispatch;
   private final RingQueue<Job> ring;
+
   /** File requests served one after the other by one blocking task (see submitIo). */
   static final int IO_PER_TASK = 8;
 
   private final NanoClock clock;
   private final TimerScheduler<Command> timers;
   private final Executor blocking;
-  // requests the ring took while handling the current message, started at its end (startRinged); and the list
+  // requests the ring took while handling the current message, started at its end (startRinged);
+  // and the list
   // being started (swapped, since starting a zero-delay request completes it and may refill)
   private ArrayList<Job> ringed = new ArrayList<>();
   private ArrayList<Job> starting = new ArrayList<>();
@@ -205,7 +240,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
-  // routers that sent batches here: told of a graceful drain (QueueDraining) so they wait for what is in flight
+  // routers that sent batches here: told of a graceful drain (QueueDraining) so they wait for what
+  // is in flight
   private final java.util.HashSet<ActorRef<CompletionBatch>> routers = new java.util.HashSet<>();
   private final ActorRef<Request> endpoint;
   private final boolean clusterSystem;
@@ -214,12 +250,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private boolean settled;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
-  // timer keys: request ids are the sender's, and two routers may reuse one, so the queue counts its own
+  // timer keys: request ids are the sender's, and two routers may reuse one, so the queue counts
+  // its own
   private long timerSeq;
 
   /** A queue that registers itself with the Receptionist on start. */
   public static Behavior<Command> create(Settings settings) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new DeviceQueue(ctx, timers, settings)));
+    return Behaviors.setup(
+        ctx -> Behaviors.withTimers(timers -> new DeviceQueue(ctx, timers, settings)));
   }
 
   private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
@@ -227,82 +265,108 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     this.index = s.index();
     this.backend = s.backend();
     this.dispatch = s.rules().dispatch();
-    this.ring = RingQueue.newBuilder(new Shell()).ringSize(s.ringSize()).fullRing(s.rules().fullRing())
-        .enqueueError(s.rules().enqueueError())
-        .enomem(s.rules().enomemProbability(), SeededRandom.stream(s.rules().seed(), "device-queue-" + index))
-        .build();
+    this.ring =
+        RingQueue.newBuilder(new Shell())
+            .ringSize(s.ringSize())
+            .fullRing(s.rules().fullRing())
+            .enqueueError(s.rules().enqueueError())
+            .enomem(
+                s.rules().enomemProbability(),
+                SeededRandom.stream(s.rules().seed(), "device-queue-" + index))
+            .build();
     this.clock = NanoClock.SYSTEM;
     this.timers = timers;
     this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
-    // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes like any ref
+    // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes
+    // like any ref
     this.metrics = NodeMetrics.get(ctx.getSystem());
-    this.clusterSystem = ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
+    this.clusterSystem =
+        ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
-    // one ref for both adapters (an actor's adapters share it): routers send batches to the registered ref
+    // one ref for both adapters (an actor's adapters share it): routers send batches to the
+    // registered ref
     this.endpoint = ctx.messageAdapter(Request.class, Serve::new);
     ctx.messageAdapter(RequestBatch.class, ServeBatch::new);
     ctx.getSystem().receptionist().tell(Receptionist.register(QUEUES, endpoint));
     ActorRef<Command> self = ctx.getSelf();
     CoordinatedShutdown shutdown = CoordinatedShutdown.get(Adapter.toClassic(ctx.getSystem()));
-    Duration phase = Duration.ofMillis(shutdown.timeout(CoordinatedShutdown.PhaseServiceRequestsDone()).toMillis());
-    this.drainTask = shutdown.addCancellableTask(
-        CoordinatedShutdown.PhaseServiceRequestsDone(), "drain-" + ctx.getSelf().path().name(),
-        () -> AskPattern.<Command, Done>ask(self, Drain::new, phase, ctx.getSystem().scheduler())
-            .exceptionally(timeout -> Done.getInstance()));
+    Duration phase =
+        Duration.ofMillis(
+            shutdown.timeout(CoordinatedShutdown.PhaseServiceRequestsDone()).toMillis());
+    this.drainTask =
+        shutdown.addCancellableTask(
+            CoordinatedShutdown.PhaseServiceRequestsDone(),
+            "drain-" + ctx.getSelf().path().name(),
+            () ->
+                AskPattern.<Command, Done>ask(self, Drain::new, phase, ctx.getSystem().scheduler())
+                    .exceptionally(timeout -> Done.getInstance()));
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Serve.class, m -> {
-          if (!fromMember(m.request().replyTo())) {
-            return this;
-          }
-          accept(new Job(m.request(), null), clock.nanoTime());
-          return started();
-        })
-        .onMessage(ServeBatch.class, m -> {
-          ActorRef<CompletionBatch> reply = m.batch().replyTo();
-          if (!fromMember(reply)) {
-            return this;
-          }
-          if (routers.add(reply)) {
-            // a new router: forget the ones that left the cluster rather than keep every router ever seen
-            routers.removeIf(r -> !isMember(r));
-          }
-          long now = clock.nanoTime();
-          for (Request r : m.batch().requests()) {
-            accept(new Job(r, reply), now);
-          }
-          return started();
-        })
+        .onMessage(
+            Serve.class,
+            m -> {
+              if (!fromMember(m.request().replyTo())) {
+                return this;
+              }
+              accept(new Job(m.request(), null), clock.nanoTime());
+              return started();
+            })
+        .onMessage(
+            ServeBatch.class,
+            m -> {
+              ActorRef<CompletionBatch> reply = m.batch().replyTo();
+              if (!fromMember(reply)) {
+                return this;
+              }
+              if (routers.add(reply)) {
+                // a new router: forget the ones that left the cluster rather than keep every router
+                // ever seen
+                routers.removeIf(r -> !isMember(r));
+              }
+              long now = clock.nanoTime();
+              for (Request r : m.batch().requests()) {
+                accept(new Job(r, reply), now);
+              }
+              return started();
+            })
         .onMessage(Served.class, this::onServed)
-        .onMessageEquals(RetryTick.INSTANCE, () -> {
-          ring.retry(clock.nanoTime());
-          return started();
-        })
+        .onMessageEquals(
+            RetryTick.INSTANCE,
+            () -> {
+              ring.retry(clock.nanoTime());
+              return started();
+            })
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(ServedIo.class, this::onServedIo)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(Drain.class, this::onDrain)
-        .onMessageEquals(Settled.INSTANCE, () -> {
-          settled = true;
-          return checkDrained();
-        })
-        .onSignal(PostStop.class, stop -> {
-          drainTask.cancel();
-          return this;
-        })
+        .onMessageEquals(
+            Settled.INSTANCE,
+            () -> {
+              settled = true;
+              return checkDrained();
+            })
+        .onSignal(
+            PostStop.class,
+            stop -> {
+              drainTask.cancel();
+              return this;
+            })
         .build();
   }
 
-  /** Requests dropped: their replyTo is null or on a system that is not a member of this cluster. */
+  /**
+   * Requests dropped: their replyTo is null or on a system that is not a member of this cluster.
+   */
   static final String DROPPED_STRANGER = "request-from-non-member";
 
   /**
-   * Only members (and this system) get served: Artery accepts frames from anyone who can connect, and a device
-   * would otherwise do I/O for, and send completions to, any address a frame names. Without a replyTo the
-   * sender is unknown and nobody could get the answer: dropped too.
+   * Only members (and this system) get served: Artery accepts frames from anyone who can connect,
+   * and a device would otherwise do I/O for, and send completions to, any address a frame names.
+   * Without a replyTo the sender is unknown and nobody could get the answer: dropped too.
    */
   private boolean fromMember(ActorRef<?> replyTo) {
     if (replyTo != null && isMember(replyTo)) {
@@ -328,7 +392,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     }
     for (Member m : cluster.state().getMembers()) {
       if (m.address().equals(a)) {
-        // a host in coordinated shutdown is Leaving, then Exiting, and still forwards what its clients send
+        // a host in coordinated shutdown is Leaving, then Exiting, and still forwards what its
+        // clients send
         return m.status() != MemberStatus.down() && m.status() != MemberStatus.removed();
       }
     }
@@ -337,8 +402,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
 
   private Behavior<Command> onDrain(Drain d) {
     drained = d.replyTo();
-    // Before deregistering: the routers then know that the queue's leaving the listing is a drain, not a crash
-    // (which they answer with ENOTCONN at once). Same association as the registry's gossip, so it comes first.
+    // Before deregistering: the routers then know that the queue's leaving the listing is a drain,
+    // not a crash
+    // (which they answer with ENOTCONN at once). Same association as the registry's gossip, so it
+    // comes first.
     QueueDraining announcement = new QueueDraining(endpoint, nodeUid());
     routers.removeIf(r -> !isMember(r));
     for (ActorRef<CompletionBatch> router : routers) {
@@ -350,23 +417,29 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   private long nodeUid() {
-    if (!getContext().getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
+    if (!getContext()
+        .getSystem()
+        .settings()
+        .config()
+        .getString("pekko.actor.provider")
+        .equals("cluster")) {
       return 0;
     }
-    return Cluster.get(getContext().getSystem()).selfMember().uniqueAddress()
-        .longUid();
+    return Cluster.get(getContext().getSystem()).selfMember().uniqueAddress().longUid();
   }
 
   /**
-   * A router's batch-reply ref is its message adapters' shared ref, which also adapts {@link QueueDraining} (see
-   * {@link HostRouter}): the same ref, typed for the announcement.
+   * A router's batch-reply ref is its message adapters' shared ref, which also adapts {@link
+   * QueueDraining} (see {@link HostRouter}): the same ref, typed for the announcement.
    */
   @SuppressWarnings("unchecked")
   private static ActorRef<QueueDraining> announcementsTo(ActorRef<CompletionBatch> router) {
     return (ActorRef<QueueDraining>) (ActorRef<?>) router;
   }
 
-  /** While draining: empty, and settled since the last request arrived? Then the shutdown may go on. */
+  /**
+   * While draining: empty, and settled since the last request arrived? Then the shutdown may go on.
+   */
   private Behavior<Command> checkDrained() {
     if (drained != null && settled && ring.inFlight() == 0) {
       drained.tell(Done.getInstance());
@@ -381,14 +454,17 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       settled = false;
       timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
     }
-    ring.enqueue(job, now); // virtio_fs_send_req: a slot (Shell.toRing), the overflow list, or ENOMEM
+    ring.enqueue(
+        job, now); // virtio_fs_send_req: a slot (Shell.toRing), the overflow list, or ENOMEM
   }
 
   /** What the ring queue's decisions do on a device node (see {@link RingQueue.Port}). */
   private final class Shell implements RingQueue.Port<Job> {
     @Override
     public void toRing(Job job) {
-      ringed.add(job); // started when the message is handled (startRinged): never inside the ring's own call
+      ringed.add(
+          job); // started when the message is handled (startRinged): never inside the ring's own
+      // call
     }
 
     @Override
@@ -403,7 +479,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     }
   }
 
-  /** The end of every message that may have put requests on the ring: start them, update the gauge. */
+  /**
+   * The end of every message that may have put requests on the ring: start them, update the gauge.
+   */
   private Behavior<Command> started() {
     startRinged();
     submitIo();
@@ -412,8 +490,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   /**
-   * Starts the requests the ring took, in the dispatch order. A zero-delay null backend completes them here and
-   * now; the completions free their slots and refill (under refill-on-completion), which may take more.
+   * Starts the requests the ring took, in the dispatch order. A zero-delay null backend completes
+   * them here and now; the completions free their slots and refill (under refill-on-completion),
+   * which may take more.
    */
   private void startRinged() {
     while (!ringed.isEmpty()) {
@@ -439,7 +518,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
             complete(job, dispatchNanos, Status.OK);
             completedHere = true;
           } else {
-            timers.startSingleTimer(timerSeq++, new Served(job, dispatchNanos, Status.OK), nb.serviceDelay());
+            timers.startSingleTimer(
+                timerSeq++, new Served(job, dispatchNanos, Status.OK), nb.serviceDelay());
           }
         } else {
           ioBatch.add(job);
@@ -453,9 +533,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   /**
-   * Sends the file I/O started since the last call to the blocking pool, {@value #IO_PER_TASK} requests per
-   * task: a task serves its requests one after the other, so a full ring still has several I/Os in progress at
-   * once on a real disk, while a page-cache read (a microsecond) does not pay a thread hand-over of its own.
+   * Sends the file I/O started since the last call to the blocking pool, {@value #IO_PER_TASK}
+   * requests per task: a task serves its requests one after the other, so a full ring still has
+   * several I/Os in progress at once on a real disk, while a page-cache read (a microsecond) does
+   * not pay a thread hand-over of its own.
    */
   private void submitIo() {
     for (int from = 0; from < ioBatch.size(); from += IO_PER_TASK) {
@@ -467,17 +548,29 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private void submitIo(List<Job> jobs) {
     FileBackend files = ((FileStore) backend).files();
     long dispatch = clock.nanoTime();
-    CompletableFuture<List<Status>> io = CompletableFuture.supplyAsync(() -> {
-      List<Status> out = new ArrayList<>(jobs.size());
-      for (Job j : jobs) {
-        Request r = j.request();
-        out.add(files.serve(r.op(), r.fileId(), r.offset(), r.length()));
-      }
-      return out;
-    }, blocking);
-    // FileBackend answers errors as a Status; anything thrown anyway is a device I/O error for the whole task
-    getContext().pipeToSelf(io, (statuses, failure) -> new ServedIo(jobs, dispatch,
-        failure == null ? statuses : java.util.Collections.nCopies(jobs.size(), Status.EIO)));
+    CompletableFuture<List<Status>> io =
+        CompletableFuture.supplyAsync(
+            () -> {
+              List<Status> out = new ArrayList<>(jobs.size());
+              for (Job j : jobs) {
+                Request r = j.request();
+                out.add(files.serve(r.op(), r.fileId(), r.offset(), r.length()));
+              }
+              return out;
+            },
+            blocking);
+    // FileBackend answers errors as a Status; anything thrown anyway is a device I/O error for the
+    // whole task
+    getContext()
+        .pipeToSelf(
+            io,
+            (statuses, failure) ->
+                new ServedIo(
+                    jobs,
+                    dispatch,
+                    failure == null
+                        ? statuses
+                        : java.util.Collections.nCopies(jobs.size(), Status.EIO)));
   }
 
   private Behavior<Command> onServed(Served s) {
@@ -492,15 +585,26 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       ring.complete();
       complete(s.jobs().get(i), s.dispatchNanos(), s.statuses().get(i));
     }
-    ring.refill(clock.nanoTime()); // one dispatch work for the batch, as done_work harvests in a loop
+    ring.refill(
+        clock.nanoTime()); // one dispatch work for the batch, as done_work harvests in a loop
     return started();
   }
 
   private Behavior<Command> onGetStats(GetStats get) {
     List<String> violations = new ArrayList<>();
     ring.checkInvariants(violations);
-    get.replyTo().tell(new Stats(ring.accepted(), ring.completed(), ring.onRing(), ring.queued(),
-        ring.maxOccupancy(), ring.overflowWaits(), ring.delayedRetries(), ring.enomem(), List.copyOf(violations)));
+    get.replyTo()
+        .tell(
+            new Stats(
+                ring.accepted(),
+                ring.completed(),
+                ring.onRing(),
+                ring.queued(),
+                ring.maxOccupancy(),
+                ring.overflowWaits(),
+                ring.delayedRetries(),
+                ring.enomem(),
+                List.copyOf(violations)));
     return this;
   }
 

@@ -8,29 +8,41 @@ import io.mqroute.policies.strategy.Strategies;
 import java.util.Objects;
 
 /**
- * What a {@link DeviceQueue}'s {@link RingQueue} decides with, under the names of an experiment's {@code queues}
- * block ({@code mqroute.cluster.device.full-ring}, ...).
+ * What a {@link DeviceQueue}'s {@link RingQueue} decides with, under the names of an experiment's
+ * {@code queues} block ({@code mqroute.cluster.device.full-ring}, ...).
  *
- * @param fullRing          what moves a request parked on a full ring: a completion, or a retry timer
- * @param enqueueError      what {@code -ENOMEM} at enqueue does: fail the request or park it
+ * @param fullRing what moves a request parked on a full ring: a completion, or a retry timer
+ * @param enqueueError what {@code -ENOMEM} at enqueue does: fail the request or park it
  * @param enomemProbability injected {@code -ENOMEM} rate per ring insertion, in [0, 1]
- * @param dispatch          start order of what one message puts on the ring: fifo or lifo-per-batch
- * @param seed              seed of the ENOMEM draws (each queue draws from its own stream)
+ * @param dispatch start order of what one message puts on the ring: fifo or lifo-per-batch
+ * @param seed seed of the ENOMEM draws (each queue draws from its own stream)
  */
-public record DeviceRules(FullRingStrategy fullRing, EnqueueErrorPolicy enqueueError, double enomemProbability,
-    DispatchOrder dispatch, long seed) {
+public record DeviceRules(
+    FullRingStrategy fullRing,
+    EnqueueErrorPolicy enqueueError,
+    double enomemProbability,
+    DispatchOrder dispatch,
+    long seed) {
   /** The merged virtio-fs: refill-on-completion, fail, no ENOMEM, fifo. */
-  public static final DeviceRules DEFAULT = new DeviceRules(FullRingStrategy.refillOnCompletion(),
-      EnqueueErrorPolicy.FAIL, 0, DispatchOrder.fifo(), 1);
+  public static final DeviceRules DEFAULT =
+      new DeviceRules(
+          FullRingStrategy.refillOnCompletion(),
+          EnqueueErrorPolicy.FAIL,
+          0,
+          DispatchOrder.fifo(),
+          1);
 
   public DeviceRules {
     Objects.requireNonNull(fullRing, "fullRing");
     Objects.requireNonNull(enqueueError, "enqueueError");
     checkProbability(enomemProbability);
     checkInOrder(dispatch);
-    if (enqueueError.requeueOnNoMemory() && fullRing.refillsOnCompletion() && enomemProbability > 0) {
-      throw new IllegalArgumentException("enqueue-error = requeue with full-ring = refill-on-completion can strand"
-          + " a request on an empty ring (the seed 001 V2 deadlock): use fail, or delayed-retry");
+    if (enqueueError.requeueOnNoMemory()
+        && fullRing.refillsOnCompletion()
+        && enomemProbability > 0) {
+      throw new IllegalArgumentException(
+          "enqueue-error = requeue with full-ring = refill-on-completion can strand"
+              + " a request on an empty ring (the seed 001 V2 deadlock): use fail, or delayed-retry");
     }
   }
 
@@ -45,15 +57,19 @@ public record DeviceRules(FullRingStrategy fullRing, EnqueueErrorPolicy enqueueE
   }
 
   /**
-   * From the {@code mqroute.cluster.device} block ({@code full-ring}, {@code enqueue-error},
-   * {@code enomem-probability}, {@code dispatch}, {@code seed}), parsed as an experiment's {@code queues} keys
-   * are: a bad value is one line naming the key, with the nearest valid name for a typo.
+   * From the {@code mqroute.cluster.device} block ({@code full-ring}, {@code enqueue-error}, {@code
+   * enomem-probability}, {@code dispatch}, {@code seed}), parsed as an experiment's {@code queues}
+   * keys are: a bad value is one line naming the key, with the nearest valid name for a typo.
    */
   public static DeviceRules fromConfig(com.typesafe.config.Config c) {
-    FullRingStrategy fullRing = key("full-ring", () -> Strategies.fullRing(c.getString("full-ring")));
-    EnqueueErrorPolicy error = key("enqueue-error", () -> Strategies.enqueueError(c.getString("enqueue-error")));
-    double enomem = key("enomem-probability", () -> checkProbability(c.getDouble("enomem-probability")));
-    DispatchOrder dispatch = key("dispatch", () -> checkInOrder(Strategies.dispatchOrder(c.getString("dispatch"))));
+    FullRingStrategy fullRing =
+        key("full-ring", () -> Strategies.fullRing(c.getString("full-ring")));
+    EnqueueErrorPolicy error =
+        key("enqueue-error", () -> Strategies.enqueueError(c.getString("enqueue-error")));
+    double enomem =
+        key("enomem-probability", () -> checkProbability(c.getDouble("enomem-probability")));
+    DispatchOrder dispatch =
+        key("dispatch", () -> checkInOrder(Strategies.dispatchOrder(c.getString("dispatch"))));
     long seed = key("seed", () -> c.getLong("seed"));
     return key("enqueue-error", () -> new DeviceRules(fullRing, error, enomem, dispatch, seed));
   }
@@ -67,9 +83,13 @@ public record DeviceRules(FullRingStrategy fullRing, EnqueueErrorPolicy enqueueE
 
   private static DispatchOrder checkInOrder(DispatchOrder d) {
     if (!Objects.requireNonNull(d, "dispatch").completesInOrder()) {
-      // a pool's concurrency is the Poller's worker count; here the ring and the blocking-I/O pool decide it
-      throw new IllegalArgumentException("dispatch " + d.spec() + " is not available on a device node "
-          + "(valid: fifo, lifo-per-batch)");
+      // a pool's concurrency is the Poller's worker count; here the ring and the blocking-I/O pool
+      // decide it
+      throw new IllegalArgumentException(
+          "dispatch "
+              + d.spec()
+              + " is not available on a device node "
+              + "(valid: fifo, lifo-per-batch)");
     }
     return d;
   }

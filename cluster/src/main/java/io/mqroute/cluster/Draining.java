@@ -8,13 +8,15 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Requests a host router sent to queues of a node that is leaving gracefully: their queues have left the
- * listing, but the node is still up and reachable and finishes them (see {@link DeviceQueue}'s drain). They wait
- * here, by router id, until their completion arrives or their node is gone.
+ * Requests a host router sent to queues of a node that is leaving gracefully: their queues have
+ * left the listing, but the node is still up and reachable and finishes them (see {@link
+ * DeviceQueue}'s drain). They wait here, by router id, until their completion arrives or their node
+ * is gone.
  *
  * <p>Not thread-safe: owned by one router actor.
  *
- * @param <N> what identifies a node (its incarnation, so that a restarted node does not inherit a drain)
+ * @param <N> what identifies a node (its incarnation, so that a restarted node does not inherit a
+ *     drain)
  * @param <F> what the router keeps per request
  */
 final class Draining<N, F> {

@@ -13,9 +13,9 @@ import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
-import java.util.ArrayList;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -28,60 +28,71 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.UniqueAddress;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
-import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
- * The request router of a host node (role {@code host}): follows the Receptionist listing of
- * {@link DeviceQueue#QUEUES}, picks a queue for each client {@link Request} with a {@link QueueSelector}
+ * The request router of a host node (role {@code host}): follows the Receptionist listing of {@link
+ * DeviceQueue#QUEUES}, picks a queue for each client {@link Request} with a {@link QueueSelector}
  * ({@code fuse_uring_get_queue} over a cluster) and relays the device's {@link Completion} back.
  *
- * <p>Flow: a client sends {@link Submit}; the router forwards the request to the chosen queue under a
- * router-unique id with {@code replyTo} = its device-reply child (never the client entry), remembering the
- * client's id, ref and the queue's slot; the device's completion comes back, is matched by that id and by the
- * queue index of the slot's queue (anything else is dropped and counted in /status), relabelled with the
- * client's id and forwarded. Exactly one completion per request: when a queue leaves the listing (its node left, was removed
- * or became unreachable), every request in flight on it ends with {@link Status#ENOTCONN} at once and its slot
- * is unregistered; a completion that arrives for such a request later is dropped. With no queue at all, a
- * background request ends with ENOTCONN and a foreground one with EINVAL, as the kernel answers a NULL queue.
+ * <p>Flow: a client sends {@link Submit}; the router forwards the request to the chosen queue under
+ * a router-unique id with {@code replyTo} = its device-reply child (never the client entry),
+ * remembering the client's id, ref and the queue's slot; the device's completion comes back, is
+ * matched by that id and by the queue index of the slot's queue (anything else is dropped and
+ * counted in /status), relabelled with the client's id and forwarded. Exactly one completion per
+ * request: when a queue leaves the listing (its node left, was removed or became unreachable),
+ * every request in flight on it ends with {@link Status#ENOTCONN} at once and its slot is
+ * unregistered; a completion that arrives for such a request later is dropped. With no queue at
+ * all, a background request ends with ENOTCONN and a foreground one with EINVAL, as the kernel
+ * answers a NULL queue.
  *
- * <p>Window per queue: at most {@code queueWindow} requests are sent to one queue at once (the device's ring);
- * more wait here, in a deque per slot, and are sent as the queue completes earlier ones. Keeping them on the host
- * is what lets a lost device's queued requests be re-routed: when its queue leaves, the requests sent to it end
- * with ENOTCONN (their fate is unknown), while the ones still waiting here are routed again over the remaining
- * queues (ENOTCONN/EINVAL as above when none is left). A queue that (re)appears gets a slot and is used at once.
+ * <p>Window per queue: at most {@code queueWindow} requests are sent to one queue at once (the
+ * device's ring); more wait here, in a deque per slot, and are sent as the queue completes earlier
+ * ones. Keeping them on the host is what lets a lost device's queued requests be re-routed: when
+ * its queue leaves, the requests sent to it end with ENOTCONN (their fate is unknown), while the
+ * ones still waiting here are routed again over the remaining queues (ENOTCONN/EINVAL as above when
+ * none is left). A queue that (re)appears gets a slot and is used at once.
  *
- * <p>Graceful leave: a queue can also leave the listing because its node is shutting down in order: it announces
- * that with {@link QueueDraining} and then withdraws (see {@link DeviceQueue}). If it announced and its node is
- * reachable in this router's own view (kept from the membership events, not from {@code Cluster.state()}, which
- * is updated asynchronously), the requests sent to it are not lost: they wait for their completions in
- * {@link Draining}, and end with ENOTCONN only if the node becomes unreachable or is removed first, or after
- * {@link #DRAIN_TIMEOUT}. A queue that leaves without announcing stopped (crash, supervision) while its node may
- * well be up: nothing will answer, so its requests in flight end with ENOTCONN at once.
+ * <p>Graceful leave: a queue can also leave the listing because its node is shutting down in order:
+ * it announces that with {@link QueueDraining} and then withdraws (see {@link DeviceQueue}). If it
+ * announced and its node is reachable in this router's own view (kept from the membership events,
+ * not from {@code Cluster.state()}, which is updated asynchronously), the requests sent to it are
+ * not lost: they wait for their completions in {@link Draining}, and end with ENOTCONN only if the
+ * node becomes unreachable or is removed first, or after {@link #DRAIN_TIMEOUT}. A queue that
+ * leaves without announcing stopped (crash, supervision) while its node may well be up: nothing
+ * will answer, so its requests in flight end with ENOTCONN at once.
  *
- * <p>Batches: requests for a queue are not sent one by one. They collect in the slot's outbox until a
- * {@code Flush} that the router sends itself when the first one is added, and leave as one {@link RequestBatch};
- * the device answers with {@link CompletionBatch}es. Under load the outbox gathers everything that arrived while
- * the mailbox was busy (no timer, no added latency when idle: the Flush is just the next message).
+ * <p>Batches: requests for a queue are not sent one by one. They collect in the slot's outbox until
+ * a {@code Flush} that the router sends itself when the first one is added, and leave as one {@link
+ * RequestBatch}; the device answers with {@link CompletionBatch}es. Under load the outbox gathers
+ * everything that arrived while the mailbox was busy (no timer, no added latency when idle: the
+ * Flush is just the next message).
  *
- * <p>Clients reach the router through the Receptionist: it registers a {@link Request} endpoint under
- * {@link #ROUTERS}, so a client node only needs the wire messages {@link Request} and {@link Completion}.
+ * <p>Clients reach the router through the Receptionist: it registers a {@link Request} endpoint
+ * under {@link #ROUTERS}, so a client node only needs the wire messages {@link Request} and {@link
+ * Completion}.
  *
- * <p>Background requests ({@link Request#background()}) pass the virtual-time router's admission first, the same
- * {@link BackgroundGate}: at most {@code max-background} of them are on the queues at once (per-queue mode: plus one
- * on any queue that has none, fuse_uring_flush_bg), the rest wait on the host (per queue, after the queue was picked,
- * or globally, picked when admitted), and submitters beyond {@code max-background} counted requests are blocked until
- * one ends. When a queue leaves, the background requests it held give their admission back: the ones routed again
+ * <p>Background requests ({@link Request#background()}) pass the virtual-time router's admission
+ * first, the same {@link BackgroundGate}: at most {@code max-background} of them are on the queues
+ * at once (per-queue mode: plus one on any queue that has none, fuse_uring_flush_bg), the rest wait
+ * on the host (per queue, after the queue was picked, or globally, picked when admitted), and
+ * submitters beyond {@code max-background} counted requests are blocked until one ends. When a
+ * queue leaves, the background requests it held give their admission back: the ones routed again
  * are admitted anew, the ones it finishes while draining are no longer counted.
  *
  * <p>Queues get slots (routing-view queue indices) in a stable order, see {@link QueueSlots}.
  */
 public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
-  /** The Receptionist key of every host router's client endpoint (requests in, completions to replyTo). */
-  public static final ServiceKey<Request> ROUTERS = ServiceKey.create(Request.class, "mqroute-router");
+  /**
+   * The Receptionist key of every host router's client endpoint (requests in, completions to
+   * replyTo).
+   */
+  public static final ServiceKey<Request> ROUTERS =
+      ServiceKey.create(Request.class, "mqroute-router");
 
   /** What a host router handles. */
   public interface Command {}
@@ -90,26 +101,33 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   public record Submit(Request request) implements Command {}
 
   /**
-   * A client's requests in one message (the entry adapts {@link RequestBatch} to this): each gets exactly one
-   * completion, in {@link CompletionBatch}es to the batch's {@code replyTo}.
+   * A client's requests in one message (the entry adapts {@link RequestBatch} to this): each gets
+   * exactly one completion, in {@link CompletionBatch}es to the batch's {@code replyTo}.
    */
   public record SubmitBatch(RequestBatch batch) implements Command {}
 
   /** Asks for the queue refs by slot (null for a free slot); for tests and management. */
   public record GetSlots(ActorRef<Slots> replyTo) implements Command {}
 
-  /** The answer to {@link GetSlots}: {@code queues.get(slot)} and {@code nrReqs.get(slot)} for every slot. */
+  /**
+   * The answer to {@link GetSlots}: {@code queues.get(slot)} and {@code nrReqs.get(slot)} for every
+   * slot.
+   */
   public record Slots(List<ActorRef<Request>> queues, List<Integer> nrReqs, int inFlight) {}
 
-  /** Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for tests. */
+  /**
+   * Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for
+   * tests.
+   */
   public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
 
   /** The Receptionist's listing of device queues changed (package-private: tests inject one). */
   record ListingChanged(Receptionist.Listing listing) implements Command {}
 
   /**
-   * A node incarnation's queues are gone for good (removed, unreachable) or their drain took too long. By
-   * incarnation: a node restarted on the same host:port must not inherit the old one's drain or its timer.
+   * A node incarnation's queues are gone for good (removed, unreachable) or their drain took too
+   * long. By incarnation: a node restarted on the same host:port must not inherit the old one's
+   * drain or its timer.
    */
   private record NodeGone(UniqueAddress node, String why, boolean unreachable) implements Command {}
 
@@ -132,14 +150,23 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
 
   private record CompletedBatch(CompletionBatch batch) implements Command {}
 
-  private enum Flush implements Command { INSTANCE }
+  private enum Flush implements Command {
+    INSTANCE
+  }
 
   /**
-   * A client's request on this host: {@code forward} is what goes to a queue (router id, no replyTo); the
-   * completion goes to {@code client}, or into {@code batchClient}'s next batch when the client sent a batch.
+   * A client's request on this host: {@code forward} is what goes to a queue (router id, no
+   * replyTo); the completion goes to {@code client}, or into {@code batchClient}'s next batch when
+   * the client sent a batch.
    */
-  private record InFlight(long clientId, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient,
-      Request forward, long arrivalNanos, int slot, int queueIndex) {
+  private record InFlight(
+      long clientId,
+      ActorRef<Completion> client,
+      ActorRef<CompletionBatch> batchClient,
+      Request forward,
+      long arrivalNanos,
+      int slot,
+      int queueIndex) {
     InFlight toSlot(int newSlot) {
       return new InFlight(clientId, client, batchClient, forward, arrivalNanos, newSlot, -1);
     }
@@ -150,7 +177,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
   }
 
-  /** Completions refused: not from the queue the request was sent to (Completion.queue), see complete. */
+  /**
+   * Completions refused: not from the queue the request was sent to (Completion.queue), see
+   * complete.
+   */
   static final String DROPPED_WRONG_QUEUE = "completion-wrong-queue";
 
   private final QueueSelector selector;
@@ -163,15 +193,19 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final List<Set<Long>> inFlightBySlot;
   private final List<ArrayDeque<Long>> waitingBySlot;
   private final HashMap<Long, InFlight> inFlight = new HashMap<>();
-  // the devices' reply endpoint (completions, drain announcements): a child, not the client entry (see create)
+  // the devices' reply endpoint (completions, drain announcements): a child, not the client entry
+  // (see create)
   private final ActorRef<CompletionBatch> batchReplies;
-  // per slot: the queue index (Completion.queue) of the queue on it, learned from its first matching completion
+  // per slot: the queue index (Completion.queue) of the queue on it, learned from its first
+  // matching completion
   private final int[] queueIndexOf;
-  // per slot: requests routed to the queue but not yet sent (see Flush), and the slots that have any
+  // per slot: requests routed to the queue but not yet sent (see Flush), and the slots that have
+  // any
   private final List<ArrayList<Request>> outbox;
   private final ArrayDeque<Integer> dirty = new ArrayDeque<>();
   // completions for batch clients, sent at the next Flush
-  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox = new HashMap<>();
+  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox =
+      new HashMap<>();
   private boolean flushPending;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final NodeMetrics metrics;
@@ -181,40 +215,51 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private final Draining<UniqueAddress, InFlight> draining = new Draining<>();
   // queues that announced a graceful drain, and their node's incarnation
   private final HashMap<ActorRef<Request>, UniqueAddress> announcedDrains = new HashMap<>();
-  // nodes this router saw become unreachable and not yet reachable again (UnreachableMember/ReachableMember)
+  // nodes this router saw become unreachable and not yet reachable again
+  // (UnreachableMember/ReachableMember)
   private final Set<UniqueAddress> unreachable = new HashSet<>();
   private long nextId;
 
   public static Behavior<Command> create(HostRouterSettings settings) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> new HostRouter(ctx, timers, settings)));
+    return Behaviors.setup(
+        ctx -> Behaviors.withTimers(timers -> new HostRouter(ctx, timers, settings)));
   }
 
-  private HostRouter(ActorContext<Command> ctx, TimerScheduler<Command> timers, HostRouterSettings s) {
+  private HostRouter(
+      ActorContext<Command> ctx, TimerScheduler<Command> timers, HostRouterSettings s) {
     super(ctx);
     this.timers = timers;
-    this.clusterSystem = ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
+    this.clusterSystem =
+        ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.selector = Selectors.create(s.selector());
     this.random = SeededRandom.stream(s.seed(), "host-router");
     // one CPU per slot: the view needs a topology, and the cluster has no host CPUs to model (yet)
-    this.view = MutableRoutingView.newBuilder(CpuTopology.uniform(1, s.maxQueues()))
-        .queues(s.maxQueues()).registered().build();
+    this.view =
+        MutableRoutingView.newBuilder(CpuTopology.uniform(1, s.maxQueues()))
+            .queues(s.maxQueues())
+            .registered()
+            .build();
     this.slots = new QueueSlots<>(s.maxQueues(), ref -> ref.path().toString());
-    this.gate = new BackgroundGate<>(s.newAdmission(), s.maxQueues(), new BackgroundGate.Port<>() {
-      @Override
-      public int select(InFlight f) {
-        return pick(f);
-      }
+    this.gate =
+        new BackgroundGate<>(
+            s.newAdmission(),
+            s.maxQueues(),
+            new BackgroundGate.Port<>() {
+              @Override
+              public int select(InFlight f) {
+                return pick(f);
+              }
 
-      @Override
-      public void reserve(int slot) {
-        view.addNrReqs(slot, 1);
-      }
+              @Override
+              public void reserve(int slot) {
+                view.addNrReqs(slot, 1);
+              }
 
-      @Override
-      public void dispatch(int slot, InFlight f) {
-        place(f, slot);
-      }
-    });
+              @Override
+              public void dispatch(int slot, InFlight f) {
+                place(f, slot);
+              }
+            });
     this.queueWindow = s.queueWindow();
     this.inFlightBySlot = new ArrayList<>(s.maxQueues());
     this.waitingBySlot = new ArrayList<>(s.maxQueues());
@@ -228,51 +273,73 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
     this.queueIndexOf = new int[s.maxQueues()];
     java.util.Arrays.fill(queueIndexOf, -1);
-    // All message adapters of an actor share one ref, and the client entry is one: were completions adapted
-    // there too, any client could complete other clients' requests. The devices' replies (completions, batches,
-    // drain announcements) get a child of their own, under an unguessable name as it is reachable by path.
+    // All message adapters of an actor share one ref, and the client entry is one: were completions
+    // adapted
+    // there too, any client could complete other clients' requests. The devices' replies
+    // (completions, batches,
+    // drain announcements) get a child of their own, under an unguessable name as it is reachable
+    // by path.
     ActorRef<Command> me = ctx.getSelf();
-    ActorRef<Object> replies = ctx.spawn(Behaviors.receive(Object.class)
-        .onAnyMessage(m -> {
-          if (m instanceof CompletionBatch b) {
-            me.tell(new CompletedBatch(b));
-          } else if (m instanceof Completion c) {
-            me.tell(new Completed(c));
-          } else if (m instanceof QueueDraining d) {
-            me.tell(new DrainAnnounced(d));
-          }
-          return Behaviors.same();
-        }).build(), "device-replies-" + Long.toHexString(new java.security.SecureRandom().nextLong()));
+    ActorRef<Object> replies =
+        ctx.spawn(
+            Behaviors.receive(Object.class)
+                .onAnyMessage(
+                    m -> {
+                      if (m instanceof CompletionBatch b) {
+                        me.tell(new CompletedBatch(b));
+                      } else if (m instanceof Completion c) {
+                        me.tell(new Completed(c));
+                      } else if (m instanceof QueueDraining d) {
+                        me.tell(new DrainAnnounced(d));
+                      }
+                      return Behaviors.same();
+                    })
+                .build(),
+            "device-replies-" + Long.toHexString(new java.security.SecureRandom().nextLong()));
     this.batchReplies = replies.narrow();
-    // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and a registered
-    // service with different messages: the same ref cannot be both. The listing and the membership events
+    // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and
+    // a registered
+    // service with different messages: the same ref cannot be both. The listing and the membership
+    // events
     // (rare) come through a child.
     ActorRef<Command> self = ctx.getSelf();
-    ActorRef<Object> events = ctx.spawn(Behaviors.receive(Object.class)
-        .onAnyMessage(e -> {
-          if (e instanceof Receptionist.Listing l) {
-            self.tell(new ListingChanged(l));
-          } else if (e instanceof ClusterEvent.MemberRemoved m) {
-            self.tell(new NodeRemoved(m.member().uniqueAddress()));
-            self.tell(new NodeGone(m.member().uniqueAddress(), "was removed", false));
-          } else if (e instanceof ClusterEvent.UnreachableMember m) {
-            self.tell(new NodeGone(m.member().uniqueAddress(), "became unreachable", true));
-          } else if (e instanceof ClusterEvent.ReachableMember m) {
-            self.tell(new NodeReachable(m.member().uniqueAddress()));
-          }
-          return Behaviors.same();
-        }).build(), "events");
-    ctx.getSystem().receptionist().tell(Receptionist.subscribe(DeviceQueue.QUEUES, events.narrow()));
+    ActorRef<Object> events =
+        ctx.spawn(
+            Behaviors.receive(Object.class)
+                .onAnyMessage(
+                    e -> {
+                      if (e instanceof Receptionist.Listing l) {
+                        self.tell(new ListingChanged(l));
+                      } else if (e instanceof ClusterEvent.MemberRemoved m) {
+                        self.tell(new NodeRemoved(m.member().uniqueAddress()));
+                        self.tell(new NodeGone(m.member().uniqueAddress(), "was removed", false));
+                      } else if (e instanceof ClusterEvent.UnreachableMember m) {
+                        self.tell(
+                            new NodeGone(m.member().uniqueAddress(), "became unreachable", true));
+                      } else if (e instanceof ClusterEvent.ReachableMember m) {
+                        self.tell(new NodeReachable(m.member().uniqueAddress()));
+                      }
+                      return Behaviors.same();
+                    })
+                .build(),
+            "events");
+    ctx.getSystem()
+        .receptionist()
+        .tell(Receptionist.subscribe(DeviceQueue.QUEUES, events.narrow()));
     if (clusterSystem) {
-      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
-          ClusterEvent.MemberRemoved.class));
-      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
-          ClusterEvent.UnreachableMember.class));
-      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(),
-          ClusterEvent.ReachableMember.class));
+      Cluster.get(ctx.getSystem())
+          .subscriptions()
+          .tell(Subscribe.create(events.narrow(), ClusterEvent.MemberRemoved.class));
+      Cluster.get(ctx.getSystem())
+          .subscriptions()
+          .tell(Subscribe.create(events.narrow(), ClusterEvent.UnreachableMember.class));
+      Cluster.get(ctx.getSystem())
+          .subscriptions()
+          .tell(Subscribe.create(events.narrow(), ClusterEvent.ReachableMember.class));
     }
     ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
-    ctx.messageAdapter(RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it
+    ctx.messageAdapter(
+        RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it
     ctx.getSystem().receptionist().tell(Receptionist.register(ROUTERS, entry));
   }
 
@@ -280,31 +347,39 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
-        .onMessage(Completed.class, c -> {
-          complete(c.completion());
-          metrics.setInFlight(inFlight.size());
-          return this;
-        })
-        .onMessage(CompletedBatch.class, b -> {
-          for (Completion c : b.batch().completions()) {
-            complete(c);
-          }
-          metrics.setInFlight(inFlight.size());
-          return this;
-        })
+        .onMessage(
+            Completed.class,
+            c -> {
+              complete(c.completion());
+              metrics.setInFlight(inFlight.size());
+              return this;
+            })
+        .onMessage(
+            CompletedBatch.class,
+            b -> {
+              for (Completion c : b.batch().completions()) {
+                complete(c);
+              }
+              metrics.setInFlight(inFlight.size());
+              return this;
+            })
         .onMessage(SubmitBatch.class, this::onSubmitBatch)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(ListingChanged.class, this::onListing)
         .onMessage(NodeGone.class, this::onNodeGone)
-        .onMessage(NodeReachable.class, r -> {
-          unreachable.remove(r.node());
-          return this;
-        })
-        .onMessage(NodeRemoved.class, r -> {
-          unreachable.remove(r.node());
-          announcedDrains.values().removeIf(r.node()::equals);
-          return this;
-        })
+        .onMessage(
+            NodeReachable.class,
+            r -> {
+              unreachable.remove(r.node());
+              return this;
+            })
+        .onMessage(
+            NodeRemoved.class,
+            r -> {
+              unreachable.remove(r.node());
+              announcedDrains.values().removeIf(r.node()::equals);
+              return this;
+            })
         .onMessage(DrainAnnounced.class, this::onDrainAnnounced)
         .onMessage(GetSlots.class, this::onGetSlots)
         .onMessage(GetWaiting.class, this::onGetWaiting)
@@ -314,7 +389,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private Behavior<Command> onSubmit(Submit submit) {
     Request r = submit.request();
     if (r.replyTo() == null) {
-      getContext().getLog().warn("request {} without replyTo dropped: nobody could receive its completion", r.id());
+      getContext()
+          .getLog()
+          .warn("request {} without replyTo dropped: nobody could receive its completion", r.id());
       return this;
     }
     accept(r, r.replyTo(), null);
@@ -325,7 +402,9 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   private Behavior<Command> onSubmitBatch(SubmitBatch submit) {
     ActorRef<CompletionBatch> client = submit.batch().replyTo();
     if (client == null) {
-      getContext().getLog().warn("batch of {} requests without replyTo dropped", submit.batch().requests().size());
+      getContext()
+          .getLog()
+          .warn("batch of {} requests without replyTo dropped", submit.batch().requests().size());
       return this;
     }
     for (Request r : submit.batch().requests()) {
@@ -335,15 +414,28 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     return this;
   }
 
-  private void accept(Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
+  private void accept(
+      Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
     long id = nextId++;
     // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
-    Request forward = new Request(id, r.op(), r.fileId(), r.offset(), r.length(), r.background(), r.cpu(),
-        r.submitNanos(), null);
+    Request forward =
+        new Request(
+            id,
+            r.op(),
+            r.fileId(),
+            r.offset(),
+            r.length(),
+            r.background(),
+            r.cpu(),
+            r.submitNanos(),
+            null);
     admit(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1, -1));
   }
 
-  /** A new or re-routed request: background ones pass admission first (the gate), foreground ones go at once. */
+  /**
+   * A new or re-routed request: background ones pass admission first (the gate), foreground ones go
+   * at once.
+   */
   private void admit(InFlight f) {
     if (f.forward().background()) {
       gate.submit(f);
@@ -352,7 +444,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
   }
 
-  /** Picks a queue for {@code f} (new, or re-routed from a departed queue) and sends it or lets it wait. */
+  /**
+   * Picks a queue for {@code f} (new, or re-routed from a departed queue) and sends it or lets it
+   * wait.
+   */
   private void route(InFlight f) {
     int slot = pick(f);
     if (slot != QueueSelector.NONE) {
@@ -361,10 +456,13 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     }
   }
 
-  /** The selector's slot for {@code f}; NONE ends it at once with the kernel's error for its kind. */
+  /**
+   * The selector's slot for {@code f}; NONE ends it at once with the kernel's error for its kind.
+   */
   private int pick(InFlight f) {
     Request r = f.forward();
-    int slot = selector.select(view, Math.floorMod(r.cpu(), view.cpuCount()), r.background(), random);
+    int slot =
+        selector.select(view, Math.floorMod(r.cpu(), view.cpuCount()), r.background(), random);
     if (slot == QueueSelector.NONE || slots.queue(slot) == null) {
       end(f, r.background() ? Status.ENOTCONN : Status.EINVAL);
       return QueueSelector.NONE;
@@ -372,7 +470,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     return slot;
   }
 
-  /** {@code f} is the queue's in {@code slot} (already counted in nr_reqs): send it, or let it wait its turn. */
+  /**
+   * {@code f} is the queue's in {@code slot} (already counted in nr_reqs): send it, or let it wait
+   * its turn.
+   */
   private void place(InFlight f, int slot) {
     f = f.toSlot(slot);
     inFlight.put(f.forward().id(), f);
@@ -404,7 +505,8 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       f.client().tell(c);
       return;
     }
-    ArrayList<Completion> out = clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
+    ArrayList<Completion> out =
+        clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
     out.add(c);
     if (out.size() == RequestBatch.MAX_SIZE) {
       f.batchClient().tell(new CompletionBatch(out));
@@ -430,8 +532,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       ArrayList<Request> out = outbox.get(slot);
       ActorRef<RequestBatch> queue = batchesTo(slots.queue(slot));
       for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
-        queue.tell(new RequestBatch(out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)),
-            batchReplies));
+        queue.tell(
+            new RequestBatch(
+                out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)),
+                batchReplies));
       }
       out.clear();
     }
@@ -439,15 +543,17 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   }
 
   /**
-   * The queue's registered {@code ActorRef<Request>} is its message adapters' shared ref, which also adapts
-   * {@link RequestBatch} (see {@link DeviceQueue}): the same ref, typed for batches.
+   * The queue's registered {@code ActorRef<Request>} is its message adapters' shared ref, which
+   * also adapts {@link RequestBatch} (see {@link DeviceQueue}): the same ref, typed for batches.
    */
   @SuppressWarnings("unchecked")
   private static ActorRef<RequestBatch> batchesTo(ActorRef<Request> queue) {
     return (ActorRef<RequestBatch>) (ActorRef<?>) queue;
   }
 
-  /** Ends a request that never reached a queue or whose queue left: the client gets one completion. */
+  /**
+   * Ends a request that never reached a queue or whose queue left: the client gets one completion.
+   */
   private void end(InFlight f, Status status) {
     long now = clock.nanoTime();
     reply(f, new Completion(f.clientId(), status, f.forward().submitNanos(), now, now, -1));
@@ -471,8 +577,15 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       }
       drained = draining.remove(c.id());
       if (drained != null) { // sent to a queue whose node is leaving in order: it finished it
-        reply(drained, new Completion(drained.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(),
-            c.completeNanos(), c.queue()));
+        reply(
+            drained,
+            new Completion(
+                drained.clientId(),
+                c.status(),
+                c.submitNanos(),
+                c.dispatchNanos(),
+                c.completeNanos(),
+                c.queue()));
         metrics.completed(c.status(), clock.nanoTime() - drained.arrivalNanos());
       }
       return; // otherwise it already ended with ENOTCONN when its queue's node was lost
@@ -480,8 +593,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     if (!inFlightBySlot.get(f.slot()).contains(c.id())) {
       return;
     }
-    // Ids are only a counter: accept the completion only from the queue the request was sent to. A slot's
-    // queue index is taken from its first completion (the queue's own, as nobody else knows the ids yet at the
+    // Ids are only a counter: accept the completion only from the queue the request was sent to. A
+    // slot's
+    // queue index is taken from its first completion (the queue's own, as nobody else knows the ids
+    // yet at the
     // start) and held until the queue leaves the slot.
     int expected = queueIndexOf[f.slot()];
     if (expected < 0) {
@@ -494,8 +609,15 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     inFlight.remove(c.id());
     int slot = f.slot();
     view.addNrReqs(slot, -1);
-    reply(f, new Completion(f.clientId(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(),
-        c.queue()));
+    reply(
+        f,
+        new Completion(
+            f.clientId(),
+            c.status(),
+            c.submitNanos(),
+            c.dispatchNanos(),
+            c.completeNanos(),
+            c.queue()));
     metrics.completed(c.status(), clock.nanoTime() - f.arrivalNanos());
     Long next = waitingBySlot.get(slot).pollFirst();
     if (next != null) {
@@ -510,17 +632,24 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
 
   private void dropWrongQueue(Completion c, int expected) {
     metrics.dropped(DROPPED_WRONG_QUEUE);
-    getContext().getLog().warn("completion {} from queue {} dropped: request was sent to queue {}", c.id(),
-        c.queue(), expected);
+    getContext()
+        .getLog()
+        .warn(
+            "completion {} from queue {} dropped: request was sent to queue {}",
+            c.id(),
+            c.queue(),
+            expected);
   }
 
   private Behavior<Command> onListing(ListingChanged changed) {
-    // reachable instances only: an unreachable node's queues leave the masks at once (architecture.md §5a)
+    // reachable instances only: an unreachable node's queues leave the masks at once
+    // (architecture.md §5a)
     List<ActorRef<Request>> before = new ArrayList<>();
     for (int slot = 0; slot < slots.capacity(); slot++) {
       before.add(slots.queue(slot));
     }
-    QueueSlots.Change change = slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
+    QueueSlots.Change change =
+        slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
     List<InFlight> reroute = new ArrayList<>();
     List<Integer> givenBack = new ArrayList<>();
     for (int slot : change.removed()) {
@@ -529,7 +658,8 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       boolean leavingInOrder = leavingInOrder(node);
       // background requests still waiting for this queue's admission: routed again, admitted anew
       reroute.addAll(gate.withdraw(slot));
-      // and the admitted ones it held (sent, unsent or waiting for its window) give their admission back below
+      // and the admitted ones it held (sent, unsent or waiting for its window) give their admission
+      // back below
       int admitted = 0;
       Set<Long> lost = inFlightBySlot.get(slot);
       // routed but never sent (the Flush had not come yet): as good as waiting, route them again
@@ -549,8 +679,10 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
         }
       }
       if (leavingInOrder && !lost.isEmpty() && !timers.isTimerActive(new DrainTimer(node))) {
-        timers.startSingleTimer(new DrainTimer(node),
-            new NodeGone(node, "did not finish within " + DRAIN_TIMEOUT.toSeconds() + " s", false), DRAIN_TIMEOUT);
+        timers.startSingleTimer(
+            new DrainTimer(node),
+            new NodeGone(node, "did not finish within " + DRAIN_TIMEOUT.toSeconds() + " s", false),
+            DRAIN_TIMEOUT);
       }
       ArrayDeque<Long> waiting = waitingBySlot.get(slot);
       for (long id : waiting) {
@@ -559,9 +691,14 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
         reroute.add(f);
       }
       if (!lost.isEmpty() || !waiting.isEmpty()) {
-        getContext().getLog().info("queue slot {} left: {} requests in flight {}, {} waiting re-routed", slot,
-            lost.size(), leavingInOrder ? "left to finish (it announced a drain)" : "ended with ENOTCONN",
-            waiting.size());
+        getContext()
+            .getLog()
+            .info(
+                "queue slot {} left: {} requests in flight {}, {} waiting re-routed",
+                slot,
+                lost.size(),
+                leavingInOrder ? "left to finish (it announced a drain)" : "ended with ENOTCONN",
+                waiting.size());
       }
       lost.clear();
       waiting.clear();
@@ -584,29 +721,36 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
     for (int slot : givenBack) {
       gate.ended(slot);
     }
-    // after the new queues are in: a device that left while another joined hands its waiting requests over
+    // after the new queues are in: a device that left while another joined hands its waiting
+    // requests over
     for (InFlight f : reroute) {
       admit(f);
     }
     metrics.setInFlight(inFlight.size());
     if (slots.waiting() > 0) {
-      getContext().getLog().warn("{} queues found no routing slot (max {})", slots.waiting(), slots.capacity());
+      getContext()
+          .getLog()
+          .warn("{} queues found no routing slot (max {})", slots.waiting(), slots.capacity());
     }
     return this;
   }
 
   /**
-   * The queue announced a drain ({@code node} non-null) and its node is reachable as far as this router has
-   * seen: it will still answer. A local queue that stopped never will.
+   * The queue announced a drain ({@code node} non-null) and its node is reachable as far as this
+   * router has seen: it will still answer. A local queue that stopped never will.
    */
   private boolean leavingInOrder(UniqueAddress node) {
-    return clusterSystem && node != null && node.address().host().isDefined() && !unreachable.contains(node);
+    return clusterSystem
+        && node != null
+        && node.address().host().isDefined()
+        && !unreachable.contains(node);
   }
 
   private Behavior<Command> onDrainAnnounced(DrainAnnounced d) {
     ActorRef<Request> queue = d.announcement().queue();
     if (queue != null) {
-      announcedDrains.put(queue, new UniqueAddress(queue.path().address(), d.announcement().nodeUid()));
+      announcedDrains.put(
+          queue, new UniqueAddress(queue.path().address(), d.announcement().nodeUid()));
     }
     return this;
   }
@@ -621,8 +765,13 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       end(f, Status.ENOTCONN);
     }
     if (!lost.isEmpty()) {
-      getContext().getLog().info("node {} {}: {} requests it was finishing ended with ENOTCONN", gone.node(),
-          gone.why(), lost.size());
+      getContext()
+          .getLog()
+          .info(
+              "node {} {}: {} requests it was finishing ended with ENOTCONN",
+              gone.node(),
+              gone.why(),
+              lost.size());
     }
     return this;
   }
@@ -643,8 +792,12 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
       queues.add(slots.queue(slot));
       loads.add(view.nrReqs(slot));
     }
-    get.replyTo().tell(new Slots(java.util.Collections.unmodifiableList(queues), List.copyOf(loads),
-        inFlight.size()));
+    get.replyTo()
+        .tell(
+            new Slots(
+                java.util.Collections.unmodifiableList(queues),
+                List.copyOf(loads),
+                inFlight.size()));
     return this;
   }
 }

@@ -7,20 +7,30 @@ import io.mqroute.policies.strategy.Strategies;
 import java.util.Objects;
 
 /**
- * What a {@link HostRouter} is built from: its selector and routing slots, how many requests it sends to one
- * queue at once, and background admission with the experiment format's router keys.
+ * What a {@link HostRouter} is built from: its selector and routing slots, how many requests it
+ * sends to one queue at once, and background admission with the experiment format's router keys.
  *
- * @param selector            a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
- * @param maxQueues           routing slots, i.e. queues the router can use at once
- * @param seed                seed of the routing random stream
- * @param queueWindow         requests sent to one queue at once; more wait on the host (re-routable)
- * @param admission           background admission: per-queue (fuse-over-io-uring) or global (/dev/fuse, virtio-fs)
- * @param maxBackground       max_background, 1..65535
+ * @param selector a {@link Selectors} name ({@code round-robin}, {@code p2c}, ...)
+ * @param maxQueues routing slots, i.e. queues the router can use at once
+ * @param seed seed of the routing random stream
+ * @param queueWindow requests sent to one queue at once; more wait on the host (re-routable)
+ * @param admission background admission: per-queue (fuse-over-io-uring) or global (/dev/fuse,
+ *     virtio-fs)
+ * @param maxBackground max_background, 1..65535
  * @param congestionThreshold congestion_threshold, 0..65535
  */
-public record HostRouterSettings(String selector, int maxQueues, long seed, int queueWindow,
-    BackgroundAdmission.Mode admission, int maxBackground, int congestionThreshold) {
-  /** virtiofsd's FUSE_INIT answer: the host's default, so that admission does not throttle unless asked to. */
+public record HostRouterSettings(
+    String selector,
+    int maxQueues,
+    long seed,
+    int queueWindow,
+    BackgroundAdmission.Mode admission,
+    int maxBackground,
+    int congestionThreshold) {
+  /**
+   * virtiofsd's FUSE_INIT answer: the host's default, so that admission does not throttle unless
+   * asked to.
+   */
   public static final int DEFAULT_MAX_BACKGROUND = 65535;
 
   public HostRouterSettings {
@@ -33,12 +43,22 @@ public record HostRouterSettings(String selector, int maxQueues, long seed, int 
       throw new IllegalArgumentException("queueWindow must be >= 1, was " + queueWindow);
     }
     // the admission's own builder checks the two limits, with the experiment format's key names
-    BackgroundAdmission.newBuilder().maxBackground(maxBackground).congestionThreshold(congestionThreshold);
+    BackgroundAdmission.newBuilder()
+        .maxBackground(maxBackground)
+        .congestionThreshold(congestionThreshold);
   }
 
-  /** Per-queue admission with max-background {@value #DEFAULT_MAX_BACKGROUND} (3/4 of it congested). */
+  /**
+   * Per-queue admission with max-background {@value #DEFAULT_MAX_BACKGROUND} (3/4 of it congested).
+   */
   public HostRouterSettings(String selector, int maxQueues, long seed, int queueWindow) {
-    this(selector, maxQueues, seed, queueWindow, BackgroundAdmission.Mode.PER_QUEUE, DEFAULT_MAX_BACKGROUND,
+    this(
+        selector,
+        maxQueues,
+        seed,
+        queueWindow,
+        BackgroundAdmission.Mode.PER_QUEUE,
+        DEFAULT_MAX_BACKGROUND,
         DEFAULT_MAX_BACKGROUND * 3 / 4);
   }
 
@@ -47,38 +67,67 @@ public record HostRouterSettings(String selector, int maxQueues, long seed, int 
     return new HostRouterSettings("round-robin", 64, 1, 64);
   }
 
-  /** The same settings with {@code mode} admission and {@code max} max_background (3/4 of it congested). */
+  /**
+   * The same settings with {@code mode} admission and {@code max} max_background (3/4 of it
+   * congested).
+   */
   public HostRouterSettings withAdmission(BackgroundAdmission.Mode mode, int max) {
     return new HostRouterSettings(selector, maxQueues, seed, queueWindow, mode, max, max * 3 / 4);
   }
 
   /** The admission counters for {@code queues} slots. */
   BackgroundAdmission newAdmission() {
-    return BackgroundAdmission.newBuilder().mode(admission).maxBackground(maxBackground)
-        .congestionThreshold(congestionThreshold).queues(maxQueues).build();
+    return BackgroundAdmission.newBuilder()
+        .mode(admission)
+        .maxBackground(maxBackground)
+        .congestionThreshold(congestionThreshold)
+        .queues(maxQueues)
+        .build();
   }
 
   /**
-   * From a config block with {@code selector}, {@code max-queues}, {@code seed}, {@code queue-window} and the
-   * experiment format's router keys {@code admission} (per-queue | global), {@code max-background} and
-   * {@code congestion-threshold} (default 3/4 of max-background). A bad value is one line naming the key.
+   * From a config block with {@code selector}, {@code max-queues}, {@code seed}, {@code
+   * queue-window} and the experiment format's router keys {@code admission} (per-queue | global),
+   * {@code max-background} and {@code congestion-threshold} (default 3/4 of max-background). A bad
+   * value is one line naming the key.
    */
   public static HostRouterSettings fromConfig(com.typesafe.config.Config c) {
     String adm = c.getString("admission");
-    BackgroundAdmission.Mode mode = switch (adm) {
-      case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;
-      case "global" -> BackgroundAdmission.Mode.GLOBAL;
-      default -> throw new NodeConfigException("mqroute.cluster.host.admission: "
-          + NameSuggester.unknown("admission", adm, Strategies.ADMISSION));
-    };
-    int max = hostKey("max-background", () -> BackgroundAdmission.newBuilder()
-        .maxBackground(c.getInt("max-background")).build().maxBackground());
-    int congestion = hostKey("congestion-threshold", () -> c.hasPath("congestion-threshold")
-        ? BackgroundAdmission.newBuilder().congestionThreshold(c.getInt("congestion-threshold")).build()
-            .congestionThreshold()
-        : max * 3 / 4);
-    return new HostRouterSettings(c.getString("selector"), c.getInt("max-queues"), c.getLong("seed"),
-        c.getInt("queue-window"), mode, max, congestion);
+    BackgroundAdmission.Mode mode =
+        switch (adm) {
+          case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;
+          case "global" -> BackgroundAdmission.Mode.GLOBAL;
+          default ->
+              throw new NodeConfigException(
+                  "mqroute.cluster.host.admission: "
+                      + NameSuggester.unknown("admission", adm, Strategies.ADMISSION));
+        };
+    int max =
+        hostKey(
+            "max-background",
+            () ->
+                BackgroundAdmission.newBuilder()
+                    .maxBackground(c.getInt("max-background"))
+                    .build()
+                    .maxBackground());
+    int congestion =
+        hostKey(
+            "congestion-threshold",
+            () ->
+                c.hasPath("congestion-threshold")
+                    ? BackgroundAdmission.newBuilder()
+                        .congestionThreshold(c.getInt("congestion-threshold"))
+                        .build()
+                        .congestionThreshold()
+                    : max * 3 / 4);
+    return new HostRouterSettings(
+        c.getString("selector"),
+        c.getInt("max-queues"),
+        c.getLong("seed"),
+        c.getInt("queue-window"),
+        mode,
+        max,
+        congestion);
   }
 
   private static int hostKey(String key, java.util.function.IntSupplier parse) {

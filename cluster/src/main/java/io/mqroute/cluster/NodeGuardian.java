@@ -11,14 +11,14 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The root actor of a cluster node: spawns what the node's role runs. A host runs the {@link HostRouter}
- * (which registers its client entry with the Receptionist); a device runs {@code mqroute.cluster.device.queues}
- * {@link DeviceQueue}s on one shared backend; a client runs nothing here (the load driver spawns its jobs with
- * {@code systemActorOf}). It takes no messages.
+ * The root actor of a cluster node: spawns what the node's role runs. A host runs the {@link
+ * HostRouter} (which registers its client entry with the Receptionist); a device runs {@code
+ * mqroute.cluster.device.queues} {@link DeviceQueue}s on one shared backend; a client runs nothing
+ * here (the load driver spawns its jobs with {@code systemActorOf}). It takes no messages.
  *
- * <p>It watches what it spawned: a router or queue that stops or fails leaves a node that is Up in the cluster
- * with nothing behind it, so the guardian logs one line and shuts the node down with {@link ChildStopped}, whose
- * exit code is 1 (see {@link ClusterNode#start}).
+ * <p>It watches what it spawned: a router or queue that stops or fails leaves a node that is Up in
+ * the cluster with nothing behind it, so the guardian logs one line and shuts the node down with
+ * {@link ChildStopped}, whose exit code is 1 (see {@link ClusterNode#start}).
  */
 public final class NodeGuardian {
   private NodeGuardian() {}
@@ -31,41 +31,54 @@ public final class NodeGuardian {
   }
 
   public static Behavior<Void> create(NodeSettings.Role role) {
-    return Behaviors.setup(ctx -> {
-      Config c = ctx.getSystem().settings().config();
-      switch (role) {
-        case HOST -> ctx.watch(ctx.spawn(
-            HostRouter.create(HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))), "router"));
-        case DEVICE -> {
-          Config d = c.getConfig("mqroute.cluster.device");
-          int first = d.getInt("first-queue");
-          DeviceQueue.Settings s0 = DeviceQueue.Settings.fromConfig(first, d);
-          // one backend for all queues of the node (a file backend's channels are shared and thread-safe)
-          if (s0.backend() instanceof DeviceQueue.FileStore f) {
-            FileBackend files = f.files();
-            ctx.getSystem().getWhenTerminated().thenRun(files::close);
-          }
-          for (int i = 0; i < d.getInt("queues"); i++) {
-            ActorRef<DeviceQueue.Command> q = ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)),
-                "queue-" + (first + i));
-            ctx.watch(q);
-          }
-        }
-        case CLIENT -> { }
-        default -> throw new IllegalStateException("unknown role " + role);
-      }
-      return Behaviors.receive(Void.class)
-          .onSignal(Terminated.class, t -> {
-            CoordinatedShutdown shutdown = CoordinatedShutdown.get(Adapter.toClassic(ctx.getSystem()));
-            if (shutdown.getShutdownReason().isPresent()) {
-              return Behaviors.same(); // stopping anyway
+    return Behaviors.setup(
+        ctx -> {
+          Config c = ctx.getSystem().settings().config();
+          switch (role) {
+            case HOST ->
+                ctx.watch(
+                    ctx.spawn(
+                        HostRouter.create(
+                            HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))),
+                        "router"));
+            case DEVICE -> {
+              Config d = c.getConfig("mqroute.cluster.device");
+              int first = d.getInt("first-queue");
+              DeviceQueue.Settings s0 = DeviceQueue.Settings.fromConfig(first, d);
+              // one backend for all queues of the node (a file backend's channels are shared and
+              // thread-safe)
+              if (s0.backend() instanceof DeviceQueue.FileStore f) {
+                FileBackend files = f.files();
+                ctx.getSystem().getWhenTerminated().thenRun(files::close);
+              }
+              for (int i = 0; i < d.getInt("queues"); i++) {
+                ActorRef<DeviceQueue.Command> q =
+                    ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
+                ctx.watch(q);
+              }
             }
-            String why = t instanceof ChildFailed f ? "failed: " + f.getCause() : "stopped";
-            ctx.getLog().error("mqroute node: {} {}; shutting the node down", t.getRef().path().name(), why);
-            shutdown.run(ChildStopped.INSTANCE);
-            return Behaviors.same();
-          })
-          .build();
-    });
+            case CLIENT -> {}
+            default -> throw new IllegalStateException("unknown role " + role);
+          }
+          return Behaviors.receive(Void.class)
+              .onSignal(
+                  Terminated.class,
+                  t -> {
+                    CoordinatedShutdown shutdown =
+                        CoordinatedShutdown.get(Adapter.toClassic(ctx.getSystem()));
+                    if (shutdown.getShutdownReason().isPresent()) {
+                      return Behaviors.same(); // stopping anyway
+                    }
+                    String why = t instanceof ChildFailed f ? "failed: " + f.getCause() : "stopped";
+                    ctx.getLog()
+                        .error(
+                            "mqroute node: {} {}; shutting the node down",
+                            t.getRef().path().name(),
+                            why);
+                    shutdown.run(ChildStopped.INSTANCE);
+                    return Behaviors.same();
+                  })
+              .build();
+        });
   }
 }

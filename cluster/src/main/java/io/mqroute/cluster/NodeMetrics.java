@@ -13,24 +13,28 @@ import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 
 /**
- * What one node has done, for {@code /status} and {@code /metrics}: written by the node's actors (router and
- * queues) on their own threads, read by the management HTTP routes on others. Everything is a counter, a
- * gauge or an HdrHistogram {@link Recorder}, so writers never lock and never wait for a reader.
+ * What one node has done, for {@code /status} and {@code /metrics}: written by the node's actors
+ * (router and queues) on their own threads, read by the management HTTP routes on others.
+ * Everything is a counter, a gauge or an HdrHistogram {@link Recorder}, so writers never lock and
+ * never wait for a reader.
  */
 public final class NodeMetrics implements Extension {
   /** One per ActorSystem. */
-  public static final ExtensionId<NodeMetrics> ID = new ExtensionId<>() {
-    @Override
-    public NodeMetrics createExtension(ActorSystem<?> system) {
-      return new NodeMetrics();
-    }
-  };
+  public static final ExtensionId<NodeMetrics> ID =
+      new ExtensionId<>() {
+        @Override
+        public NodeMetrics createExtension(ActorSystem<?> system) {
+          return new NodeMetrics();
+        }
+      };
 
   public static NodeMetrics get(ActorSystem<?> system) {
     return ID.apply(system);
   }
 
-  /** Depth of one queue as this node sees it: sent to the queue (on its ring) and waiting for room. */
+  /**
+   * Depth of one queue as this node sees it: sent to the queue (on its ring) and waiting for room.
+   */
   public static final class QueueGauge {
     private final String name;
     private volatile int inFlight;
@@ -60,7 +64,8 @@ public final class NodeMetrics implements Extension {
   }
 
   /** A copy of the latency distribution so far, in nanoseconds. */
-  public record LatencySnapshot(long count, double meanNanos, long p50, long p90, long p99, long p999, long max) {}
+  public record LatencySnapshot(
+      long count, double meanNanos, long p50, long p90, long p99, long p999, long max) {}
 
   private final LongAdder requests = new LongAdder();
   private final LongAdder[] byStatus = new LongAdder[Status.values().length];
@@ -88,8 +93,9 @@ public final class NodeMetrics implements Extension {
   }
 
   /**
-   * One message refused because it could not be genuine (e.g. a completion from the wrong queue) or came from
-   * outside the cluster; {@code reason} is a short fixed key, never text from the message.
+   * One message refused because it could not be genuine (e.g. a completion from the wrong queue) or
+   * came from outside the cluster; {@code reason} is a short fixed key, never text from the
+   * message.
    */
   public void dropped(String reason) {
     dropped.computeIfAbsent(reason, k -> new LongAdder()).increment();
@@ -140,8 +146,13 @@ public final class NodeMetrics implements Extension {
   public LatencySnapshot latency() {
     synchronized (total) {
       total.add(latency.getIntervalHistogram());
-      return new LatencySnapshot(total.getTotalCount(), total.getMean(), total.getValueAtPercentile(50),
-          total.getValueAtPercentile(90), total.getValueAtPercentile(99), total.getValueAtPercentile(99.9),
+      return new LatencySnapshot(
+          total.getTotalCount(),
+          total.getMean(),
+          total.getValueAtPercentile(50),
+          total.getValueAtPercentile(90),
+          total.getValueAtPercentile(99),
+          total.getValueAtPercentile(99.9),
           total.getMaxValue());
     }
   }

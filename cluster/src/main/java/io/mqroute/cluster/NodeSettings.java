@@ -14,23 +14,31 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * What {@code mqroute node} and {@code mqroute load} are told on the command line, and the configuration they
- * make of it: the flags over {@code --config FILE} over the node defaults ({@code mqroute-node.conf}) over the
- * class path's {@code reference.conf} files.
+ * What {@code mqroute node} and {@code mqroute load} are told on the command line, and the
+ * configuration they make of it: the flags over {@code --config FILE} over the node defaults
+ * ({@code mqroute-node.conf}) over the class path's {@code reference.conf} files.
  *
  * <p>Every mistake is a {@link NodeConfigException} with one line that names the flag, file or key.
  *
- * @param role           host, device or client
- * @param port           Artery port, 0 for any free one
- * @param seeds          {@code host:port} of the seed nodes (empty: the config's seed list, or a new cluster)
- * @param configFile     a HOCON file under the flags, or null
- * @param dataDir        device only: the file backend's root (created if missing), or null for the config's
- *                       backend
- * @param managementPort Pekko Management's HTTP port; -1: the config's (default: port + 1000), 0: any free one
- * @param firstQueue     device only: index of the first queue, or -1 for the config's
+ * @param role host, device or client
+ * @param port Artery port, 0 for any free one
+ * @param seeds {@code host:port} of the seed nodes (empty: the config's seed list, or a new
+ *     cluster)
+ * @param configFile a HOCON file under the flags, or null
+ * @param dataDir device only: the file backend's root (created if missing), or null for the
+ *     config's backend
+ * @param managementPort Pekko Management's HTTP port; -1: the config's (default: port + 1000), 0:
+ *     any free one
+ * @param firstQueue device only: index of the first queue, or -1 for the config's
  */
-public record NodeSettings(Role role, int port, List<String> seeds, Path configFile, Path dataDir,
-    int managementPort, int firstQueue) {
+public record NodeSettings(
+    Role role,
+    int port,
+    List<String> seeds,
+    Path configFile,
+    Path dataDir,
+    int managementPort,
+    int firstQueue) {
   /** What a node runs. */
   public enum Role {
     /** The router and the client entry. */
@@ -44,12 +52,15 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       return name().toLowerCase(Locale.ROOT);
     }
 
-    /** host or device (a client is started by {@code mqroute load}, not by {@code mqroute node}). */
+    /**
+     * host or device (a client is started by {@code mqroute load}, not by {@code mqroute node}).
+     */
     public static Role ofNode(String name) {
       return switch (name == null ? "" : name.trim().toLowerCase(Locale.ROOT)) {
         case "host" -> HOST;
         case "device" -> DEVICE;
-        default -> throw new NodeConfigException("--role must be host or device, was '" + name + "'");
+        default ->
+            throw new NodeConfigException("--role must be host or device, was '" + name + "'");
       };
     }
   }
@@ -72,7 +83,8 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
   }
 
   /**
-   * Parses a {@code --seeds} value: comma-separated {@code host:port} (a bare port means 127.0.0.1).
+   * Parses a {@code --seeds} value: comma-separated {@code host:port} (a bare port means
+   * 127.0.0.1).
    */
   public static List<String> parseSeeds(String value) {
     List<String> out = new ArrayList<>();
@@ -105,7 +117,8 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       p = -1;
     }
     if (host.isEmpty() || p < 1 || p > 65535 || !host.matches("[A-Za-z0-9.\\-\\[\\]:]+")) {
-      throw new NodeConfigException("--seeds: '" + hostPort + "' is not host:port (e.g. 127.0.0.1:25520)");
+      throw new NodeConfigException(
+          "--seeds: '" + hostPort + "' is not host:port (e.g. 127.0.0.1:25520)");
     }
     return "pekko://mqroute@" + host + ":" + p;
   }
@@ -114,30 +127,39 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
   static final long MAX_CONFIG_BYTES = 1L << 20;
 
   /**
-   * The role a node file names in {@code pekko.cluster.roles} (host or device), for {@code mqroute node} without
-   * {@code --role}.
+   * The role a node file names in {@code pekko.cluster.roles} (host or device), for {@code mqroute
+   * node} without {@code --role}.
    */
   public static Role roleOf(Path configFile) {
     if (configFile == null) {
-      throw new NodeConfigException("missing --role host|device (or a --config file that sets pekko.cluster.roles)");
+      throw new NodeConfigException(
+          "missing --role host|device (or a --config file that sets pekko.cluster.roles)");
     }
     List<String> roles = roles(readFile(configFile), configFile);
-    List<String> node = roles.stream().filter(r -> r.equals("host") || r.equals("device")).distinct().toList();
+    List<String> node =
+        roles.stream().filter(r -> r.equals("host") || r.equals("device")).distinct().toList();
     if (node.size() != 1) {
-      throw new NodeConfigException("--config " + configFile + " sets pekko.cluster.roles = " + roles
-          + ", not one of host or device: give --role host|device");
+      throw new NodeConfigException(
+          "--config "
+              + configFile
+              + " sets pekko.cluster.roles = "
+              + roles
+              + ", not one of host or device: give --role host|device");
     }
     return Role.ofNode(node.get(0));
   }
 
   /**
-   * The file's {@code pekko.cluster.roles}, empty when it sets none or only through a substitution it cannot resolve
-   * alone (the whole configuration resolves it later; then the flag's role is taken as it is).
+   * The file's {@code pekko.cluster.roles}, empty when it sets none or only through a substitution
+   * it cannot resolve alone (the whole configuration resolves it later; then the flag's role is
+   * taken as it is).
    */
   private static List<String> roles(Config file, Path configFile) {
     try {
       Config resolved = file.resolve(ConfigResolveOptions.defaults().setAllowUnresolved(true));
-      return resolved.hasPath("pekko.cluster.roles") ? resolved.getStringList("pekko.cluster.roles") : List.of();
+      return resolved.hasPath("pekko.cluster.roles")
+          ? resolved.getStringList("pekko.cluster.roles")
+          : List.of();
     } catch (ConfigException.NotResolved e) {
       return List.of();
     } catch (ConfigException e) {
@@ -165,60 +187,92 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     Config file = configFile == null ? ConfigFactory.empty() : readFile(configFile);
     List<String> roles = roles(file, configFile);
     if (!roles.isEmpty() && !roles.contains(role.configName())) {
-      throw new NodeConfigException("--role " + role.configName() + " but --config " + configFile
-          + " sets pekko.cluster.roles = " + roles + "; drop one of them");
+      throw new NodeConfigException(
+          "--role "
+              + role.configName()
+              + " but --config "
+              + configFile
+              + " sets pekko.cluster.roles = "
+              + roles
+              + "; drop one of them");
     }
-    Config flags = ConfigFactory.empty()
-        .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.configName())));
+    Config flags =
+        ConfigFactory.empty()
+            .withValue(
+                "pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.configName())));
     // an explicit --port wins; without a config file that sets one, 0 means any free port
     if (port != 0 || !file.hasPath("pekko.remote.artery.canonical.port")) {
-      flags = flags.withValue("pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port));
+      flags =
+          flags.withValue(
+              "pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port));
     }
     if (!seeds.isEmpty()) {
-      flags = flags.withValue("pekko.cluster.seed-nodes",
-          ConfigValueFactory.fromIterable(seeds.stream().map(NodeSettings::seedAddress).toList()));
+      flags =
+          flags.withValue(
+              "pekko.cluster.seed-nodes",
+              ConfigValueFactory.fromIterable(
+                  seeds.stream().map(NodeSettings::seedAddress).toList()));
     }
     if (managementPort >= 0) {
-      flags = flags.withValue("pekko.management.http.port", ConfigValueFactory.fromAnyRef(managementPort));
+      flags =
+          flags.withValue(
+              "pekko.management.http.port", ConfigValueFactory.fromAnyRef(managementPort));
     } else if (!file.hasPath("pekko.management.http.port") && port != 0) {
-      flags = flags.withValue("pekko.management.http.port", ConfigValueFactory.fromAnyRef(
-          port + 1000 <= 65535 ? port + 1000 : 0));
+      flags =
+          flags.withValue(
+              "pekko.management.http.port",
+              ConfigValueFactory.fromAnyRef(port + 1000 <= 65535 ? port + 1000 : 0));
     }
     if (role == Role.CLIENT) {
-      // a load client ends when its run does, and its command returns the exit code: never exit the JVM itself
-      flags = flags.withValue("pekko.coordinated-shutdown.exit-jvm", ConfigValueFactory.fromAnyRef("off"));
+      // a load client ends when its run does, and its command returns the exit code: never exit the
+      // JVM itself
+      flags =
+          flags.withValue(
+              "pekko.coordinated-shutdown.exit-jvm", ConfigValueFactory.fromAnyRef("off"));
     }
     if (firstQueue >= 0) {
-      flags = flags.withValue("mqroute.cluster.device.first-queue", ConfigValueFactory.fromAnyRef(firstQueue));
+      flags =
+          flags.withValue(
+              "mqroute.cluster.device.first-queue", ConfigValueFactory.fromAnyRef(firstQueue));
     }
     if (dataDir != null) {
       try {
         Files.createDirectories(dataDir);
       } catch (IOException e) {
-        throw new NodeConfigException("--data " + dataDir + ": cannot create the directory (" + e + ")");
+        throw new NodeConfigException(
+            "--data " + dataDir + ": cannot create the directory (" + e + ")");
       }
-      flags = flags.withValue("mqroute.cluster.device.backend", ConfigValueFactory.fromAnyRef("file"))
-          .withValue("mqroute.cluster.device.file-root",
-              ConfigValueFactory.fromAnyRef(dataDir.toAbsolutePath().toString()));
+      flags =
+          flags
+              .withValue("mqroute.cluster.device.backend", ConfigValueFactory.fromAnyRef("file"))
+              .withValue(
+                  "mqroute.cluster.device.file-root",
+                  ConfigValueFactory.fromAnyRef(dataDir.toAbsolutePath().toString()));
     }
     Config all;
     try {
-      all = flags.withFallback(file).withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
-          .withFallback(ConfigFactory.load()).resolve();
+      all =
+          flags
+              .withFallback(file)
+              .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+              .withFallback(ConfigFactory.load())
+              .resolve();
       check(all);
       checkProtections(file, all);
     } catch (NodeConfigException e) {
       throw e;
     } catch (ConfigException | IllegalArgumentException e) {
       // IllegalArgumentException: a settings record refused a value (e.g. an unknown selector name)
-      throw new NodeConfigException((configFile != null ? "--config " + configFile + ": " : "") + e.getMessage());
+      throw new NodeConfigException(
+          (configFile != null ? "--config " + configFile + ": " : "") + e.getMessage());
     }
     return all;
   }
 
   /**
-   * A node that listens on loopback only can never reach a seed on another host, and it would only find out by
-   * retrying for ever (or until shutdown-after-unsuccessful-join-seed-nodes): refuse such seeds now.
+   * A node that listens on loopback only can never reach a seed on another host, and it would only
+   * find out by retrying for ever (or until shutdown-after-unsuccessful-join-seed-nodes): refuse
+   * such seeds now.
    */
   private static void checkSeedsReachable(Config c) {
     String self = c.getString("pekko.remote.artery.canonical.hostname");
@@ -229,15 +283,21 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
       String hostPort = seed.substring(seed.indexOf('@') + 1);
       String host = hostPort.substring(0, Math.max(0, hostPort.lastIndexOf(':')));
       if (!isLoopback(host)) {
-        throw new NodeConfigException("--seeds: " + hostPort + " is not a loopback address, but this node "
-            + "listens on " + self + " only (pekko.remote.artery.canonical.hostname) and could never join it");
+        throw new NodeConfigException(
+            "--seeds: "
+                + hostPort
+                + " is not a loopback address, but this node "
+                + "listens on "
+                + self
+                + " only (pekko.remote.artery.canonical.hostname) and could never join it");
       }
     }
   }
 
   /**
-   * 127.0.0.0/8, ::1 and localhost, decided from the text (an IP literal, or the one name that is loopback by
-   * definition): other names would need a DNS lookup, and are not loopback addresses on a loopback-only node.
+   * 127.0.0.0/8, ::1 and localhost, decided from the text (an IP literal, or the one name that is
+   * loopback by definition): other names would need a DNS lookup, and are not loopback addresses on
+   * a loopback-only node.
    */
   static boolean isLoopback(String host) {
     String h = host.trim().toLowerCase(Locale.ROOT);
@@ -250,18 +310,23 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     return h.matches("127(\\.\\d{1,3}){3}");
   }
 
-  /** Largest {@code file-count}: the disk budget is file-count x file-max-bytes, keep it a deliberate choice. */
+  /**
+   * Largest {@code file-count}: the disk budget is file-count x file-max-bytes, keep it a
+   * deliberate choice.
+   */
   static final int MAX_FILE_COUNT = 1 << 20;
 
   /**
-   * A node file must not quietly turn off what keeps an unauthenticated transport tolerable: Java serialization
-   * stays off (no binding to Pekko's JavaSerializer either), and Artery and management listen on loopback unless
-   * the file opts in with {@code mqroute.cluster.allow-non-loopback = on}.
+   * A node file must not quietly turn off what keeps an unauthenticated transport tolerable: Java
+   * serialization stays off (no binding to Pekko's JavaSerializer either), and Artery and
+   * management listen on loopback unless the file opts in with {@code
+   * mqroute.cluster.allow-non-loopback = on}.
    */
   private static void checkProtections(Config file, Config all) {
     if (all.getBoolean("pekko.actor.allow-java-serialization")) {
-      throw new NodeConfigException("pekko.actor.allow-java-serialization = on is refused: mqroute nodes accept "
-          + "Kryo with registered classes only");
+      throw new NodeConfigException(
+          "pekko.actor.allow-java-serialization = on is refused: mqroute nodes accept "
+              + "Kryo with registered classes only");
     }
     if (file.hasPath("pekko.actor.serialization-bindings")) {
       for (var e : file.getObject("pekko.actor.serialization-bindings").entrySet()) {
@@ -269,30 +334,45 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
         String path = "pekko.actor.serializers.\"" + name + "\"";
         String cls = all.hasPath(path) ? all.getString(path) : "";
         if (name.equals("java") || cls.equals("org.apache.pekko.serialization.JavaSerializer")) {
-          throw new NodeConfigException("pekko.actor.serialization-bindings: \"" + e.getKey()
-              + "\" is bound to Java serialization, which mqroute nodes refuse");
+          throw new NodeConfigException(
+              "pekko.actor.serialization-bindings: \""
+                  + e.getKey()
+                  + "\" is bound to Java serialization, which mqroute nodes refuse");
         }
       }
     }
     if (all.getBoolean("mqroute.cluster.allow-non-loopback")) {
       return;
     }
-    for (String key : List.of("pekko.remote.artery.canonical.hostname", "pekko.remote.artery.bind.hostname",
-        "pekko.management.http.hostname", "pekko.management.http.bind-hostname")) {
+    for (String key :
+        List.of(
+            "pekko.remote.artery.canonical.hostname",
+            "pekko.remote.artery.bind.hostname",
+            "pekko.management.http.hostname",
+            "pekko.management.http.bind-hostname")) {
       String host = all.hasPath(key) ? all.getString(key) : "";
       if (!host.isEmpty() && !isLoopback(host)) {
-        throw new NodeConfigException(key + " = " + host + " is not a loopback address; Artery and management are "
-            + "unauthenticated: set mqroute.cluster.allow-non-loopback = on to listen there anyway");
+        throw new NodeConfigException(
+            key
+                + " = "
+                + host
+                + " is not a loopback address; Artery and management are "
+                + "unauthenticated: set mqroute.cluster.allow-non-loopback = on to listen there anyway");
       }
     }
   }
 
   /** Largest queues / max-queues: routing state is allocated per slot up front. */
   static final int MAX_QUEUES = 1024;
+
   /** Largest ring-size / queue-window. */
   static final int MAX_WINDOW = 65536;
-  /** Largest file-max-bytes: 1 TiB, far above any test disk; a typo (an extra unit) should not pass. */
+
+  /**
+   * Largest file-max-bytes: 1 TiB, far above any test disk; a typo (an extra unit) should not pass.
+   */
   static final long MAX_FILE_BYTES = 1L << 40;
+
   /** Largest service-delay: a day; Pekko's scheduler refuses delays of months at run time. */
   static final java.time.Duration MAX_SERVICE_DELAY = java.time.Duration.ofHours(24);
 
@@ -302,10 +382,12 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     try {
       v = c.getLong(key);
     } catch (ConfigException.WrongType e) {
-      throw new NodeConfigException(prefix + key + " must be a number, was " + c.getValue(key).render());
+      throw new NodeConfigException(
+          prefix + key + " must be a number, was " + c.getValue(key).render());
     }
     if (v < min || v > max) {
-      throw new NodeConfigException(prefix + key + " must be in " + min + ".." + max + ", was " + v);
+      throw new NodeConfigException(
+          prefix + key + " must be in " + min + ".." + max + ", was " + v);
     }
     return v;
   }
@@ -315,38 +397,49 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     Config d = c.getConfig("mqroute.cluster.device");
     String backend = d.getString("backend");
     if (!backend.equals("null") && !backend.equals("file")) {
-      throw new NodeConfigException("mqroute.cluster.device.backend must be null or file, was '" + backend + "'");
+      throw new NodeConfigException(
+          "mqroute.cluster.device.backend must be null or file, was '" + backend + "'");
     }
     long queues = range(d, "mqroute.cluster.device.", "queues", 1, MAX_QUEUES);
     range(d, "mqroute.cluster.device.", "ring-size", 1, MAX_WINDOW);
     range(d, "mqroute.cluster.device.", "first-queue", 0, Integer.MAX_VALUE - queues);
     if (backend.equals("file") && !Files.isDirectory(Path.of(d.getString("file-root")))) {
-      throw new NodeConfigException("mqroute.cluster.device.file-root '" + d.getString("file-root")
-          + "' is not a directory (or give --data DIR)");
+      throw new NodeConfigException(
+          "mqroute.cluster.device.file-root '"
+              + d.getString("file-root")
+              + "' is not a directory (or give --data DIR)");
     }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
     java.time.Duration delay = d.getDuration("service-delay");
     if (delay.isNegative() || delay.compareTo(MAX_SERVICE_DELAY) > 0) {
-      throw new NodeConfigException("mqroute.cluster.device.service-delay must be in 0s.." + MAX_SERVICE_DELAY.toHours()
-          + "h, was " + d.getString("service-delay"));
+      throw new NodeConfigException(
+          "mqroute.cluster.device.service-delay must be in 0s.."
+              + MAX_SERVICE_DELAY.toHours()
+              + "h, was "
+              + d.getString("service-delay"));
     }
     long fileMax = d.getBytes("file-max-bytes");
     if (fileMax <= 0 || fileMax > MAX_FILE_BYTES) {
-      throw new NodeConfigException("mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was "
-          + d.getString("file-max-bytes"));
+      throw new NodeConfigException(
+          "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was "
+              + d.getString("file-max-bytes"));
     }
     if (backend.equals("file")) {
       // the backend's own checks of its root (a real directory owned by this user), as one line now
       try {
-        new io.mqroute.actors.device.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1).close();
+        new io.mqroute.actors.device.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1)
+            .close();
       } catch (IllegalArgumentException e) {
         throw new NodeConfigException("mqroute.cluster.device.file-root: " + e.getMessage());
       }
     }
     int fileCount = d.getInt("file-count");
     if (fileCount < 1 || fileCount > MAX_FILE_COUNT) {
-      throw new NodeConfigException("mqroute.cluster.device.file-count must be in 1.." + MAX_FILE_COUNT
-          + ", was " + fileCount);
+      throw new NodeConfigException(
+          "mqroute.cluster.device.file-count must be in 1.."
+              + MAX_FILE_COUNT
+              + ", was "
+              + fileCount);
     }
     Config h = c.getConfig("mqroute.cluster.host");
     range(h, "mqroute.cluster.host.", "max-queues", 1, MAX_QUEUES);
@@ -360,7 +453,8 @@ public record NodeSettings(Role role, int port, List<String> seeds, Path configF
     checkSeedsReachable(c);
     String transport = c.getString("pekko.remote.artery.transport");
     if (!transport.equals("tcp") && !transport.equals("tls-tcp")) {
-      throw new NodeConfigException("pekko.remote.artery.transport must be tcp (or tls-tcp), was " + transport);
+      throw new NodeConfigException(
+          "pekko.remote.artery.transport must be tcp (or tls-tcp), was " + transport);
     }
   }
 }

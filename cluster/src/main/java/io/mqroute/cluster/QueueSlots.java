@@ -10,21 +10,24 @@ import java.util.Objects;
 import java.util.function.Function;
 
 /**
- * Which queue holds which routing slot on a host: a fixed number of slots (the routing view's queue indices),
- * filled from successive Receptionist listings.
+ * Which queue holds which routing slot on a host: a fixed number of slots (the routing view's queue
+ * indices), filled from successive Receptionist listings.
  *
- * <p>Determinism: a listing is a hash set of ActorRefs, whose iteration order follows the actors' random uids.
- * New queues are therefore assigned in the order of a stable text key (the actor path), each to the lowest free
- * slot, so the same sequence of listings always gives the same slots. A queue keeps its slot while it stays in
- * the listing; a departed queue frees its slot for later arrivals. Queues beyond the capacity wait, unassigned,
- * until a slot frees (they are retried on every update).
+ * <p>Determinism: a listing is a hash set of ActorRefs, whose iteration order follows the actors'
+ * random uids. New queues are therefore assigned in the order of a stable text key (the actor
+ * path), each to the lowest free slot, so the same sequence of listings always gives the same
+ * slots. A queue keeps its slot while it stays in the listing; a departed queue frees its slot for
+ * later arrivals. Queues beyond the capacity wait, unassigned, until a slot frees (they are retried
+ * on every update).
  *
  * <p>Not thread-safe: owned by one router actor.
  *
  * @param <K> the queue handle ({@code ActorRef<Request>} in the router, strings in tests)
  */
 public final class QueueSlots<K> {
-  /** What one listing changed: slots that got a queue and slots that lost theirs, each ascending. */
+  /**
+   * What one listing changed: slots that got a queue and slots that lost theirs, each ascending.
+   */
   public record Change(List<Integer> added, List<Integer> removed) {
     public boolean isEmpty() {
       return added.isEmpty() && removed.isEmpty();
@@ -38,7 +41,7 @@ public final class QueueSlots<K> {
 
   /**
    * @param capacity how many slots, >= 1
-   * @param sortKey  a stable key that orders new queues (never a hash)
+   * @param sortKey a stable key that orders new queues (never a hash)
    */
   public QueueSlots(int capacity, Function<K, String> sortKey) {
     if (capacity < 1) {
@@ -51,7 +54,10 @@ public final class QueueSlots<K> {
     this.sortKey = Objects.requireNonNull(sortKey, "sortKey");
   }
 
-  /** Takes the current listing: frees the slots of queues no longer in it, then assigns slots to new ones. */
+  /**
+   * Takes the current listing: frees the slots of queues no longer in it, then assigns slots to new
+   * ones.
+   */
   public Change update(Collection<K> listing) {
     List<Integer> removed = new ArrayList<>();
     for (int slot = 0; slot < bySlot.size(); slot++) {

@@ -28,20 +28,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * architecture.md §5a failure path: a host routes {@value #N} requests (window {@value #WINDOW}) round robin over two
- * device nodes; one device node, whose queue keeps requests in flight for a few milliseconds, is terminated midway.
- * Every request gets exactly one completion, OK or ENOTCONN, nothing hangs, and everything submitted after the
- * loss was noticed finishes on the surviving device.
+ * architecture.md §5a failure path: a host routes {@value #N} requests (window {@value #WINDOW})
+ * round robin over two device nodes; one device node, whose queue keeps requests in flight for a
+ * few milliseconds, is terminated midway. Every request gets exactly one completion, OK or
+ * ENOTCONN, nothing hangs, and everything submitted after the loss was noticed finishes on the
+ * surviving device.
  */
 class DeviceFailoverTest {
   private static final int N = 2_000;
   private static final int WINDOW = 64;
   private static final Duration FORM = Duration.ofSeconds(30);
   private static final Duration RUN = Duration.ofSeconds(60);
+
   /** Completions (all from the surviving device) before the other device is terminated. */
   private static final int LOSS_AFTER = 20;
+
   /** Queue indices of the two devices (reported in completions). */
   private static final int DYING = 0;
+
   private static final int SURVIVOR = 1;
 
   private ActorSystem<Void> host;
@@ -51,7 +55,9 @@ class DeviceFailoverTest {
   private static Config nodeConfig(String role) {
     Config shipped = ConfigFactory.parseFile(Path.of("../cluster-config/cluster.conf").toFile());
     assertThat(shipped.isEmpty()).as("cluster-config/cluster.conf found").isFalse();
-    Config overrides = ConfigFactory.parseString("""
+    Config overrides =
+        ConfigFactory.parseString(
+            """
         pekko.remote.artery.canonical.port = 0
         pekko.cluster.seed-nodes = []
         pekko.cluster.roles = [%s]
@@ -66,24 +72,33 @@ class DeviceFailoverTest {
         pekko.loglevel = WARNING
         pekko.log-dead-letters = off
         pekko.log-dead-letters-during-shutdown = off
-        """.formatted(role));
+        """
+                .formatted(role));
     return overrides.withFallback(shipped).withFallback(ConfigFactory.load()).resolve();
   }
 
   private static ActorSystem<Void> device(int index, Duration serviceDelay) {
-    Behavior<Void> guardian = Behaviors.setup(ctx -> {
-      ctx.spawn(DeviceQueue.create(new DeviceQueue.Settings(index, 16, new DeviceQueue.NullBackend(serviceDelay))),
-          "queue-" + index);
-      return Behaviors.empty();
-    });
+    Behavior<Void> guardian =
+        Behaviors.setup(
+            ctx -> {
+              ctx.spawn(
+                  DeviceQueue.create(
+                      new DeviceQueue.Settings(
+                          index, 16, new DeviceQueue.NullBackend(serviceDelay))),
+                  "queue-" + index);
+              return Behaviors.empty();
+            });
     return ActorSystem.create(guardian, "mqroute", nodeConfig("device"));
   }
 
   @AfterEach
   void shutDown() throws Exception {
-    // skip the systems that never started (List.of would throw on them and hide the test's own failure)
-    List<ActorSystem<Void>> started = java.util.stream.Stream.of(deviceA, deviceB, host)
-        .filter(java.util.Objects::nonNull).toList();
+    // skip the systems that never started (List.of would throw on them and hide the test's own
+    // failure)
+    List<ActorSystem<Void>> started =
+        java.util.stream.Stream.of(deviceA, deviceB, host)
+            .filter(java.util.Objects::nonNull)
+            .toList();
     for (ActorSystem<Void> node : started) {
       node.terminate();
     }
@@ -101,87 +116,123 @@ class DeviceFailoverTest {
   record GetReport(ActorRef<Report> replyTo) implements ClientMsg {}
 
   /**
-   * Sent once {@link #LOSS_AFTER} requests have completed. The dying device holds every request for far longer
-   * than the test runs, so the requests on it when it goes can only end with ENOTCONN: a graceful leave takes
-   * a second or two, during which a fast device would still finish its in-flight requests (seen: a run with
-   * no ENOTCONN at all when it answered after 5 ms).
+   * Sent once {@link #LOSS_AFTER} requests have completed. The dying device holds every request for
+   * far longer than the test runs, so the requests on it when it goes can only end with ENOTCONN: a
+   * graceful leave takes a second or two, during which a fast device would still finish its
+   * in-flight requests (seen: a run with no ENOTCONN at all when it answered after 5 ms).
    */
   record Midway() {}
 
-  record Report(int completed, int duplicates, int unknown, Map<Status, Integer> byStatus, int okOnDying,
-      int okOnSurvivor, long firstEnotconnNanos, int sentAfterLoss, int okOnSurvivorAfterLoss) {}
+  record Report(
+      int completed,
+      int duplicates,
+      int unknown,
+      Map<Status, Integer> byStatus,
+      int okOnDying,
+      int okOnSurvivor,
+      long firstEnotconnNanos,
+      int sentAfterLoss,
+      int okOnSurvivorAfterLoss) {}
 
-  private static Behavior<ClientMsg> client(ActorRef<HostRouter.Command> router, ActorRef<Midway> midway,
-      ActorRef<Report> done) {
-    return Behaviors.setup(ctx -> {
-      ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
-      int[] replies = new int[N];
-      boolean[] afterLoss = new boolean[N];
-      Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
-      int[] c = new int[7]; // sent, completed, duplicates, unknown, okOnDying, okOnSurvivor, okOnSurvivorAfterLoss
-      long[] firstEnotconn = {-1};
-      int[] sentAfterLoss = {0};
-      Runnable sendNext = () -> {
-        int id = c[0]++;
-        afterLoss[id] = firstEnotconn[0] >= 0;
-        if (afterLoss[id]) {
-          sentAfterLoss[0]++;
-        }
-        router.tell(new HostRouter.Submit(new Request(id, Op.READ, id % 16, 4096L * (id % 64), 4096, id % 2 == 0,
-            id % 4, NanoClock.SYSTEM.nanoTime(), self)));
-      };
-      java.util.function.Supplier<Report> report = () -> new Report(c[1], c[2], c[3], Map.copyOf(byStatus), c[4],
-          c[5], firstEnotconn[0], sentAfterLoss[0], c[6]);
-      for (int i = 0; i < WINDOW; i++) {
-        sendNext.run();
-      }
-      return Behaviors.receive(ClientMsg.class)
-          .onMessage(Reply.class, r -> {
-            Completion done0 = r.completion();
-            int id = (int) done0.id();
-            if (id < 0 || id >= c[0]) {
-              c[3]++;
-              return Behaviors.same();
-            }
-            if (replies[id]++ > 0) {
-              c[2]++;
-              return Behaviors.same();
-            }
-            c[1]++;
-            byStatus.merge(done0.status(), 1, Integer::sum);
-            if (done0.status() == Status.ENOTCONN && firstEnotconn[0] < 0) {
-              firstEnotconn[0] = NanoClock.SYSTEM.nanoTime();
-            }
-            if (done0.status() == Status.OK) {
-              if (done0.queue() == DYING) {
-                c[4]++;
-              } else if (done0.queue() == SURVIVOR) {
-                c[5]++;
+  private static Behavior<ClientMsg> client(
+      ActorRef<HostRouter.Command> router, ActorRef<Midway> midway, ActorRef<Report> done) {
+    return Behaviors.setup(
+        ctx -> {
+          ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
+          int[] replies = new int[N];
+          boolean[] afterLoss = new boolean[N];
+          Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
+          int[] c = new int[7]; // sent, completed, duplicates, unknown, okOnDying, okOnSurvivor,
+          // okOnSurvivorAfterLoss
+          long[] firstEnotconn = {-1};
+          int[] sentAfterLoss = {0};
+          Runnable sendNext =
+              () -> {
+                int id = c[0]++;
+                afterLoss[id] = firstEnotconn[0] >= 0;
                 if (afterLoss[id]) {
-                  c[6]++;
+                  sentAfterLoss[0]++;
                 }
-              }
-            }
-            if (c[1] == LOSS_AFTER) {
-              midway.tell(new Midway());
-            }
-            if (c[0] < N) {
-              sendNext.run();
-            } else if (c[1] == N) {
-              done.tell(report.get());
-            }
-            return Behaviors.same();
-          })
-          .onMessage(GetReport.class, g -> {
-            g.replyTo().tell(report.get());
-            return Behaviors.same();
-          })
-          .build();
-    });
+                router.tell(
+                    new HostRouter.Submit(
+                        new Request(
+                            id,
+                            Op.READ,
+                            id % 16,
+                            4096L * (id % 64),
+                            4096,
+                            id % 2 == 0,
+                            id % 4,
+                            NanoClock.SYSTEM.nanoTime(),
+                            self)));
+              };
+          java.util.function.Supplier<Report> report =
+              () ->
+                  new Report(
+                      c[1],
+                      c[2],
+                      c[3],
+                      Map.copyOf(byStatus),
+                      c[4],
+                      c[5],
+                      firstEnotconn[0],
+                      sentAfterLoss[0],
+                      c[6]);
+          for (int i = 0; i < WINDOW; i++) {
+            sendNext.run();
+          }
+          return Behaviors.receive(ClientMsg.class)
+              .onMessage(
+                  Reply.class,
+                  r -> {
+                    Completion done0 = r.completion();
+                    int id = (int) done0.id();
+                    if (id < 0 || id >= c[0]) {
+                      c[3]++;
+                      return Behaviors.same();
+                    }
+                    if (replies[id]++ > 0) {
+                      c[2]++;
+                      return Behaviors.same();
+                    }
+                    c[1]++;
+                    byStatus.merge(done0.status(), 1, Integer::sum);
+                    if (done0.status() == Status.ENOTCONN && firstEnotconn[0] < 0) {
+                      firstEnotconn[0] = NanoClock.SYSTEM.nanoTime();
+                    }
+                    if (done0.status() == Status.OK) {
+                      if (done0.queue() == DYING) {
+                        c[4]++;
+                      } else if (done0.queue() == SURVIVOR) {
+                        c[5]++;
+                        if (afterLoss[id]) {
+                          c[6]++;
+                        }
+                      }
+                    }
+                    if (c[1] == LOSS_AFTER) {
+                      midway.tell(new Midway());
+                    }
+                    if (c[0] < N) {
+                      sendNext.run();
+                    } else if (c[1] == N) {
+                      done.tell(report.get());
+                    }
+                    return Behaviors.same();
+                  })
+              .onMessage(
+                  GetReport.class,
+                  g -> {
+                    g.replyTo().tell(report.get());
+                    return Behaviors.same();
+                  })
+              .build();
+        });
   }
 
   @Test
-  void aDeviceNodeLostMidwayEndsItsRequestsWithEnotconnAndTheRestFinishOnTheOther() throws Exception {
+  void aDeviceNodeLostMidwayEndsItsRequestsWithEnotconnAndTheRestFinishOnTheOther()
+      throws Exception {
     long start = NanoClock.SYSTEM.nanoTime();
     host = ActorSystem.create(Behaviors.empty(), "mqroute", nodeConfig("host"));
     // scheduler-timer service delay: requests stay in flight on this device when it goes
@@ -193,14 +244,17 @@ class DeviceFailoverTest {
       Cluster.get(node).manager().tell(Join.create(hostAddress));
     }
 
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
-    slots.awaitAssert(FORM, () -> {
-      router.tell(new HostRouter.GetSlots(slots.ref()));
-      HostRouter.Slots s = slots.receiveMessage(Duration.ofSeconds(1));
-      assertThat(s.queues().stream().filter(Objects::nonNull).count()).isEqualTo(2);
-      return null;
-    });
+    slots.awaitAssert(
+        FORM,
+        () -> {
+          router.tell(new HostRouter.GetSlots(slots.ref()));
+          HostRouter.Slots s = slots.receiveMessage(Duration.ofSeconds(1));
+          assertThat(s.queues().stream().filter(Objects::nonNull).count()).isEqualTo(2);
+          return null;
+        });
     long formed = NanoClock.SYSTEM.nanoTime();
 
     TestProbe<Midway> midway = kit.createTestProbe();
@@ -212,17 +266,25 @@ class DeviceFailoverTest {
 
     Report r = done.expectMessageClass(Report.class, RUN);
     long finished = NanoClock.SYSTEM.nanoTime();
-    // late completions from the dying node (if any) must not reach the client twice: look again once it is gone
+    // late completions from the dying node (if any) must not reach the client twice: look again
+    // once it is gone
     deviceA.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
     TestProbe<Report> again = kit.createTestProbe();
     client.tell(new GetReport(again.ref()));
     Report last = again.receiveMessage(RUN);
 
-    System.out.printf("DeviceFailoverTest: formed in %d ms; %d requests: %s; OK on dying %d, on survivor %d;"
+    System.out.printf(
+        "DeviceFailoverTest: formed in %d ms; %d requests: %s; OK on dying %d, on survivor %d;"
             + " first ENOTCONN %d ms after terminate; %d sent after the loss, %d of them OK on the survivor;"
             + " run %d ms after formation%n",
-        (formed - start) / 1_000_000, r.completed(), r.byStatus(), r.okOnDying(), r.okOnSurvivor(),
-        (r.firstEnotconnNanos() - terminated) / 1_000_000, r.sentAfterLoss(), r.okOnSurvivorAfterLoss(),
+        (formed - start) / 1_000_000,
+        r.completed(),
+        r.byStatus(),
+        r.okOnDying(),
+        r.okOnSurvivor(),
+        (r.firstEnotconnNanos() - terminated) / 1_000_000,
+        r.sentAfterLoss(),
+        r.okOnSurvivorAfterLoss(),
         (finished - formed) / 1_000_000);
 
     assertThat(last.completed()).isEqualTo(N);
@@ -234,7 +296,9 @@ class DeviceFailoverTest {
     assertThat(r.okOnDying()).as("the dying device never answers").isZero();
     assertThat(r.firstEnotconnNanos()).isGreaterThan(terminated);
     assertThat(r.sentAfterLoss()).isPositive();
-    assertThat(r.okOnSurvivorAfterLoss()).as("everything after the loss on the survivor").isEqualTo(r.sentAfterLoss());
+    assertThat(r.okOnSurvivorAfterLoss())
+        .as("everything after the loss on the survivor")
+        .isEqualTo(r.sentAfterLoss());
     assertThat(Duration.ofNanos(finished - terminated)).isLessThan(RUN);
   }
 }

@@ -28,9 +28,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A device queue takes its queueing decisions with the virtual-time queue's {@code RingQueue}, configured with
- * the experiment format's keys: whatever the full-ring strategy and ENOMEM policy, every request ends exactly once,
- * the ring bound holds, and ENOMEM is a status in the completion, never a lost request. Real time: waits poll.
+ * A device queue takes its queueing decisions with the virtual-time queue's {@code RingQueue},
+ * configured with the experiment format's keys: whatever the full-ring strategy and ENOMEM policy,
+ * every request ends exactly once, the ring bound holds, and ENOMEM is a status in the completion,
+ * never a lost request. Real time: waits poll.
  */
 class DeviceRingTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -43,7 +44,8 @@ class DeviceRingTest {
 
   /** The device block of a node's configuration: the shipped defaults under {@code overrides}. */
   private static Config device(String overrides) {
-    return ConfigFactory.parseString(overrides).withFallback(ConfigFactory.load())
+    return ConfigFactory.parseString(overrides)
+        .withFallback(ConfigFactory.load())
         .getConfig("mqroute.cluster.device");
   }
 
@@ -57,7 +59,9 @@ class DeviceRingTest {
     return p.receiveMessage(WAIT);
   }
 
-  /** Sends {@code n} requests in batches of {@code batch}, and returns every completion each got. */
+  /**
+   * Sends {@code n} requests in batches of {@code batch}, and returns every completion each got.
+   */
   private Map<Long, List<Status>> run(ActorRef<DeviceQueue.Command> queue, int n, int batch) {
     TestProbe<CompletionBatch> client = kit.createTestProbe();
     for (int from = 0; from < n; from += batch) {
@@ -92,23 +96,31 @@ class DeviceRingTest {
 
   /** Once everything has ended: nothing held, nothing parked, every invariant intact. */
   private void assertDrained(ActorRef<DeviceQueue.Command> queue, int n, int ringSize) {
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      DeviceQueue.Stats s = stats(queue);
-      assertThat(s.violations()).isEmpty();
-      assertThat(s.accepted()).isEqualTo(n);
-      assertThat(s.completed()).isEqualTo(n);
-      assertThat(s.onRing() + s.queued()).isZero();
-      assertThat(s.maxOccupancy()).isBetween(1, ringSize);
-      return null;
-    });
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              DeviceQueue.Stats s = stats(queue);
+              assertThat(s.violations()).isEmpty();
+              assertThat(s.accepted()).isEqualTo(n);
+              assertThat(s.completed()).isEqualTo(n);
+              assertThat(s.onRing() + s.queued()).isZero();
+              assertThat(s.maxOccupancy()).isBetween(1, ringSize);
+              return null;
+            });
   }
 
   @Test
   void delayedRetryFromTheConfigEndsEveryRequestOnceWithinTheRing() {
-    DeviceRules rules = DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = \"delayed-retry(1ms)\""));
+    DeviceRules rules =
+        DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = \"delayed-retry(1ms)\""));
     assertThat(rules.fullRing()).isEqualTo(new DelayedRetry(1_000_000));
-    ActorRef<DeviceQueue.Command> queue = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4,
-        new DeviceQueue.NullBackend(Duration.ofMillis(1)), rules)), "delayed");
+    ActorRef<DeviceQueue.Command> queue =
+        kit.spawn(
+            DeviceQueue.create(
+                new DeviceQueue.Settings(
+                    0, 4, new DeviceQueue.NullBackend(Duration.ofMillis(1)), rules)),
+            "delayed");
     Map<Long, List<Status>> ends = run(queue, 200, 50);
     assertExactlyOnce(ends, 200);
     assertThat(byStatus(ends)).containsOnlyKeys(Status.OK);
@@ -120,8 +132,11 @@ class DeviceRingTest {
 
   @Test
   void refillOnCompletionNeedsNoTimer() {
-    ActorRef<DeviceQueue.Command> queue = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4,
-        new DeviceQueue.NullBackend(Duration.ofMillis(1)))), "refill");
+    ActorRef<DeviceQueue.Command> queue =
+        kit.spawn(
+            DeviceQueue.create(
+                new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ofMillis(1)))),
+            "refill");
     Map<Long, List<Status>> ends = run(queue, 200, 50);
     assertExactlyOnce(ends, 200);
     assertDrained(queue, 200, 4);
@@ -132,8 +147,11 @@ class DeviceRingTest {
   @Test
   void enomemFailEndsRequestsWithEnomemAndRequeueRetriesThemUnderDelayedRetry() {
     DeviceRules fail = DeviceRules.DEFAULT.withEnomem(0.3, EnqueueErrorPolicy.FAIL);
-    ActorRef<DeviceQueue.Command> failing = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4,
-        new DeviceQueue.NullBackend(Duration.ZERO), fail)), "enomem-fail");
+    ActorRef<DeviceQueue.Command> failing =
+        kit.spawn(
+            DeviceQueue.create(
+                new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO), fail)),
+            "enomem-fail");
     Map<Long, List<Status>> ends = run(failing, 300, 30);
     assertExactlyOnce(ends, 300);
     Map<Status, Integer> statuses = byStatus(ends);
@@ -141,10 +159,16 @@ class DeviceRingTest {
     assertThat((long) statuses.get(Status.ENOMEM)).isEqualTo(stats(failing).enomem());
     assertDrained(failing, 300, 4);
 
-    DeviceRules requeue = DeviceRules.DEFAULT.withFullRing(FullRingStrategy.delayedRetry(1_000_000))
-        .withEnomem(0.3, EnqueueErrorPolicy.REQUEUE);
-    ActorRef<DeviceQueue.Command> requeueing = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(1, 4,
-        new DeviceQueue.NullBackend(Duration.ZERO), requeue)), "enomem-requeue");
+    DeviceRules requeue =
+        DeviceRules.DEFAULT
+            .withFullRing(FullRingStrategy.delayedRetry(1_000_000))
+            .withEnomem(0.3, EnqueueErrorPolicy.REQUEUE);
+    ActorRef<DeviceQueue.Command> requeueing =
+        kit.spawn(
+            DeviceQueue.create(
+                new DeviceQueue.Settings(
+                    1, 4, new DeviceQueue.NullBackend(Duration.ZERO), requeue)),
+            "enomem-requeue");
     Map<Long, List<Status>> retried = run(requeueing, 300, 30);
     assertExactlyOnce(retried, 300);
     assertThat(byStatus(retried)).containsOnlyKeys(Status.OK);
@@ -154,23 +178,36 @@ class DeviceRingTest {
 
   @Test
   void lifoPerBatchStartsWhatOneMessagePutOnTheRingInReverse() {
-    DeviceRules lifo = DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = lifo-per-batch"));
+    DeviceRules lifo =
+        DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = lifo-per-batch"));
     for (String order : List.of("fifo", "lifo")) {
       DeviceRules rules = order.equals("fifo") ? DeviceRules.DEFAULT : lifo;
-      ActorRef<DeviceQueue.Command> queue = kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 8,
-          new DeviceQueue.NullBackend(Duration.ZERO), rules)), "order-" + order);
+      ActorRef<DeviceQueue.Command> queue =
+          kit.spawn(
+              DeviceQueue.create(
+                  new DeviceQueue.Settings(
+                      0, 8, new DeviceQueue.NullBackend(Duration.ZERO), rules)),
+              "order-" + order);
       TestProbe<CompletionBatch> client = kit.createTestProbe();
-      queue.tell(new DeviceQueue.ServeBatch(new RequestBatch(
-          List.of(request(1, null), request(2, null), request(3, null), request(4, null)), client.ref())));
-      List<Long> ids = client.receiveMessage(WAIT).completions().stream().map(Completion::id).toList();
-      assertThat(ids).as(order).containsExactlyElementsOf(order.equals("fifo") ? List.of(1L, 2L, 3L, 4L)
-          : List.of(4L, 3L, 2L, 1L));
+      queue.tell(
+          new DeviceQueue.ServeBatch(
+              new RequestBatch(
+                  List.of(request(1, null), request(2, null), request(3, null), request(4, null)),
+                  client.ref())));
+      List<Long> ids =
+          client.receiveMessage(WAIT).completions().stream().map(Completion::id).toList();
+      assertThat(ids)
+          .as(order)
+          .containsExactlyElementsOf(
+              order.equals("fifo") ? List.of(1L, 2L, 3L, 4L) : List.of(4L, 3L, 2L, 1L));
     }
   }
 
   @Test
   void aDeviceNodeWithDelayedRetryBehindAHostRouterEndsEveryRequestOnce() {
-    Config c = device("""
+    Config c =
+        device(
+            """
         mqroute.cluster.device { full-ring = "delayed-retry(500us)", ring-size = 2, service-delay = 1ms }
         """);
     DeviceQueue.Settings settings = DeviceQueue.Settings.fromConfig(0, c);
@@ -178,18 +215,23 @@ class DeviceRingTest {
     kit.spawn(DeviceQueue.create(settings), "q0");
     kit.spawn(DeviceQueue.create(settings.withIndex(1)), "q1");
     // a window beyond the ring: the requests wait on the devices' overflow lists, not on the host
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
-        32)), "router");
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-      router.tell(new HostRouter.GetSlots(p.ref()));
-      assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(2);
-      return null;
-    });
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, 32)), "router");
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              TestProbe<HostRouter.Slots> p = kit.createTestProbe();
+              router.tell(new HostRouter.GetSlots(p.ref()));
+              assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
+                  .isEqualTo(2);
+              return null;
+            });
     TestProbe<Completion> client = kit.createTestProbe();
     int n = 100;
     for (int i = 0; i < n; i++) {
-      router.tell(new HostRouter.Submit(new Request(i, Op.READ, 1, 0, 4096, false, i, 0, client.ref())));
+      router.tell(
+          new HostRouter.Submit(new Request(i, Op.READ, 1, 0, 4096, false, i, 0, client.ref())));
     }
     Map<Long, List<Status>> ends = new HashMap<>();
     for (Completion c2 : client.receiveSeveralMessages(n, WAIT)) {
@@ -202,18 +244,33 @@ class DeviceRingTest {
 
   @Test
   void aBadValueIsOneLineNamingTheKeyWithTheNearestName() {
-    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = delayed-retyr")))
+    assertThatThrownBy(
+            () ->
+                DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = delayed-retyr")))
         .isInstanceOf(NodeConfigException.class)
-        .hasMessage("mqroute.cluster.device.full-ring: unknown full-ring strategy \"delayed-retyr\"; did you mean "
-            + "\"delayed-retry\"? (valid: delayed-retry, refill-on-completion)");
-    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.enqueue-error = requeu")))
-        .hasMessageStartingWith("mqroute.cluster.device.enqueue-error: unknown enqueue-error policy \"requeu\"");
-    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.enomem-probability = 2")))
-        .hasMessage("mqroute.cluster.device.enomem-probability: enomem-probability must be in [0, 1], was 2.0");
-    assertThatThrownBy(() -> DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = \"pool(4)\"")))
-        .hasMessageStartingWith("mqroute.cluster.device.dispatch: dispatch pool(4) is not available");
-    assertThatThrownBy(() -> DeviceRules.fromConfig(device("""
+        .hasMessage(
+            "mqroute.cluster.device.full-ring: unknown full-ring strategy \"delayed-retyr\"; did you mean "
+                + "\"delayed-retry\"? (valid: delayed-retry, refill-on-completion)");
+    assertThatThrownBy(
+            () -> DeviceRules.fromConfig(device("mqroute.cluster.device.enqueue-error = requeu")))
+        .hasMessageStartingWith(
+            "mqroute.cluster.device.enqueue-error: unknown enqueue-error policy \"requeu\"");
+    assertThatThrownBy(
+            () -> DeviceRules.fromConfig(device("mqroute.cluster.device.enomem-probability = 2")))
+        .hasMessage(
+            "mqroute.cluster.device.enomem-probability: enomem-probability must be in [0, 1], was 2.0");
+    assertThatThrownBy(
+            () -> DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = \"pool(4)\"")))
+        .hasMessageStartingWith(
+            "mqroute.cluster.device.dispatch: dispatch pool(4) is not available");
+    assertThatThrownBy(
+            () ->
+                DeviceRules.fromConfig(
+                    device(
+                        """
         mqroute.cluster.device { enqueue-error = requeue, enomem-probability = 0.1 }
-        """))).hasMessageContaining("seed 001 V2 deadlock").hasMessageNotContaining("\n");
+        """)))
+        .hasMessageContaining("seed 001 V2 deadlock")
+        .hasMessageNotContaining("\n");
   }
 }

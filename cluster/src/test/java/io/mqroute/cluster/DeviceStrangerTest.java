@@ -23,14 +23,18 @@ import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A device serves members of its cluster only: a system that merely connects gets nothing done, nothing back. */
+/**
+ * A device serves members of its cluster only: a system that merely connects gets nothing done,
+ * nothing back.
+ */
 class DeviceStrangerTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private ActorSystem<Void> device;
   private ActorSystem<Void> stranger;
 
   private static Config node(String provider) {
-    return ConfigFactory.parseString("""
+    return ConfigFactory.parseString(
+            """
         pekko.actor.provider = %s
         pekko.remote.artery.transport = tcp
         pekko.remote.artery.canonical.hostname = 127.0.0.1
@@ -39,7 +43,10 @@ class DeviceStrangerTest {
         pekko.log-dead-letters = off
         pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
         pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
-        """.formatted(provider)).withFallback(ConfigFactory.load()).resolve();
+        """
+                .formatted(provider))
+        .withFallback(ConfigFactory.load())
+        .resolve();
   }
 
   @AfterEach
@@ -68,30 +75,47 @@ class DeviceStrangerTest {
     cluster.manager().tell(Join.create(cluster.selfMember().address()));
     ActorTestKit deviceKit = ActorTestKit.create(device);
     ActorTestKit strangerKit = ActorTestKit.create(stranger);
-    deviceKit.createTestProbe().awaitAssert(WAIT, () -> {
-      assertThat(cluster.selfMember().status()).isEqualTo(MemberStatus.up());
-      return null;
-    });
-    deviceKit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 8, new DeviceQueue.NullBackend(Duration.ZERO))),
+    deviceKit
+        .createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              assertThat(cluster.selfMember().status()).isEqualTo(MemberStatus.up());
+              return null;
+            });
+    deviceKit.spawn(
+        DeviceQueue.create(
+            new DeviceQueue.Settings(0, 8, new DeviceQueue.NullBackend(Duration.ZERO))),
         "queue-0");
     TestProbe<Receptionist.Listing> listing = deviceKit.createTestProbe();
-    ActorRef<Request> queue = listing.awaitAssert(WAIT, () -> {
-      device.receptionist().tell(Receptionist.find(DeviceQueue.QUEUES, listing.ref()));
-      var set = listing.receiveMessage(WAIT).getServiceInstances(DeviceQueue.QUEUES);
-      assertThat(set).hasSize(1);
-      return set.iterator().next();
-    });
+    ActorRef<Request> queue =
+        listing.awaitAssert(
+            WAIT,
+            () -> {
+              device.receptionist().tell(Receptionist.find(DeviceQueue.QUEUES, listing.ref()));
+              var set = listing.receiveMessage(WAIT).getServiceInstances(DeviceQueue.QUEUES);
+              assertThat(set).hasSize(1);
+              return set.iterator().next();
+            });
     @SuppressWarnings("unchecked")
-    ActorRef<RequestBatch> remoteQueue = (ActorRef<RequestBatch>) (ActorRef<?>) ActorRefResolver.get(stranger)
-        .resolveActorRef(ActorRefResolver.get(device).toSerializationFormat(queue));
+    ActorRef<RequestBatch> remoteQueue =
+        (ActorRef<RequestBatch>)
+            (ActorRef<?>)
+                ActorRefResolver.get(stranger)
+                    .resolveActorRef(ActorRefResolver.get(device).toSerializationFormat(queue));
 
     TestProbe<CompletionBatch> outsider = strangerKit.createTestProbe();
     remoteQueue.tell(new RequestBatch(List.of(request(1), request(2)), outsider.ref()));
     outsider.expectNoMessage(Duration.ofMillis(500));
-    deviceKit.createTestProbe().awaitAssert(WAIT, () -> {
-      assertThat(NodeMetrics.get(device).dropped()).containsEntry(DeviceQueue.DROPPED_STRANGER, 1L);
-      return null;
-    });
+    deviceKit
+        .createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              assertThat(NodeMetrics.get(device).dropped())
+                  .containsEntry(DeviceQueue.DROPPED_STRANGER, 1L);
+              return null;
+            });
 
     // the same queue still serves its own system
     TestProbe<CompletionBatch> member = deviceKit.createTestProbe();

@@ -10,9 +10,10 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.serialization.JSerializer;
 
 /**
- * A hostile peer's serializer, for {@link MalformedFrameTest}: bound on the sending system in place of the Kryo
- * serializer (same identifier, so the receiver decodes the bytes with the real one). Requests with a magic
- * {@code fileId} become malformed frames; everything else is encoded faithfully.
+ * A hostile peer's serializer, for {@link MalformedFrameTest}: bound on the sending system in place
+ * of the Kryo serializer (same identifier, so the receiver decodes the bytes with the real one).
+ * Requests with a magic {@code fileId} become malformed frames; everything else is encoded
+ * faithfully.
  */
 public final class GarbageSerializer extends JSerializer {
   static final long GARBAGE = -666;
@@ -42,7 +43,9 @@ public final class GarbageSerializer extends JSerializer {
   public byte[] toBinary(Object o) {
     if (o instanceof Request r) {
       if (r.fileId() == GARBAGE) {
-        return new byte[] {(byte) (100 + 2), (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1};
+        return new byte[] {
+          (byte) (100 + 2), (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 1
+        };
       }
       if (r.fileId() == UNKNOWN_ID) {
         return new byte[] {(byte) (99 + 2), 0, 0, 0};

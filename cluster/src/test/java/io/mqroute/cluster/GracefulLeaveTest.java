@@ -27,10 +27,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * A device node that stops in order (coordinated shutdown, as on SIGTERM) under load loses nothing: its queues
- * withdraw and finish what they have before the node leaves, the host waits for those completions, and every
- * request ends OK — on the leaving device or on the other one. A queue that stops without draining (a crash) on a
- * node that stays up is not mistaken for one: its requests in flight end with ENOTCONN at once.
+ * A device node that stops in order (coordinated shutdown, as on SIGTERM) under load loses nothing:
+ * its queues withdraw and finish what they have before the node leaves, the host waits for those
+ * completions, and every request ends OK — on the leaving device or on the other one. A queue that
+ * stops without draining (a crash) on a node that stays up is not mistaken for one: its requests in
+ * flight end with ENOTCONN at once.
  */
 class GracefulLeaveTest {
   private static final int N = 10_000;
@@ -39,7 +40,8 @@ class GracefulLeaveTest {
   private final List<ActorSystem<Void>> nodes = new ArrayList<>();
 
   private static Config node(String role, String extra) {
-    return ConfigFactory.parseString("""
+    return ConfigFactory.parseString(
+            """
         pekko.remote.artery.canonical.port = 0
         pekko.cluster.roles = [%s]
         pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
@@ -51,8 +53,12 @@ class GracefulLeaveTest {
         pekko.log-dead-letters = off
         pekko.log-dead-letters-during-shutdown = off
         mqroute.cluster.device.queues = 1
-        """.formatted(role) + extra).withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
-        .withFallback(ConfigFactory.load()).resolve();
+        """
+                    .formatted(role)
+                + extra)
+        .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+        .withFallback(ConfigFactory.load())
+        .resolve();
   }
 
   @AfterEach
@@ -68,70 +74,89 @@ class GracefulLeaveTest {
   record Report(Map<Status, Integer> byStatus, int okOnLeaving, int duplicates) {}
 
   /** N requests, WINDOW in flight; {@code midway} gets a message after N / 4 completions. */
-  private static Behavior<Msg> client(ActorRef<HostRouter.Command> router, ActorRef<String> midway,
-      ActorRef<Report> done) {
-    return Behaviors.setup(ctx -> {
-      ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
-      boolean[] answered = new boolean[N];
-      Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
-      int[] c = new int[4]; // sent, completed, okOnLeaving, duplicates
-      Runnable send = () -> {
-        int id = c[0]++;
-        router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, id, NanoClock.SYSTEM.nanoTime(),
-            self)));
-      };
-      for (int i = 0; i < WINDOW; i++) {
-        send.run();
-      }
-      return Behaviors.receive(Msg.class).onMessage(Reply.class, r -> {
-        int id = (int) r.completion().id();
-        if (answered[id]) {
-          c[3]++;
-          return Behaviors.same();
-        }
-        answered[id] = true;
-        c[1]++;
-        byStatus.merge(r.completion().status(), 1, Integer::sum);
-        if (r.completion().status() == Status.OK && r.completion().queue() == 0) {
-          c[2]++;
-        }
-        if (c[1] == N / 4) {
-          midway.tell("now");
-        }
-        if (c[0] < N) {
-          send.run();
-        } else if (c[1] == N) {
-          done.tell(new Report(Map.copyOf(byStatus), c[2], c[3]));
-        }
-        return Behaviors.same();
-      }).build();
-    });
+  private static Behavior<Msg> client(
+      ActorRef<HostRouter.Command> router, ActorRef<String> midway, ActorRef<Report> done) {
+    return Behaviors.setup(
+        ctx -> {
+          ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
+          boolean[] answered = new boolean[N];
+          Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
+          int[] c = new int[4]; // sent, completed, okOnLeaving, duplicates
+          Runnable send =
+              () -> {
+                int id = c[0]++;
+                router.tell(
+                    new HostRouter.Submit(
+                        new Request(
+                            id, Op.READ, 1, 0, 4096, true, id, NanoClock.SYSTEM.nanoTime(), self)));
+              };
+          for (int i = 0; i < WINDOW; i++) {
+            send.run();
+          }
+          return Behaviors.receive(Msg.class)
+              .onMessage(
+                  Reply.class,
+                  r -> {
+                    int id = (int) r.completion().id();
+                    if (answered[id]) {
+                      c[3]++;
+                      return Behaviors.same();
+                    }
+                    answered[id] = true;
+                    c[1]++;
+                    byStatus.merge(r.completion().status(), 1, Integer::sum);
+                    if (r.completion().status() == Status.OK && r.completion().queue() == 0) {
+                      c[2]++;
+                    }
+                    if (c[1] == N / 4) {
+                      midway.tell("now");
+                    }
+                    if (c[0] < N) {
+                      send.run();
+                    } else if (c[1] == N) {
+                      done.tell(new Report(Map.copyOf(byStatus), c[2], c[3]));
+                    }
+                    return Behaviors.same();
+                  })
+              .build();
+        });
   }
 
   @Test
   void aDeviceThatStopsInOrderUnderLoadFinishesItsRequestsAndNoneFails() {
     ActorSystem<Void> host = ClusterNode.start(NodeSettings.Role.HOST, node("host", "")).system();
     nodes.add(host);
-    // the leaving device keeps each request 40 ms: it has requests on its ring when it is told to stop, and
-    // round-robin keeps the client at its pace until it has left (with 20 ms and the 1 ms scheduler tick it
+    // the leaving device keeps each request 40 ms: it has requests on its ring when it is told to
+    // stop, and
+    // round-robin keeps the client at its pace until it has left (with 20 ms and the 1 ms scheduler
+    // tick it
     // finished up to 4,866 of the 10,000, close to the N / 2 bound)
-    ActorSystem<Void> leaving = ClusterNode.start(NodeSettings.Role.DEVICE, node("device",
-        "mqroute.cluster.device { first-queue = 0, service-delay = 40ms }")).system();
+    ActorSystem<Void> leaving =
+        ClusterNode.start(
+                NodeSettings.Role.DEVICE,
+                node("device", "mqroute.cluster.device { first-queue = 0, service-delay = 40ms }"))
+            .system();
     nodes.add(leaving);
-    ActorSystem<Void> staying = ClusterNode.start(NodeSettings.Role.DEVICE, node("device",
-        "mqroute.cluster.device.first-queue = 1")).system();
+    ActorSystem<Void> staying =
+        ClusterNode.start(
+                NodeSettings.Role.DEVICE, node("device", "mqroute.cluster.device.first-queue = 1"))
+            .system();
     nodes.add(staying);
     Address hostAddress = Cluster.get(host).selfMember().address();
     nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
 
     ActorTestKit kit = ActorTestKit.create(host);
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
-    slots.awaitAssert(WAIT, () -> {
-      router.tell(new HostRouter.GetSlots(slots.ref()));
-      assertThat(slots.receiveMessage(WAIT).queues().stream().filter(q -> q != null).count()).isEqualTo(2);
-      return null;
-    });
+    slots.awaitAssert(
+        WAIT,
+        () -> {
+          router.tell(new HostRouter.GetSlots(slots.ref()));
+          assertThat(slots.receiveMessage(WAIT).queues().stream().filter(q -> q != null).count())
+              .isEqualTo(2);
+          return null;
+        });
 
     TestProbe<String> midway = kit.createTestProbe();
     TestProbe<Report> done = kit.createTestProbe();
@@ -141,12 +166,15 @@ class GracefulLeaveTest {
 
     Report r = done.expectMessageClass(Report.class, WAIT);
     assertThat(ClusterNode.awaitTermination(leaving, WAIT)).isTrue();
-    System.out.printf("GracefulLeaveTest: %s, %d OK on the leaving device%n", r.byStatus(), r.okOnLeaving());
+    System.out.printf(
+        "GracefulLeaveTest: %s, %d OK on the leaving device%n", r.byStatus(), r.okOnLeaving());
     assertThat(r.byStatus()).containsOnlyKeys(Status.OK);
     assertThat(r.byStatus().get(Status.OK)).isEqualTo(N);
     assertThat(r.duplicates()).isZero();
-    assertThat(r.okOnLeaving()).as("it finished its share until it withdrew, then the other device took over")
-        .isPositive().isLessThan(N / 2);
+    assertThat(r.okOnLeaving())
+        .as("it finished its share until it withdrew, then the other device took over")
+        .isPositive()
+        .isLessThan(N / 2);
   }
 
   @Test
@@ -154,24 +182,35 @@ class GracefulLeaveTest {
     ActorSystem<Void> host = ClusterNode.start(NodeSettings.Role.HOST, node("host", "")).system();
     nodes.add(host);
     // neither queue ever completes: what is sent to them stays in flight until something ends it
-    ActorSystem<Void> device = ClusterNode.start(NodeSettings.Role.DEVICE, node("device",
-        "mqroute.cluster.device { first-queue = 0, service-delay = 10m }")).system();
+    ActorSystem<Void> device =
+        ClusterNode.start(
+                NodeSettings.Role.DEVICE,
+                node("device", "mqroute.cluster.device { first-queue = 0, service-delay = 10m }"))
+            .system();
     nodes.add(device);
     Address hostAddress = Cluster.get(host).selfMember().address();
     nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
     ActorTestKit deviceKit = ActorTestKit.create(device);
-    ActorRef<DeviceQueue.Command> crashing = deviceKit.spawn(DeviceQueue.create(new DeviceQueue.Settings(1, 64,
-        new DeviceQueue.NullBackend(Duration.ofMinutes(10)))), "crashing-queue");
+    ActorRef<DeviceQueue.Command> crashing =
+        deviceKit.spawn(
+            DeviceQueue.create(
+                new DeviceQueue.Settings(
+                    1, 64, new DeviceQueue.NullBackend(Duration.ofMinutes(10)))),
+            "crashing-queue");
 
     ActorTestKit kit = ActorTestKit.create(host);
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
-    HostRouter.Slots both = slots.awaitAssert(WAIT, () -> {
-      router.tell(new HostRouter.GetSlots(slots.ref()));
-      HostRouter.Slots s = slots.receiveMessage(WAIT);
-      assertThat(s.queues().stream().filter(q -> q != null).count()).isEqualTo(2);
-      return s;
-    });
+    HostRouter.Slots both =
+        slots.awaitAssert(
+            WAIT,
+            () -> {
+              router.tell(new HostRouter.GetSlots(slots.ref()));
+              HostRouter.Slots s = slots.receiveMessage(WAIT);
+              assertThat(s.queues().stream().filter(q -> q != null).count()).isEqualTo(2);
+              return s;
+            });
     int crashingSlot = -1;
     for (int slot = 0; slot < both.queues().size(); slot++) {
       ActorRef<Request> q = both.queues().get(slot);
@@ -184,26 +223,33 @@ class GracefulLeaveTest {
     TestProbe<Completion> client = kit.createTestProbe();
     int sent = 16;
     for (int i = 0; i < sent; i++) {
-      router.tell(new HostRouter.Submit(new Request(i, Op.READ, 1, 0, 4096, true, i, NanoClock.SYSTEM.nanoTime(),
-          client.ref())));
+      router.tell(
+          new HostRouter.Submit(
+              new Request(
+                  i, Op.READ, 1, 0, 4096, true, i, NanoClock.SYSTEM.nanoTime(), client.ref())));
     }
     int slot = crashingSlot;
-    int onCrashing = slots.awaitAssert(WAIT, () -> {
-      router.tell(new HostRouter.GetSlots(slots.ref()));
-      HostRouter.Slots s = slots.receiveMessage(WAIT);
-      assertThat(s.inFlight()).isEqualTo(sent);
-      return s.nrReqs().get(slot);
-    });
+    int onCrashing =
+        slots.awaitAssert(
+            WAIT,
+            () -> {
+              router.tell(new HostRouter.GetSlots(slots.ref()));
+              HostRouter.Slots s = slots.receiveMessage(WAIT);
+              assertThat(s.inFlight()).isEqualTo(sent);
+              return s.nrReqs().get(slot);
+            });
     assertThat(onCrashing).as("requests routed to the crashing queue").isPositive();
 
     long stopped = System.nanoTime();
     deviceKit.stop(crashing, WAIT);
-    // well under HostRouter.DRAIN_TIMEOUT: a stopped queue must not be waited for as if it were draining
+    // well under HostRouter.DRAIN_TIMEOUT: a stopped queue must not be waited for as if it were
+    // draining
     Duration prompt = HostRouter.DRAIN_TIMEOUT.dividedBy(2);
     for (int i = 0; i < onCrashing; i++) {
       assertThat(client.receiveMessage(prompt).status()).isEqualTo(Status.ENOTCONN);
     }
-    System.out.printf("GracefulLeaveTest: %d requests on a stopped queue ended with ENOTCONN %d ms after the stop%n",
+    System.out.printf(
+        "GracefulLeaveTest: %d requests on a stopped queue ended with ENOTCONN %d ms after the stop%n",
         onCrashing, (System.nanoTime() - stopped) / 1_000_000);
     // the device node is still up, and its other queue still holds its requests
     client.expectNoMessage(Duration.ofMillis(200));

@@ -26,8 +26,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The host router admits background requests with the virtual-time router's gate: never more than
- * {@code max-background} on the queues at once (per queue: plus one on a queue with none), every request still ends
- * exactly once, and a queue that leaves gives its admissions back. Real time in one local system; waits poll.
+ * {@code max-background} on the queues at once (per queue: plus one on a queue with none), every
+ * request still ends exactly once, and a queue that leaves gives its admissions back. Real time in
+ * one local system; waits poll.
  */
 class HostAdmissionTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -39,19 +40,28 @@ class HostAdmissionTest {
   }
 
   private ActorRef<DeviceQueue.Command> device(int index, Duration delay, String name) {
-    return kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(index, 64, new DeviceQueue.NullBackend(delay))),
+    return kit.spawn(
+        DeviceQueue.create(new DeviceQueue.Settings(index, 64, new DeviceQueue.NullBackend(delay))),
         name);
   }
 
-  private ActorRef<HostRouter.Command> router(BackgroundAdmission.Mode mode, int maxBackground, int queues) {
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
-        64).withAdmission(mode, maxBackground)), "router");
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-      router.tell(new HostRouter.GetSlots(p.ref()));
-      assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(queues);
-      return null;
-    });
+  private ActorRef<HostRouter.Command> router(
+      BackgroundAdmission.Mode mode, int maxBackground, int queues) {
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(
+            HostRouter.create(
+                new HostRouterSettings("round-robin", 4, 1, 64).withAdmission(mode, maxBackground)),
+            "router");
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              TestProbe<HostRouter.Slots> p = kit.createTestProbe();
+              router.tell(new HostRouter.GetSlots(p.ref()));
+              assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
+                  .isEqualTo(queues);
+              return null;
+            });
     return router;
   }
 
@@ -62,11 +72,13 @@ class HostAdmissionTest {
   }
 
   /** Submits ids [from, from + n) and returns each one's completions once all n have come. */
-  private Map<Long, List<Status>> submit(ActorRef<HostRouter.Command> router, long from, int n, boolean background) {
+  private Map<Long, List<Status>> submit(
+      ActorRef<HostRouter.Command> router, long from, int n, boolean background) {
     TestProbe<Completion> client = kit.createTestProbe();
     for (long id = from; id < from + n; id++) {
-      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, background, (int) id, 0,
-          client.ref())));
+      router.tell(
+          new HostRouter.Submit(
+              new Request(id, Op.READ, 1, 0, 4096, background, (int) id, 0, client.ref())));
     }
     Map<Long, List<Status>> ends = new HashMap<>();
     for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
@@ -98,7 +110,8 @@ class HostAdmissionTest {
     submit(router, 0, 30, true);
     assertThat(stats(a).maxOccupancy()).isBetween(1, 3);
     submit(router, 100, 30, false);
-    assertThat(stats(a).maxOccupancy()).as("foreground requests are not admitted, the window limits them")
+    assertThat(stats(a).maxOccupancy())
+        .as("foreground requests are not admitted, the window limits them")
         .isGreaterThan(3);
   }
 
@@ -110,13 +123,18 @@ class HostAdmissionTest {
     TestProbe<Completion> client = kit.createTestProbe();
     int n = 20;
     for (long id = 0; id < n; id++) {
-      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, (int) id, 0, client.ref())));
+      router.tell(
+          new HostRouter.Submit(
+              new Request(id, Op.READ, 1, 0, 4096, true, (int) id, 0, client.ref())));
     }
     // the stuck queue holds its admitted requests; once it is on the device, stop it
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      assertThat(stats(stuck).accepted()).isPositive();
-      return null;
-    });
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              assertThat(stats(stuck).accepted()).isPositive();
+              return null;
+            });
     kit.stop(stuck);
     Map<Long, List<Status>> ends = new HashMap<>();
     for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
@@ -125,16 +143,18 @@ class HostAdmissionTest {
     assertThat(ends).hasSize(n);
     ends.forEach((id, s) -> assertThat(s).as("request %d", id).hasSize(1));
     assertThat(ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count())
-        .as("the requests on the lost queue").isPositive();
+        .as("the requests on the lost queue")
+        .isPositive();
     // nothing leaked: more than max-background new background requests all get through
     Map<Long, List<Status>> after = submit(router, 100, 12, true);
     assertThat(after.values()).allSatisfy(s -> assertThat(s).containsExactly(Status.OK));
   }
 
   /**
-   * A device node with two queues leaves in one listing change while background requests are held back by
-   * admission: the admissions the lost queues give back must not send those requests to the other lost queue, so
-   * only the requests that were on the lost queues end with ENOTCONN; the held-back ones run on the survivor.
+   * A device node with two queues leaves in one listing change while background requests are held
+   * back by admission: the admissions the lost queues give back must not send those requests to the
+   * other lost queue, so only the requests that were on the lost queues end with ENOTCONN; the
+   * held-back ones run on the survivor.
    */
   @ParameterizedTest
   @EnumSource(BackgroundAdmission.Mode.class)
@@ -142,49 +162,70 @@ class HostAdmissionTest {
     ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMinutes(10), "a");
     ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMinutes(10), "b");
     device(2, Duration.ofMillis(1), "c");
-    // all three registered before the router starts: its first listing has them all, so their slots follow the
+    // all three registered before the router starts: its first listing has them all, so their slots
+    // follow the
     // sort order (a, b, c) and not the order the registrations happened to arrive in
     TestProbe<Receptionist.Listing> registered = kit.createTestProbe();
-    registered.awaitAssert(WAIT, () -> {
-      kit.system().receptionist().tell(Receptionist.find(DeviceQueue.QUEUES, registered.ref()));
-      assertThat(registered.receiveMessage(WAIT).getServiceInstances(DeviceQueue.QUEUES)).hasSize(3);
-      return null;
-    });
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
-        64).withAdmission(mode, 2)), "router");
+    registered.awaitAssert(
+        WAIT,
+        () -> {
+          kit.system().receptionist().tell(Receptionist.find(DeviceQueue.QUEUES, registered.ref()));
+          assertThat(registered.receiveMessage(WAIT).getServiceInstances(DeviceQueue.QUEUES))
+              .hasSize(3);
+          return null;
+        });
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(
+            HostRouter.create(
+                new HostRouterSettings("round-robin", 4, 1, 64).withAdmission(mode, 2)),
+            "router");
     TestProbe<HostRouter.Slots> sp = kit.createTestProbe();
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      router.tell(new HostRouter.GetSlots(sp.ref()));
-      assertThat(sp.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(3);
-      return null;
-    });
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              router.tell(new HostRouter.GetSlots(sp.ref()));
+              assertThat(sp.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
+                  .isEqualTo(3);
+              return null;
+            });
     router.tell(new HostRouter.GetSlots(sp.ref()));
     List<ActorRef<Request>> qs = sp.receiveMessage(WAIT).queues();
     TestProbe<Completion> client = kit.createTestProbe();
     int n = 10;
     for (long id = 0; id < n; id++) {
-      router.tell(new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
+      router.tell(
+          new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
     }
     // one foreground request moves the round-robin cursor to c (slot 2)
     TestProbe<Completion> fg = kit.createTestProbe();
     router.tell(new HostRouter.Submit(new Request(99, Op.READ, 1, 0, 4096, false, 0, 0, fg.ref())));
     assertThat(fg.receiveMessage(WAIT).status()).isEqualTo(Status.OK);
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      assertThat(stats(a).accepted()).isPositive();
-      assertThat(stats(b).accepted()).isPositive();
-      return null;
-    });
-    router.tell(new HostRouter.GetSlots(sp.ref())); // a round trip: the router has handled everything sent so far
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              assertThat(stats(a).accepted()).isPositive();
+              assertThat(stats(b).accepted()).isPositive();
+              return null;
+            });
+    router.tell(
+        new HostRouter.GetSlots(
+            sp.ref())); // a round trip: the router has handled everything sent so far
     sp.receiveMessage(WAIT);
     // a device node with two queues leaves: one listing without both
-    ActorRef<Request> cRef = qs.stream().filter(q -> q != null && q.path().toString().contains("/c")).findFirst().get();
-    router.tell(new HostRouter.ListingChanged(Receptionist.listing(DeviceQueue.QUEUES, Set.of(cRef))));
+    ActorRef<Request> cRef =
+        qs.stream().filter(q -> q != null && q.path().toString().contains("/c")).findFirst().get();
+    router.tell(
+        new HostRouter.ListingChanged(Receptionist.listing(DeviceQueue.QUEUES, Set.of(cRef))));
     Map<Long, List<Status>> ends = new TreeMap<>();
     for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
       ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
     }
     long enotconn = ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count();
     long onLost = stats(a).accepted() + stats(b).accepted();
-    assertThat(enotconn).as("ENOTCONN beyond the %d requests on the lost queues: %s", onLost, ends).isEqualTo(onLost);
+    assertThat(enotconn)
+        .as("ENOTCONN beyond the %d requests on the lost queues: %s", onLost, ends)
+        .isEqualTo(onLost);
   }
 }

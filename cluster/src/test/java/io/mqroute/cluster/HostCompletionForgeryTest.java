@@ -19,8 +19,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Completions are the devices' to send: a client cannot complete requests through the router's entry, and a
- * completion naming another queue than the one the request was sent to is dropped and counted.
+ * Completions are the devices' to send: a client cannot complete requests through the router's
+ * entry, and a completion naming another queue than the one the request was sent to is dropped and
+ * counted.
  */
 class HostCompletionForgeryTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -31,17 +32,25 @@ class HostCompletionForgeryTest {
     kit.shutdownTestKit();
   }
 
-  /** A fake device queue registered under the queues' key; returns the router once it routes to it. */
+  /**
+   * A fake device queue registered under the queues' key; returns the router once it routes to it.
+   */
   private ActorRef<HostRouter.Command> routerWith(TestProbe<Object> queue) {
-    kit.system().receptionist().tell(Receptionist.register(DeviceQueue.QUEUES, queue.ref().narrow()));
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
-        8)), "router");
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-      router.tell(new HostRouter.GetSlots(p.ref()));
-      assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(1);
-      return null;
-    });
+    kit.system()
+        .receptionist()
+        .tell(Receptionist.register(DeviceQueue.QUEUES, queue.ref().narrow()));
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, 8)), "router");
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              TestProbe<HostRouter.Slots> p = kit.createTestProbe();
+              router.tell(new HostRouter.GetSlots(p.ref()));
+              assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
+                  .isEqualTo(1);
+              return null;
+            });
     return router;
   }
 
@@ -56,7 +65,8 @@ class HostCompletionForgeryTest {
     TestProbe<Object> queue = kit.createTestProbe();
     ActorRef<HostRouter.Command> router = routerWith(queue);
     TestProbe<Completion> client = kit.createTestProbe();
-    router.tell(new HostRouter.Submit(new Request(7, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
+    router.tell(
+        new HostRouter.Submit(new Request(7, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
     RequestBatch sent = queue.expectMessageClass(RequestBatch.class, WAIT);
     long routerId = sent.requests().get(0).id();
 
@@ -66,7 +76,8 @@ class HostCompletionForgeryTest {
     asAnything.tell(new CompletionBatch(List.of(new Completion(routerId, Status.OK, 0, 0, 0, 3))));
     client.expectNoMessage(Duration.ofMillis(300));
 
-    sent.replyTo().tell(new CompletionBatch(List.of(new Completion(routerId, Status.EIO, 0, 0, 0, 3))));
+    sent.replyTo()
+        .tell(new CompletionBatch(List.of(new Completion(routerId, Status.EIO, 0, 0, 0, 3))));
     Completion c = client.receiveMessage(WAIT);
     assertThat(c.id()).isEqualTo(7);
     assertThat(c.status()).isEqualTo(Status.EIO);
@@ -77,8 +88,10 @@ class HostCompletionForgeryTest {
     TestProbe<Object> queue = kit.createTestProbe();
     ActorRef<HostRouter.Command> router = routerWith(queue);
     TestProbe<Completion> client = kit.createTestProbe();
-    router.tell(new HostRouter.Submit(new Request(1, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
-    router.tell(new HostRouter.Submit(new Request(2, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
+    router.tell(
+        new HostRouter.Submit(new Request(1, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
+    router.tell(
+        new HostRouter.Submit(new Request(2, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
     RequestBatch sent = queue.expectMessageClass(RequestBatch.class, WAIT);
     List<Request> reqs = new java.util.ArrayList<>(sent.requests());
     if (reqs.size() < 2) { // the router's flush may have come between the submits
@@ -91,11 +104,14 @@ class HostCompletionForgeryTest {
     sent.replyTo().tell(new CompletionBatch(List.of(new Completion(first, Status.OK, 0, 0, 0, 5))));
     assertThat(client.receiveMessage(WAIT).id()).isEqualTo(1);
     // another queue (another device, knowing the reply endpoint) claims the second request
-    sent.replyTo().tell(new CompletionBatch(List.of(new Completion(second, Status.EIO, 0, 0, 0, 6))));
+    sent.replyTo()
+        .tell(new CompletionBatch(List.of(new Completion(second, Status.EIO, 0, 0, 0, 6))));
     client.expectNoMessage(Duration.ofMillis(300));
-    assertThat(NodeMetrics.get(kit.system()).dropped()).containsEntry(HostRouter.DROPPED_WRONG_QUEUE, 1L);
+    assertThat(NodeMetrics.get(kit.system()).dropped())
+        .containsEntry(HostRouter.DROPPED_WRONG_QUEUE, 1L);
     // its own queue's completion still counts
-    sent.replyTo().tell(new CompletionBatch(List.of(new Completion(second, Status.OK, 0, 0, 0, 5))));
+    sent.replyTo()
+        .tell(new CompletionBatch(List.of(new Completion(second, Status.OK, 0, 0, 0, 5))));
     Completion c = client.receiveMessage(WAIT);
     assertThat(c.id()).isEqualTo(2);
     assertThat(c.status()).isEqualTo(Status.OK);

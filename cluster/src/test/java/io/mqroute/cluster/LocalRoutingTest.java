@@ -21,7 +21,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 
-/** DeviceQueue and HostRouter in one local ActorSystem (local Receptionist): no queue, file I/O, overflow. */
+/**
+ * DeviceQueue and HostRouter in one local ActorSystem (local Receptionist): no queue, file I/O,
+ * overflow.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LocalRoutingTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -32,16 +35,19 @@ class LocalRoutingTest {
     kit.shutdownTestKit();
   }
 
-  private static Request request(long id, Op op, long offset, boolean background, ActorRef<Completion> replyTo) {
+  private static Request request(
+      long id, Op op, long offset, boolean background, ActorRef<Completion> replyTo) {
     return new Request(id, op, 3, offset, 4096, background, 0, 100 + id, replyTo);
   }
 
   @Test
   void withoutQueuesForegroundEndsWithEinvalAndBackgroundWithEnotconn() {
-    // a system of its own: the other test's queue must not be in this Receptionist, whatever the test order
+    // a system of its own: the other test's queue must not be in this Receptionist, whatever the
+    // test order
     ActorTestKit alone = ActorTestKit.create("alone");
     try {
-      ActorRef<HostRouter.Command> router = alone.spawn(HostRouter.create(HostRouterSettings.defaults()));
+      ActorRef<HostRouter.Command> router =
+          alone.spawn(HostRouter.create(HostRouterSettings.defaults()));
       TestProbe<Completion> client = alone.createTestProbe();
       router.tell(new HostRouter.Submit(request(1, Op.READ, 0, false, client.ref())));
       router.tell(new HostRouter.Submit(request(2, Op.READ, 0, true, client.ref())));
@@ -58,24 +64,35 @@ class LocalRoutingTest {
   }
 
   @Test
-  void requestsThroughTheRouterReachAFileQueueWithARingOfOneAndEachGetsOneCompletion(@TempDir Path root) {
+  void requestsThroughTheRouterReachAFileQueueWithARingOfOneAndEachGetsOneCompletion(
+      @TempDir Path root) {
     FileBackend files = new FileBackend(root, 1 << 20);
     try {
-      // ring of one: all but one request wait in the overflow deque, and still each gets its completion
-      kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(5, 1, new DeviceQueue.FileStore(files))), "file-queue");
-      ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
+      // ring of one: all but one request wait in the overflow deque, and still each gets its
+      // completion
+      kit.spawn(
+          DeviceQueue.create(new DeviceQueue.Settings(5, 1, new DeviceQueue.FileStore(files))),
+          "file-queue");
+      ActorRef<HostRouter.Command> router =
+          kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
       TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
-      slots.awaitAssert(WAIT, () -> {
-        router.tell(new HostRouter.GetSlots(slots.ref()));
-        assertThat(slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(1);
-        return null;
-      });
+      slots.awaitAssert(
+          WAIT,
+          () -> {
+            router.tell(new HostRouter.GetSlots(slots.ref()));
+            assertThat(
+                    slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
+                .isEqualTo(1);
+            return null;
+          });
 
       TestProbe<Completion> client = kit.createTestProbe();
       int n = 20;
       for (int i = 0; i < n; i++) {
-        router.tell(new HostRouter.Submit(request(1000 + i, i % 2 == 0 ? Op.WRITE : Op.READ, 4096L * i, false,
-            client.ref())));
+        router.tell(
+            new HostRouter.Submit(
+                request(
+                    1000 + i, i % 2 == 0 ? Op.WRITE : Op.READ, 4096L * i, false, client.ref())));
       }
       // past the file size limit: the backend's EINVAL comes back unchanged
       router.tell(new HostRouter.Submit(request(2000, Op.READ, 1 << 20, false, client.ref())));

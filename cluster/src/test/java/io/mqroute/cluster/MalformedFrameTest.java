@@ -19,9 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Frames that a node cannot accept (garbage, an unregistered Kryo id, more than the 64 KiB message limit,
- * trailing bytes, a serializer id it does not know) are logged and dropped by the receiving node, one by one: the
- * association stays up and the valid messages sent between them and after them arrive, in order.
+ * Frames that a node cannot accept (garbage, an unregistered Kryo id, more than the 64 KiB message
+ * limit, trailing bytes, a serializer id it does not know) are logged and dropped by the receiving
+ * node, one by one: the association stays up and the valid messages sent between them and after
+ * them arrive, in order.
  */
 class MalformedFrameTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
@@ -29,7 +30,8 @@ class MalformedFrameTest {
   private ActorSystem<Void> sender;
 
   private static Config remote(String extra) {
-    return ConfigFactory.parseString("""
+    return ConfigFactory.parseString(
+            """
         pekko.actor.provider = remote
         pekko.remote.artery.transport = tcp
         pekko.remote.artery.canonical.hostname = 127.0.0.1
@@ -38,7 +40,10 @@ class MalformedFrameTest {
         pekko.loglevel = ERROR
         pekko.log-dead-letters = off
         pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-        """ + extra).withFallback(ConfigFactory.load()).resolve();
+        """
+                + extra)
+        .withFallback(ConfigFactory.load())
+        .resolve();
   }
 
   @AfterEach
@@ -84,7 +89,12 @@ class MalformedFrameTest {
   @Test
   void malformedFramesAreDroppedAndTheAssociationStaysUp() {
     receiver = ActorSystem.create(Behaviors.empty(), "mqroute", remote(""));
-    sender = ActorSystem.create(Behaviors.empty(), "mqroute", remote("""
+    sender =
+        ActorSystem.create(
+            Behaviors.empty(),
+            "mqroute",
+            remote(
+                """
         pekko.actor.serializers.mqroute-kryo = "io.mqroute.cluster.GarbageSerializer"
         pekko.actor.serializers.stranger = "io.mqroute.cluster.MalformedFrameTest$StrangerSerializer"
         pekko.actor.serialization-bindings { "io.mqroute.cluster.MalformedFrameTest$Stranger" = stranger }
@@ -93,11 +103,21 @@ class MalformedFrameTest {
     ActorTestKit senderKit = ActorTestKit.create(sender);
     TestProbe<Request> inbox = receiverKit.createTestProbe();
     TestProbe<Completion> replies = senderKit.createTestProbe();
-    ActorRef<Request> remoteInbox = ActorRefResolver.get(sender).resolveActorRef(
-        ActorRefResolver.get(receiver).toSerializationFormat(inbox.ref()));
+    ActorRef<Request> remoteInbox =
+        ActorRefResolver.get(sender)
+            .resolveActorRef(ActorRefResolver.get(receiver).toSerializationFormat(inbox.ref()));
 
-    long[] fileIds = {1, GarbageSerializer.GARBAGE, 2, GarbageSerializer.UNKNOWN_ID, 3, GarbageSerializer.OVERSIZED, 4,
-        GarbageSerializer.TRAILING, 5};
+    long[] fileIds = {
+      1,
+      GarbageSerializer.GARBAGE,
+      2,
+      GarbageSerializer.UNKNOWN_ID,
+      3,
+      GarbageSerializer.OVERSIZED,
+      4,
+      GarbageSerializer.TRAILING,
+      5
+    };
     @SuppressWarnings("unchecked")
     ActorRef<Object> untyped = (ActorRef<Object>) (ActorRef<?>) remoteInbox;
     for (int i = 0; i < fileIds.length; i++) {
@@ -108,7 +128,9 @@ class MalformedFrameTest {
     }
     for (long expected = 1; expected <= 5; expected++) {
       Request got = inbox.receiveMessage(WAIT);
-      assertThat(got.fileId()).as("valid requests arrive in order, the malformed ones never").isEqualTo(expected);
+      assertThat(got.fileId())
+          .as("valid requests arrive in order, the malformed ones never")
+          .isEqualTo(expected);
       // the reply address crossed too: answer over the same association, the other way
       got.replyTo().tell(new Completion(got.id(), Status.OK, 0, 0, 0, 0));
       assertThat(replies.receiveMessage(WAIT).id()).isEqualTo(got.id());

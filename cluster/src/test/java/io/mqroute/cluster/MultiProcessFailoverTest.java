@@ -43,14 +43,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * architecture.md §5a across processes: a host and two device nodes in JVMs of their own (this module's test class
- * path), this JVM as the load client. Device A holds every request (it never completes one), device B answers at once;
- * the host sends at most {@value #WINDOW} requests to a queue and keeps the rest. Once A's two queues are full
- * (seen on the host's {@code /status}), A is killed with SIGKILL: exactly its {@code 2 x WINDOW} requests in
- * flight end with ENOTCONN, the ones waiting for A on the host are re-routed to B, and everything else completes
- * OK on B. Then A comes back on the same port and is used again. Last, SIGTERM makes the host leave gracefully.
+ * architecture.md §5a across processes: a host and two device nodes in JVMs of their own (this
+ * module's test class path), this JVM as the load client. Device A holds every request (it never
+ * completes one), device B answers at once; the host sends at most {@value #WINDOW} requests to a
+ * queue and keeps the rest. Once A's two queues are full (seen on the host's {@code /status}), A is
+ * killed with SIGKILL: exactly its {@code 2 x WINDOW} requests in flight end with ENOTCONN, the
+ * ones waiting for A on the host are re-routed to B, and everything else completes OK on B. Then A
+ * comes back on the same port and is used again. Last, SIGTERM makes the host leave gracefully.
  *
- * <p>Bounded: every wait polls with a deadline; the processes are killed afterwards whatever happened.
+ * <p>Bounded: every wait polls with a deadline; the processes are killed afterwards whatever
+ * happened.
  */
 class MultiProcessFailoverTest {
   private static final int N = 1_000;
@@ -61,7 +63,8 @@ class MultiProcessFailoverTest {
   private static final Duration START = Duration.ofSeconds(60);
   private static final Duration RUN = Duration.ofSeconds(60);
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final List<Process> processes = new ArrayList<>();
   // if this JVM is ended (timeout, Ctrl-C) before @AfterEach runs, the children must not outlive it
@@ -85,7 +88,8 @@ class MultiProcessFailoverTest {
   void stopEverything() throws Exception {
     waiter.shutdownTestKit();
     if (client != null) {
-      // first, while the nodes still run: a client whose peers are all killed under it cannot complete its
+      // first, while the nodes still run: a client whose peers are all killed under it cannot
+      // complete its
       // leave and waits for the shutdown phases' timeouts (about 10 s)
       client.terminate();
       ClusterNode.awaitTermination(client, Duration.ofSeconds(30));
@@ -103,7 +107,9 @@ class MultiProcessFailoverTest {
     }
   }
 
-  /** What every node of this test runs with: loopback, a seed, a role and faster failure detection. */
+  /**
+   * What every node of this test runs with: loopback, a seed, a role and faster failure detection.
+   */
   private static String common(int port, int seedPort, String role) {
     return """
         pekko.remote.artery.canonical.port = %d
@@ -121,17 +127,29 @@ class MultiProcessFailoverTest {
         pekko.loglevel = WARNING
         pekko.log-dead-letters = off
         pekko.log-dead-letters-during-shutdown = off
-        """.formatted(port, seedPort, role);
+        """
+        .formatted(port, seedPort, role);
   }
 
   private Process start(String name, NodeSettings.Role role, String hocon) throws IOException {
-    String cp = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
+    String cp =
+        System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     Path log = Path.of("target", "multi-process", name + ".log");
     Files.createDirectories(log.getParent());
-    ProcessBuilder pb = new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
-        cp, NodeProcessMain.class.getName(), role.name(), hocon)
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                java,
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                cp,
+                NodeProcessMain.class.getName(),
+                role.name(),
+                hocon)
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     synchronized (processes) {
       Process p = pb.start();
       processes.add(p);
@@ -139,18 +157,28 @@ class MultiProcessFailoverTest {
     }
   }
 
-  private static Process device(MultiProcessFailoverTest t, String name, int port, int seedPort, int firstQueue,
-      String delay) throws IOException {
-    return t.start(name, NodeSettings.Role.DEVICE, common(port, seedPort, "device") + """
+  private static Process device(
+      MultiProcessFailoverTest t, String name, int port, int seedPort, int firstQueue, String delay)
+      throws IOException {
+    return t.start(
+        name,
+        NodeSettings.Role.DEVICE,
+        common(port, seedPort, "device")
+            + """
         pekko.management.http.port = -1
         mqroute.cluster.device { first-queue = %d, queues = 2, ring-size = 64, service-delay = %s }
-        """.formatted(firstQueue, delay));
+        """
+                .formatted(firstQueue, delay));
   }
 
   private static JsonNode status(int managementPort) {
     try {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort
-          + "/status")).timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + "/status"))
+                  .timeout(Duration.ofSeconds(2))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       return r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
     } catch (IOException e) {
       return null; // not listening yet
@@ -160,17 +188,27 @@ class MultiProcessFailoverTest {
     }
   }
 
-  /** Polls the host's /status until {@code ok} holds, failing after {@code timeout} with the last body. */
-  private JsonNode awaitStatus(int managementPort, Duration timeout, String what, Predicate<JsonNode> ok) {
+  /**
+   * Polls the host's /status until {@code ok} holds, failing after {@code timeout} with the last
+   * body.
+   */
+  private JsonNode awaitStatus(
+      int managementPort, Duration timeout, String what, Predicate<JsonNode> ok) {
     JsonNode[] last = new JsonNode[1];
     try {
-      return waiter.createTestProbe().awaitAssert(timeout, Duration.ofMillis(50), () -> {
-        last[0] = status(managementPort);
-        assertThat(last[0] != null && ok.test(last[0])).isTrue();
-        return last[0];
-      });
+      return waiter
+          .createTestProbe()
+          .awaitAssert(
+              timeout,
+              Duration.ofMillis(50),
+              () -> {
+                last[0] = status(managementPort);
+                assertThat(last[0] != null && ok.test(last[0])).isTrue();
+                return last[0];
+              });
     } catch (AssertionError e) {
-      throw new AssertionError("host /status did not show " + what + " within " + timeout + "; last: " + last[0]);
+      throw new AssertionError(
+          "host /status did not show " + what + " within " + timeout + "; last: " + last[0]);
     }
   }
 
@@ -210,50 +248,66 @@ class MultiProcessFailoverTest {
 
   record Reply(Completion completion) implements ClientMsg {}
 
-  record Report(int completed, int duplicates, Map<Status, Integer> byStatus, int okOnA, int okOnB) {}
+  record Report(
+      int completed, int duplicates, Map<Status, Integer> byStatus, int okOnA, int okOnB) {}
 
-  private static Behavior<ClientMsg> client(ActorRef<Request> router, int n, ActorRef<Report> done) {
-    return Behaviors.setup(ctx -> {
-      ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
-      boolean[] answered = new boolean[n];
-      Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
-      int[] c = new int[5]; // sent, completed, duplicates, okOnA, okOnB
-      Runnable sendNext = () -> {
-        int id = c[0]++;
-        router.tell(new Request(id, Op.READ, 1, 4096L * (id % 256), 4096, true, id % 4, NanoClock.SYSTEM.nanoTime(),
-            self));
-      };
-      for (int i = 0; i < CLIENT_WINDOW && c[0] < n; i++) {
-        sendNext.run();
-      }
-      return Behaviors.receive(ClientMsg.class)
-          .onMessage(Reply.class, r -> {
-            int id = (int) r.completion().id();
-            if (answered[id]) {
-              c[2]++;
-              return Behaviors.same();
-            }
-            answered[id] = true;
-            c[1]++;
-            byStatus.merge(r.completion().status(), 1, Integer::sum);
-            if (r.completion().status() == Status.OK) {
-              c[r.completion().queue() >= DEVICE_B_FIRST_QUEUE ? 4 : 3]++;
-            }
-            if (c[0] < n) {
-              sendNext.run();
-            } else if (c[1] == n) {
-              done.tell(new Report(c[1], c[2], Map.copyOf(byStatus), c[3], c[4]));
-            }
-            return Behaviors.same();
-          })
-          .build();
-    });
+  private static Behavior<ClientMsg> client(
+      ActorRef<Request> router, int n, ActorRef<Report> done) {
+    return Behaviors.setup(
+        ctx -> {
+          ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
+          boolean[] answered = new boolean[n];
+          Map<Status, Integer> byStatus = new EnumMap<>(Status.class);
+          int[] c = new int[5]; // sent, completed, duplicates, okOnA, okOnB
+          Runnable sendNext =
+              () -> {
+                int id = c[0]++;
+                router.tell(
+                    new Request(
+                        id,
+                        Op.READ,
+                        1,
+                        4096L * (id % 256),
+                        4096,
+                        true,
+                        id % 4,
+                        NanoClock.SYSTEM.nanoTime(),
+                        self));
+              };
+          for (int i = 0; i < CLIENT_WINDOW && c[0] < n; i++) {
+            sendNext.run();
+          }
+          return Behaviors.receive(ClientMsg.class)
+              .onMessage(
+                  Reply.class,
+                  r -> {
+                    int id = (int) r.completion().id();
+                    if (answered[id]) {
+                      c[2]++;
+                      return Behaviors.same();
+                    }
+                    answered[id] = true;
+                    c[1]++;
+                    byStatus.merge(r.completion().status(), 1, Integer::sum);
+                    if (r.completion().status() == Status.OK) {
+                      c[r.completion().queue() >= DEVICE_B_FIRST_QUEUE ? 4 : 3]++;
+                    }
+                    if (c[0] < n) {
+                      sendNext.run();
+                    } else if (c[1] == n) {
+                      done.tell(new Report(c[1], c[2], Map.copyOf(byStatus), c[3], c[4]));
+                    }
+                    return Behaviors.same();
+                  })
+              .build();
+        });
   }
 
   /**
-   * Starts A again on its old port, where the new incarnation replaces the dead one. That port was free when the
-   * test began, but something else may have taken it since: then A starts on another free port, and the dead
-   * incarnation is downed explicitly (SBR is too slow here on purpose, see common()).
+   * Starts A again on its old port, where the new incarnation replaces the dead one. That port was
+   * free when the test began, but something else may have taken it since: then A starts on another
+   * free port, and the dead incarnation is downed explicitly (SBR is too slow here on purpose, see
+   * common()).
    */
   private void restartDeviceA(int oldPort, int hostPort) throws IOException {
     int port = oldPort;
@@ -280,71 +334,103 @@ class MultiProcessFailoverTest {
   }
 
   @Test
-  void aDeviceProcessKilledMidLoadEndsItsInFlightRequestsWithEnotconnAndComesBackLater() throws Exception {
+  void aDeviceProcessKilledMidLoadEndsItsInFlightRequestsWithEnotconnAndComesBackLater()
+      throws Exception {
     long t0 = System.nanoTime();
     int hostPort = freePort();
     int devicePortA = freePort();
     int devicePortB = freePort();
     int management = freePort();
-    Process host = start("host", NodeSettings.Role.HOST, common(hostPort, hostPort, "host") + """
+    Process host =
+        start(
+            "host",
+            NodeSettings.Role.HOST,
+            common(hostPort, hostPort, "host")
+                + """
         pekko.management.http.port = %d
         mqroute.cluster.host.queue-window = %d
-        """.formatted(management, WINDOW));
+        """
+                    .formatted(management, WINDOW));
     Process deviceA = device(this, "device-a", devicePortA, hostPort, DEVICE_A_FIRST_QUEUE, "10m");
     device(this, "device-b", devicePortB, hostPort, DEVICE_B_FIRST_QUEUE, "0s");
 
     awaitStatus(management, START, "four queues", s -> queueCount(s, 0, 100) == 4);
     long formed = System.nanoTime();
 
-    Config clientConfig = ConfigFactory.parseString(common(0, hostPort, "client") + """
+    Config clientConfig =
+        ConfigFactory.parseString(
+                common(0, hostPort, "client")
+                    + """
         pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
         pekko.coordinated-shutdown.exit-jvm = off
         pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-        """).withFallback(ConfigFactory.parseResources("mqroute-node.conf")).withFallback(ConfigFactory.load())
-        .resolve();
+        """)
+            .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+            .withFallback(ConfigFactory.load())
+            .resolve();
     client = ClusterNode.start(NodeSettings.Role.CLIENT, clientConfig).system();
     ActorTestKit kit = ActorTestKit.create(client);
     ActorRef<Request> router = LoadRunner.awaitRouters(client, START).get(0);
 
     TestProbe<Report> done = kit.createTestProbe();
     kit.spawn(client(router, N, done.ref()), "load");
-    // A never completes: its two queues fill to the window, and the host keeps the rest of A's share waiting
-    awaitStatus(management, RUN, "device A's queues full", s -> queuesFull(s, 0, DEVICE_B_FIRST_QUEUE, WINDOW));
+    // A never completes: its two queues fill to the window, and the host keeps the rest of A's
+    // share waiting
+    awaitStatus(
+        management,
+        RUN,
+        "device A's queues full",
+        s -> queuesFull(s, 0, DEVICE_B_FIRST_QUEUE, WINDOW));
     long killed = System.nanoTime();
     deviceA.destroyForcibly();
 
     Report r = done.expectMessageClass(Report.class, RUN);
     long finished = System.nanoTime();
-    System.out.printf("MultiProcessFailoverTest: cluster up in %d ms; %d requests: %s (OK on A %d, on B %d); all"
-            + " ended %d ms after SIGKILL%n", (formed - t0) / 1_000_000, r.completed(), r.byStatus(), r.okOnA(),
-        r.okOnB(), (finished - killed) / 1_000_000);
+    System.out.printf(
+        "MultiProcessFailoverTest: cluster up in %d ms; %d requests: %s (OK on A %d, on B %d); all"
+            + " ended %d ms after SIGKILL%n",
+        (formed - t0) / 1_000_000,
+        r.completed(),
+        r.byStatus(),
+        r.okOnA(),
+        r.okOnB(),
+        (finished - killed) / 1_000_000);
     assertThat(r.completed()).isEqualTo(N);
     assertThat(r.duplicates()).as("duplicate completions").isZero();
     assertThat(r.byStatus().keySet()).containsOnly(Status.OK, Status.ENOTCONN);
-    assertThat(r.byStatus().get(Status.ENOTCONN)).as("A's requests in flight: 2 queues x window")
+    assertThat(r.byStatus().get(Status.ENOTCONN))
+        .as("A's requests in flight: 2 queues x window")
         .isEqualTo(2 * WINDOW);
     assertThat(r.okOnA()).isZero();
-    assertThat(r.okOnB()).as("the waiting ones were re-routed, the rest went to B").isEqualTo(N - 2 * WINDOW);
+    assertThat(r.okOnB())
+        .as("the waiting ones were re-routed, the rest went to B")
+        .isEqualTo(N - 2 * WINDOW);
 
     // A comes back (a new incarnation) and gets requests again
     restartDeviceA(devicePortA, hostPort);
-    awaitStatus(management, START, "A's queues back", s -> queueCount(s, 0, DEVICE_B_FIRST_QUEUE) == 2);
+    awaitStatus(
+        management, START, "A's queues back", s -> queueCount(s, 0, DEVICE_B_FIRST_QUEUE) == 2);
     TestProbe<Report> again = kit.createTestProbe();
     kit.spawn(client(router, 200, again.ref()), "load-again");
     Report r2 = again.expectMessageClass(Report.class, RUN);
-    System.out.printf("MultiProcessFailoverTest: after A came back: %s (OK on A %d, on B %d); test %d ms%n",
+    System.out.printf(
+        "MultiProcessFailoverTest: after A came back: %s (OK on A %d, on B %d); test %d ms%n",
         r2.byStatus(), r2.okOnA(), r2.okOnB(), (System.nanoTime() - t0) / 1_000_000);
     assertThat(r2.byStatus()).containsOnlyKeys(Status.OK);
     assertThat(r2.okOnA()).as("the device that came back is used").isPositive();
 
-    // SIGTERM runs coordinated shutdown: the host leaves (members see it exit, not crash) and its JVM ends
+    // SIGTERM runs coordinated shutdown: the host leaves (members see it exit, not crash) and its
+    // JVM ends
     TestProbe<ClusterEvent.MemberExited> exited = kit.createTestProbe();
-    Cluster.get(client).subscriptions().tell(Subscribe.create(exited.ref(), ClusterEvent.MemberExited.class));
+    Cluster.get(client)
+        .subscriptions()
+        .tell(Subscribe.create(exited.ref(), ClusterEvent.MemberExited.class));
     host.destroy();
     ClusterEvent.MemberExited e = exited.expectMessageClass(ClusterEvent.MemberExited.class, RUN);
     assertThat(e.member().address().getPort().get()).isEqualTo(hostPort);
     assertThat(host.waitFor(RUN.toSeconds(), TimeUnit.SECONDS)).as("the host's JVM ended").isTrue();
-    System.out.printf("MultiProcessFailoverTest: host left on SIGTERM; test %d ms%n",
+    System.out.printf(
+        "MultiProcessFailoverTest: host left on SIGTERM; test %d ms%n",
         (System.nanoTime() - t0) / 1_000_000);
   }
 }

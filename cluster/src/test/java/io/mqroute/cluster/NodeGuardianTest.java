@@ -12,7 +12,10 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** A node whose queue (or router) stops does not stay Up with nothing behind it: it shuts down, exit code 1. */
+/**
+ * A node whose queue (or router) stops does not stay Up with nothing behind it: it shuts down, exit
+ * code 1.
+ */
 class NodeGuardianTest {
   private ActorSystem<Void> system;
 
@@ -25,26 +28,37 @@ class NodeGuardianTest {
   }
 
   private static Config config(NodeSettings.Role role) {
-    return ConfigFactory.parseString("""
+    return ConfigFactory.parseString(
+            """
         pekko.coordinated-shutdown.exit-jvm = off
         pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
         pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
         pekko.management.http.port = -1
-        """).withFallback(new NodeSettings(role, 0, List.of(), null, null, -1, -1).toConfig()).resolve();
+        """)
+        .withFallback(new NodeSettings(role, 0, List.of(), null, null, -1, -1).toConfig())
+        .resolve();
   }
 
   /** Stops an actor from outside, as a crash would (typed actors ignore a classic PoisonPill). */
   private void stop(String path) {
     // the guardian spawns it once the system has started: poll for it with a timeout
-    org.apache.pekko.actor.ActorRef ref = ActorTestKit.create(system).createTestProbe().awaitAssert(
-        Duration.ofSeconds(10), () -> {
-          try {
-            return system.classicSystem().actorSelection(path).resolveOne(Duration.ofSeconds(1))
-                .toCompletableFuture().get();
-          } catch (Exception e) {
-            throw new AssertionError(path + " not found", e);
-          }
-        });
+    org.apache.pekko.actor.ActorRef ref =
+        ActorTestKit.create(system)
+            .createTestProbe()
+            .awaitAssert(
+                Duration.ofSeconds(10),
+                () -> {
+                  try {
+                    return system
+                        .classicSystem()
+                        .actorSelection(path)
+                        .resolveOne(Duration.ofSeconds(1))
+                        .toCompletableFuture()
+                        .get();
+                  } catch (Exception e) {
+                    throw new AssertionError(path + " not found", e);
+                  }
+                });
     ((org.apache.pekko.actor.InternalActorRef) ref).stop();
   }
 
@@ -52,11 +66,20 @@ class NodeGuardianTest {
   void aStoppedQueueShutsTheDeviceNodeDownWithExitCodeOne() {
     system = ClusterNode.start(NodeSettings.Role.DEVICE, config(NodeSettings.Role.DEVICE)).system();
     stop("/user/queue-1");
-    assertThat(ClusterNode.awaitTermination(system, Duration.ofSeconds(30))).as("the node ends").isTrue();
+    assertThat(ClusterNode.awaitTermination(system, Duration.ofSeconds(30)))
+        .as("the node ends")
+        .isTrue();
     CoordinatedShutdown cs = CoordinatedShutdown.get(system.classicSystem());
     assertThat(cs.getShutdownReason()).contains(NodeGuardian.ChildStopped.INSTANCE);
-    assertThat(system.settings().config().getInt("pekko.coordinated-shutdown.reason-overrides.\""
-        + NodeGuardian.ChildStopped.class.getName() + "\".exit-code")).isEqualTo(1);
+    assertThat(
+            system
+                .settings()
+                .config()
+                .getInt(
+                    "pekko.coordinated-shutdown.reason-overrides.\""
+                        + NodeGuardian.ChildStopped.class.getName()
+                        + "\".exit-code"))
+        .isEqualTo(1);
   }
 
   @Test

@@ -11,10 +11,14 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Flags over --config over the node defaults, and what the node defaults promise (architecture.md §5a). */
+/**
+ * Flags over --config over the node defaults, and what the node defaults promise (architecture.md
+ * §5a).
+ */
 class NodeSettingsTest {
   private static NodeSettings host(int port, String seeds, Path config) {
-    return new NodeSettings(NodeSettings.Role.HOST, port, NodeSettings.parseSeeds(seeds), config, null, -1, -1);
+    return new NodeSettings(
+        NodeSettings.Role.HOST, port, NodeSettings.parseSeeds(seeds), config, null, -1, -1);
   }
 
   @Test
@@ -40,26 +44,34 @@ class NodeSettingsTest {
     assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isTrue();
     assertThat(c.getString("pekko.management.http.routes.mqroute-status"))
         .isEqualTo("io.mqroute.cluster.mgmt.StatusRoutes");
-    assertThat(c.getString("pekko.management.http.routes.cluster-management")).contains("ClusterHttpManagement");
+    assertThat(c.getString("pekko.management.http.routes.cluster-management"))
+        .contains("ClusterHttpManagement");
   }
 
   @Test
-  void theRoleComesFromTheFileWhenNoFlagGivesItAndMustAgreeWithIt(@TempDir Path dir) throws IOException {
+  void theRoleComesFromTheFileWhenNoFlagGivesItAndMustAgreeWithIt(@TempDir Path dir)
+      throws IOException {
     Path device = Files.writeString(dir.resolve("device.conf"), "pekko.cluster.roles = [device]\n");
-    Path none = Files.writeString(dir.resolve("none.conf"), "mqroute.cluster.host.selector = p2c\n");
+    Path none =
+        Files.writeString(dir.resolve("none.conf"), "mqroute.cluster.host.selector = p2c\n");
     assertThat(NodeSettings.roleOf(device)).isEqualTo(NodeSettings.Role.DEVICE);
-    assertThatThrownBy(() -> NodeSettings.roleOf(none)).isInstanceOf(NodeConfigException.class)
+    assertThatThrownBy(() -> NodeSettings.roleOf(none))
+        .isInstanceOf(NodeConfigException.class)
         .hasMessageContaining("give --role");
     assertThatThrownBy(() -> NodeSettings.roleOf(null)).hasMessageStartingWith("missing --role");
     // --role host with a device file: the file's role was silently replaced before
-    assertThatThrownBy(() -> host(0, "", device).toConfig()).isInstanceOf(NodeConfigException.class)
-        .hasMessageContaining("--role host but --config").hasMessageContaining("[device]");
+    assertThatThrownBy(() -> host(0, "", device).toConfig())
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("--role host but --config")
+        .hasMessageContaining("[device]");
   }
 
   @Test
   void theConfigFileIsUnderTheFlagsAndOverTheDefaults(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("node.conf");
-    Files.writeString(f, """
+    Files.writeString(
+        f,
+        """
         pekko.remote.artery.canonical.port = 25599
         pekko.management.http.port = 19999
         mqroute.cluster.host.selector = p2c
@@ -68,71 +80,92 @@ class NodeSettingsTest {
     assertThat(fromFile.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25599);
     assertThat(fromFile.getInt("pekko.management.http.port")).isEqualTo(19999);
     assertThat(fromFile.getString("mqroute.cluster.host.selector")).isEqualTo("p2c");
-    assertThat(host(25600, "", f).toConfig().getInt("pekko.remote.artery.canonical.port")).isEqualTo(25600);
+    assertThat(host(25600, "", f).toConfig().getInt("pekko.remote.artery.canonical.port"))
+        .isEqualTo(25600);
   }
 
   @Test
   void theShippedNodeFilesWork() {
     Path deviceB = Path.of("../cluster-config/device-b.conf");
-    Config c = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), deviceB, null, -1, -1).toConfig();
+    Config c =
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), deviceB, null, -1, -1).toConfig();
     assertThat(c.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25522);
     assertThat(c.getInt("pekko.management.http.port")).isEqualTo(26522);
     assertThat(c.getInt("mqroute.cluster.device.first-queue")).isEqualTo(16);
     assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("device");
-    assertThat(NodeSettings.roleOf(Path.of("../cluster-config/host.conf"))).isEqualTo(NodeSettings.Role.HOST);
+    assertThat(NodeSettings.roleOf(Path.of("../cluster-config/host.conf")))
+        .isEqualTo(NodeSettings.Role.HOST);
   }
 
   @Test
   void dataMakesADeviceServeFilesUnderIt(@TempDir Path dir) {
     Path data = dir.resolve("data");
-    Config c = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, 3).toConfig();
+    Config c =
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, 3).toConfig();
     assertThat(c.getString("mqroute.cluster.device.backend")).isEqualTo("file");
-    assertThat(Path.of(c.getString("mqroute.cluster.device.file-root"))).isEqualTo(data.toAbsolutePath());
+    assertThat(Path.of(c.getString("mqroute.cluster.device.file-root")))
+        .isEqualTo(data.toAbsolutePath());
     assertThat(Files.isDirectory(data)).isTrue();
     assertThat(c.getInt("mqroute.cluster.device.first-queue")).isEqualTo(3);
   }
 
   @Test
   void aClientNeverExitsTheJvm() {
-    Config c = new NodeSettings(NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1).toConfig();
+    Config c =
+        new NodeSettings(NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1)
+            .toConfig();
     assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isFalse();
   }
 
   @Test
   void badSeedsAndPortsAreOneLineErrors() {
-    assertThatThrownBy(() -> NodeSettings.parseSeeds("127.0.0.1:99999")).isInstanceOf(NodeConfigException.class)
+    assertThatThrownBy(() -> NodeSettings.parseSeeds("127.0.0.1:99999"))
+        .isInstanceOf(NodeConfigException.class)
         .hasMessage("--seeds: '127.0.0.1:99999' is not host:port (e.g. 127.0.0.1:25520)");
     assertThatThrownBy(() -> host(-1, "", null)).hasMessage("--port must be in 0..65535, was -1");
-    assertThatThrownBy(() -> NodeSettings.Role.ofNode("client")).hasMessageContaining("host or device");
+    assertThatThrownBy(() -> NodeSettings.Role.ofNode("client"))
+        .hasMessageContaining("host or device");
   }
 
   @Test
   void aLoopbackNodeRefusesSeedsItCouldNeverReach() {
-    assertThatThrownBy(() -> host(25520, "10.0.0.7:25520", null).toConfig()).isInstanceOf(NodeConfigException.class)
-        .hasMessage("--seeds: 10.0.0.7:25520 is not a loopback address, but this node listens on 127.0.0.1 only "
-            + "(pekko.remote.artery.canonical.hostname) and could never join it");
+    assertThatThrownBy(() -> host(25520, "10.0.0.7:25520", null).toConfig())
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessage(
+            "--seeds: 10.0.0.7:25520 is not a loopback address, but this node listens on 127.0.0.1 only "
+                + "(pekko.remote.artery.canonical.hostname) and could never join it");
     assertThatThrownBy(() -> host(25520, "127.0.0.1:25521,db.example.com:25520", null).toConfig())
         .hasMessageContaining("db.example.com:25520 is not a loopback address");
-    assertThat(host(25520, "127.0.0.2:25521,localhost:25522", null).toConfig()
-        .getStringList("pekko.cluster.seed-nodes")).hasSize(2);
+    assertThat(
+            host(25520, "127.0.0.2:25521,localhost:25522", null)
+                .toConfig()
+                .getStringList("pekko.cluster.seed-nodes"))
+        .hasSize(2);
     assertThat(NodeSettings.isLoopback("[::1]")).isTrue();
     assertThat(NodeSettings.isLoopback("127.0.0.1.evil.com")).isFalse();
   }
 
   @Test
-  void theDeviceQueueRulesAreCheckedWithTheExperimentFormatsParsers(@TempDir Path dir) throws IOException {
+  void theDeviceQueueRulesAreCheckedWithTheExperimentFormatsParsers(@TempDir Path dir)
+      throws IOException {
     Path f = dir.resolve("device.conf");
     Files.writeString(f, "mqroute.cluster.device.full-ring = \"refill-on-complete\"\n");
     NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
-    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
-        .hasMessage("mqroute.cluster.device.full-ring: unknown full-ring strategy \"refill-on-complete\"; did you "
-            + "mean \"refill-on-completion\"? (valid: delayed-retry, refill-on-completion)");
+    assertThatThrownBy(device::toConfig)
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessage(
+            "mqroute.cluster.device.full-ring: unknown full-ring strategy \"refill-on-complete\"; did you "
+                + "mean \"refill-on-completion\"? (valid: delayed-retry, refill-on-completion)");
     Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(2ms)\"\n");
     Config c = device.toConfig();
-    assertThat(DeviceRules.fromConfig(c.getConfig("mqroute.cluster.device")).fullRing().retryDelayNanos())
+    assertThat(
+            DeviceRules.fromConfig(c.getConfig("mqroute.cluster.device"))
+                .fullRing()
+                .retryDelayNanos())
         .isEqualTo(2_000_000L);
     Files.writeString(f, "mqroute.cluster.device.full-ring = \"delayed-retry(-1ms)\"\n");
-    assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.full-ring: ")
+    assertThatThrownBy(device::toConfig)
+        .hasMessageStartingWith("mqroute.cluster.device.full-ring: ")
         .hasMessageNotContaining("\n");
   }
 
@@ -140,22 +173,32 @@ class NodeSettingsTest {
   void theHostAdmissionKeysAreTheExperimentFormats(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("host.conf");
     Files.writeString(f, "mqroute.cluster.host.admission = per-queu\n");
-    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
-        .hasMessage("mqroute.cluster.host.admission: unknown admission \"per-queu\"; did you mean \"per-queue\"? "
-            + "(valid: global, per-queue)");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessage(
+            "mqroute.cluster.host.admission: unknown admission \"per-queu\"; did you mean \"per-queue\"? "
+                + "(valid: global, per-queue)");
     Files.writeString(f, "mqroute.cluster.host.max-background = 0\n");
     assertThatThrownBy(() -> host(0, "", f).toConfig())
-        .hasMessage("mqroute.cluster.host.max-background: max-background must be in [1, 65535], got 0");
+        .hasMessage(
+            "mqroute.cluster.host.max-background: max-background must be in [1, 65535], got 0");
     Files.writeString(f, "mqroute.cluster.host { admission = global, max-background = 12 }\n");
-    HostRouterSettings s = HostRouterSettings.fromConfig(host(0, "", f).toConfig().getConfig("mqroute.cluster.host"));
-    assertThat(s.admission()).isEqualTo(io.mqroute.policies.strategy.BackgroundAdmission.Mode.GLOBAL);
+    HostRouterSettings s =
+        HostRouterSettings.fromConfig(host(0, "", f).toConfig().getConfig("mqroute.cluster.host"));
+    assertThat(s.admission())
+        .isEqualTo(io.mqroute.policies.strategy.BackgroundAdmission.Mode.GLOBAL);
     assertThat(s.maxBackground()).isEqualTo(12);
-    assertThat(s.congestionThreshold()).as("3/4 of max-background, as in an experiment").isEqualTo(9);
+    assertThat(s.congestionThreshold())
+        .as("3/4 of max-background, as in an experiment")
+        .isEqualTo(9);
   }
 
   @Test
   void aNodeThatCannotJoinGivesUp() {
-    assertThat(host(0, "", null).toConfig().getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
+    assertThat(
+            host(0, "", null)
+                .toConfig()
+                .getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
         .isEqualTo(java.time.Duration.ofSeconds(60));
   }
 
@@ -164,10 +207,12 @@ class NodeSettingsTest {
     Path f = dir.resolve("device.conf");
     NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
     Files.writeString(f, "mqroute.cluster.device.file-count = 0\n");
-    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+    assertThatThrownBy(device::toConfig)
+        .isInstanceOf(NodeConfigException.class)
         .hasMessage("mqroute.cluster.device.file-count must be in 1..1048576, was 0");
     Files.writeString(f, "mqroute.cluster.device.file-count = 2000000\n");
-    assertThatThrownBy(device::toConfig).hasMessageStartingWith("mqroute.cluster.device.file-count must be");
+    assertThatThrownBy(device::toConfig)
+        .hasMessageStartingWith("mqroute.cluster.device.file-count must be");
     Files.writeString(f, "");
     assertThat(device.toConfig().getInt("mqroute.cluster.device.file-count")).isEqualTo(64);
   }
@@ -177,24 +222,49 @@ class NodeSettingsTest {
     Path f = dir.resolve("node.conf");
     NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
     String[][] cases = {
-        {"mqroute.cluster.device.file-max-bytes = 0", "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 0"},
-        {"mqroute.cluster.device.file-max-bytes = 2TiB",
-            "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 2TiB"},
-        {"mqroute.cluster.device.service-delay = -1ms",
-            "mqroute.cluster.device.service-delay must be in 0s..24h, was -1ms"},
-        {"mqroute.cluster.device.queues = 0", "mqroute.cluster.device.queues must be in 1..1024, was 0"},
-        {"mqroute.cluster.device.ring-size = 100000",
-            "mqroute.cluster.device.ring-size must be in 1..65536, was 100000"},
-        {"mqroute.cluster.device.first-queue = -1",
-            "mqroute.cluster.device.first-queue must be in 0..2147483645, was -1"},
-        {"mqroute.cluster.host.max-queues = 0", "mqroute.cluster.host.max-queues must be in 1..1024, was 0"},
-        {"mqroute.cluster.host.queue-window = 0", "mqroute.cluster.host.queue-window must be in 1..65536, was 0"},
-        {"mqroute.cluster.host.queue-window = lots",
-            "mqroute.cluster.host.queue-window must be a number, was \"lots\""},
+      {
+        "mqroute.cluster.device.file-max-bytes = 0",
+        "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 0"
+      },
+      {
+        "mqroute.cluster.device.file-max-bytes = 2TiB",
+        "mqroute.cluster.device.file-max-bytes must be in 1..1TiB, was 2TiB"
+      },
+      {
+        "mqroute.cluster.device.service-delay = -1ms",
+        "mqroute.cluster.device.service-delay must be in 0s..24h, was -1ms"
+      },
+      {
+        "mqroute.cluster.device.queues = 0",
+        "mqroute.cluster.device.queues must be in 1..1024, was 0"
+      },
+      {
+        "mqroute.cluster.device.ring-size = 100000",
+        "mqroute.cluster.device.ring-size must be in 1..65536, was 100000"
+      },
+      {
+        "mqroute.cluster.device.first-queue = -1",
+        "mqroute.cluster.device.first-queue must be in 0..2147483645, was -1"
+      },
+      {
+        "mqroute.cluster.host.max-queues = 0",
+        "mqroute.cluster.host.max-queues must be in 1..1024, was 0"
+      },
+      {
+        "mqroute.cluster.host.queue-window = 0",
+        "mqroute.cluster.host.queue-window must be in 1..65536, was 0"
+      },
+      {
+        "mqroute.cluster.host.queue-window = lots",
+        "mqroute.cluster.host.queue-window must be a number, was \"lots\""
+      },
     };
     for (String[] c : cases) {
       Files.writeString(f, c[0] + "\n");
-      assertThatThrownBy(device::toConfig).as(c[0]).isInstanceOf(NodeConfigException.class).hasMessage(c[1]);
+      assertThatThrownBy(device::toConfig)
+          .as(c[0])
+          .isInstanceOf(NodeConfigException.class)
+          .hasMessage(c[1]);
     }
   }
 
@@ -202,13 +272,17 @@ class NodeSettingsTest {
   void theNodeFileIsBoundedAndIncludesNoUrl(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("node.conf");
     Files.writeString(f, "include url(\"http://127.0.0.1:9/node.conf\")\n");
-    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
-        .hasMessageContaining("include url(http://127.0.0.1:9/node.conf) is not allowed").hasMessageStartingWith("--config ");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("include url(http://127.0.0.1:9/node.conf) is not allowed")
+        .hasMessageStartingWith("--config ");
     Path big = dir.resolve("big.conf");
     Files.writeString(big, "x = \"" + "a".repeat(1 << 20) + "\"\n");
     Files.writeString(f, "include file(\"" + big + "\")\n");
-    assertThatThrownBy(() -> host(0, "", f).toConfig()).hasMessage("--config " + big + ": larger than 1 MiB");
-    assertThatThrownBy(() -> host(0, "", big).toConfig()).hasMessage("--config " + big + ": larger than 1 MiB");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .hasMessage("--config " + big + ": larger than 1 MiB");
+    assertThatThrownBy(() -> host(0, "", big).toConfig())
+        .hasMessage("--config " + big + ": larger than 1 MiB");
     Files.writeString(f, "include \"small.conf\"\n");
     Files.writeString(dir.resolve("small.conf"), "mqroute.cluster.host.queue-window = 7\n");
     assertThat(host(0, "", f).toConfig().getInt("mqroute.cluster.host.queue-window")).isEqualTo(7);
@@ -218,37 +292,54 @@ class NodeSettingsTest {
   void aNodeFileCannotQuietlyTurnTheProtectionsOff(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("node.conf");
     Files.writeString(f, "pekko.actor.allow-java-serialization = on\n");
-    assertThatThrownBy(() -> host(0, "", f).toConfig()).isInstanceOf(NodeConfigException.class)
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .isInstanceOf(NodeConfigException.class)
         .hasMessageStartingWith("pekko.actor.allow-java-serialization = on is refused");
     Files.writeString(f, "pekko.actor.serialization-bindings { \"java.lang.Object\" = java }\n");
     assertThatThrownBy(() -> host(0, "", f).toConfig())
-        .hasMessage("pekko.actor.serialization-bindings: \"java.lang.Object\" is bound to Java serialization, "
-            + "which mqroute nodes refuse");
-    Files.writeString(f, "pekko.actor.serializers.j2 = \"org.apache.pekko.serialization.JavaSerializer\"\n"
-        + "pekko.actor.serialization-bindings { \"java.util.List\" = j2 }\n");
-    assertThatThrownBy(() -> host(0, "", f).toConfig()).hasMessageContaining("bound to Java serialization");
-    for (String key : List.of("pekko.remote.artery.canonical.hostname", "pekko.management.http.hostname",
-        "pekko.remote.artery.bind.hostname")) {
+        .hasMessage(
+            "pekko.actor.serialization-bindings: \"java.lang.Object\" is bound to Java serialization, "
+                + "which mqroute nodes refuse");
+    Files.writeString(
+        f,
+        "pekko.actor.serializers.j2 = \"org.apache.pekko.serialization.JavaSerializer\"\n"
+            + "pekko.actor.serialization-bindings { \"java.util.List\" = j2 }\n");
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .hasMessageContaining("bound to Java serialization");
+    for (String key :
+        List.of(
+            "pekko.remote.artery.canonical.hostname",
+            "pekko.management.http.hostname",
+            "pekko.remote.artery.bind.hostname")) {
       Files.writeString(f, key + " = \"0.0.0.0\"\n");
-      assertThatThrownBy(() -> host(0, "", f).toConfig()).as(key)
+      assertThatThrownBy(() -> host(0, "", f).toConfig())
+          .as(key)
           .hasMessageStartingWith(key + " = 0.0.0.0 is not a loopback address")
           .hasMessageContaining("mqroute.cluster.allow-non-loopback = on");
     }
-    Files.writeString(f, "pekko.management.http.hostname = \"0.0.0.0\"\nmqroute.cluster.allow-non-loopback = on\n");
-    assertThat(host(0, "", f).toConfig().getString("pekko.management.http.hostname")).isEqualTo("0.0.0.0");
+    Files.writeString(
+        f,
+        "pekko.management.http.hostname = \"0.0.0.0\"\nmqroute.cluster.allow-non-loopback = on\n");
+    assertThat(host(0, "", f).toConfig().getString("pekko.management.http.hostname"))
+        .isEqualTo("0.0.0.0");
   }
 
   @Test
   void aFileRootOwnedBySomeoneElseIsAOneLineError(@TempDir Path dir) throws IOException {
     Path data = Files.createDirectories(dir.resolve("data"));
     try {
-      Files.setOwner(data, data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
+      Files.setOwner(
+          data,
+          data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
     } catch (IOException | UnsupportedOperationException e) {
       org.junit.jupiter.api.Assumptions.assumeTrue(false, "cannot chown here: " + e);
     }
-    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1);
-    assertThatThrownBy(device::toConfig).isInstanceOf(NodeConfigException.class)
+    NodeSettings device =
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1);
+    assertThatThrownBy(device::toConfig)
+        .isInstanceOf(NodeConfigException.class)
         .hasMessageStartingWith("mqroute.cluster.device.file-root: file backend root ")
-        .hasMessageContaining("is owned by nobody").hasMessageNotContaining("\n");
+        .hasMessageContaining("is owned by nobody")
+        .hasMessageNotContaining("\n");
   }
 }

@@ -9,7 +9,10 @@ import java.util.Set;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 
-/** The host router's slot bookkeeping, without actors (queue handles are strings, sorted by themselves). */
+/**
+ * The host router's slot bookkeeping, without actors (queue handles are strings, sorted by
+ * themselves).
+ */
 class QueueSlotsTest {
   private static QueueSlots<String> slots(int capacity) {
     return new QueueSlots<>(capacity, Function.identity());
@@ -38,12 +41,14 @@ class QueueSlotsTest {
   @Test
   void aDepartedQueueFreesItsSlotAndTheOthersKeepTheirs() {
     QueueSlots<String> s = slots(4);
-    assertThat(s.update(listing("a", "b", "c"))).isEqualTo(new QueueSlots.Change(List.of(0, 1, 2), List.of()));
+    assertThat(s.update(listing("a", "b", "c")))
+        .isEqualTo(new QueueSlots.Change(List.of(0, 1, 2), List.of()));
     assertThat(s.update(listing("a", "c"))).isEqualTo(new QueueSlots.Change(List.of(), List.of(1)));
     assertThat(s.slotOf("b")).isEqualTo(-1);
     assertThat(s.slotOf("c")).isEqualTo(2);
     // a newcomer takes the freed slot; an unchanged listing changes nothing
-    assertThat(s.update(listing("d", "a", "c"))).isEqualTo(new QueueSlots.Change(List.of(1), List.of()));
+    assertThat(s.update(listing("d", "a", "c")))
+        .isEqualTo(new QueueSlots.Change(List.of(1), List.of()));
     assertThat(s.queue(1)).isEqualTo("d");
     assertThat(s.update(listing("a", "c", "d")).isEmpty()).isTrue();
   }

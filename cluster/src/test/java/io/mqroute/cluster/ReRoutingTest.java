@@ -19,10 +19,10 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * architecture.md §5a device loss, in one local system: the router sends at most a window of requests to a queue and
- * keeps the rest; when a queue goes (its actor stops, so it leaves the Receptionist listing), the requests sent to it
- * end with ENOTCONN and the ones waiting for it on the host go to the remaining queue. A queue that appears later
- * is used.
+ * architecture.md §5a device loss, in one local system: the router sends at most a window of
+ * requests to a queue and keeps the rest; when a queue goes (its actor stops, so it leaves the
+ * Receptionist listing), the requests sent to it end with ENOTCONN and the ones waiting for it on
+ * the host go to the remaining queue. A queue that appears later is used.
  */
 class ReRoutingTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
@@ -45,36 +45,51 @@ class ReRoutingTest {
   }
 
   private void awaitQueues(ActorRef<HostRouter.Command> router, int n) {
-    kit.createTestProbe().awaitAssert(WAIT, () -> {
-      assertThat(slots(router).queues().stream().filter(Objects::nonNull).count()).isEqualTo(n);
-      return null;
-    });
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              assertThat(slots(router).queues().stream().filter(Objects::nonNull).count())
+                  .isEqualTo(n);
+              return null;
+            });
   }
 
   @Test
   void aLostQueuesSentRequestsEndWithEnotconnAndItsWaitingOnesGoToAnotherQueue() {
     // it holds every request for far longer than the test
-    ActorRef<DeviceQueue.Command> stuck = kit.spawn(DeviceQueue.create(queue(0, Duration.ofMinutes(10))), "a-stuck");
+    ActorRef<DeviceQueue.Command> stuck =
+        kit.spawn(DeviceQueue.create(queue(0, Duration.ofMinutes(10))), "a-stuck");
     kit.spawn(DeviceQueue.create(queue(1, Duration.ZERO)), "b-fast");
-    ActorRef<HostRouter.Command> router = kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1,
-        WINDOW)), "router");
+    ActorRef<HostRouter.Command> router =
+        kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, WINDOW)), "router");
     awaitQueues(router, 2);
 
     TestProbe<Completion> client = kit.createTestProbe();
     int n = 12;
     for (int i = 0; i < n; i++) {
-      router.tell(new HostRouter.Submit(new Request(i, Op.READ, 1, 4096L * i, 4096, true, i, 0, client.ref())));
+      router.tell(
+          new HostRouter.Submit(
+              new Request(i, Op.READ, 1, 4096L * i, 4096, true, i, 0, client.ref())));
     }
     // after the submits (mailbox order): what the stuck queue has, sent and waiting
     HostRouter.Slots s = slots(router);
-    // its slot: not necessarily 0, the two queues may reach the router in separate listings in either order
-    int stuckSlot = s.queues().indexOf(s.queues().stream()
-        .filter(q -> q != null && q.path().toString().contains("/a-stuck/")).findFirst().orElseThrow());
+    // its slot: not necessarily 0, the two queues may reach the router in separate listings in
+    // either order
+    int stuckSlot =
+        s.queues()
+            .indexOf(
+                s.queues().stream()
+                    .filter(q -> q != null && q.path().toString().contains("/a-stuck/"))
+                    .findFirst()
+                    .orElseThrow());
     int onStuck = s.nrReqs().get(stuckSlot);
     TestProbe<List<Integer>> waiting = kit.createTestProbe();
     router.tell(new HostRouter.GetWaiting(waiting.ref()));
     assertThat(waiting.receiveMessage(WAIT).get(stuckSlot)).isEqualTo(onStuck - WINDOW);
-    assertThat(onStuck).as("round robin gives the stuck queue more than its window").isGreaterThan(WINDOW);
+    assertThat(onStuck)
+        .as("round robin gives the stuck queue more than its window")
+        .isGreaterThan(WINDOW);
 
     Set<Long> ids = new HashSet<>();
     List<Completion> first = client.receiveSeveralMessages(n - onStuck, WAIT);
@@ -101,9 +116,13 @@ class ReRoutingTest {
     kit.spawn(DeviceQueue.create(queue(2, Duration.ZERO)), "c-new");
     awaitQueues(router, 2);
     for (int i = 0; i < 8; i++) {
-      router.tell(new HostRouter.Submit(new Request(100 + i, Op.READ, 1, 0, 4096, true, i, 0, client.ref())));
+      router.tell(
+          new HostRouter.Submit(
+              new Request(100 + i, Op.READ, 1, 0, 4096, true, i, 0, client.ref())));
     }
-    assertThat(client.receiveSeveralMessages(8, WAIT)).extracting(Completion::queue).contains(1, 2)
+    assertThat(client.receiveSeveralMessages(8, WAIT))
+        .extracting(Completion::queue)
+        .contains(1, 2)
         .doesNotContain(0);
   }
 }

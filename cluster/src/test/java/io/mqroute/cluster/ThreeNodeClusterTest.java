@@ -40,14 +40,16 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The shipped {@code cluster-config/cluster.conf} forms a three-node cluster (one host, two devices) in one JVM;
- * a {@link Request} found through the Receptionist crosses nodes as Kryo bytes and is answered with a
- * {@link Completion}; a device node that leaves is removed from the host's view, and so is its service.
+ * The shipped {@code cluster-config/cluster.conf} forms a three-node cluster (one host, two
+ * devices) in one JVM; a {@link Request} found through the Receptionist crosses nodes as Kryo bytes
+ * and is answered with a {@link Completion}; a device node that leaves is removed from the host's
+ * view, and so is its service.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the last test takes a node away
 class ThreeNodeClusterTest {
-  private static final ServiceKey<Request> QUEUES = ServiceKey.create(Request.class, "mqroute-queue");
+  private static final ServiceKey<Request> QUEUES =
+      ServiceKey.create(Request.class, "mqroute-queue");
   private static final Duration FORM = Duration.ofSeconds(20);
   private static final Duration LEAVE = Duration.ofSeconds(30);
 
@@ -57,11 +59,15 @@ class ThreeNodeClusterTest {
   private ActorTestKit hostKit;
   private ActorTestKit deviceKit;
 
-  /** The shipped settings with what one JVM needs on top (surefire runs in the module directory). */
+  /**
+   * The shipped settings with what one JVM needs on top (surefire runs in the module directory).
+   */
   private static Config nodeConfig(String role) {
     Config shipped = ConfigFactory.parseFile(Path.of("../cluster-config/cluster.conf").toFile());
     assertThat(shipped.isEmpty()).as("cluster-config/cluster.conf found").isFalse();
-    Config overrides = ConfigFactory.parseString("""
+    Config overrides =
+        ConfigFactory.parseString(
+            """
         # port 0: Artery binds a free port and publishes it as the canonical address (no port races)
         pekko.remote.artery.canonical.port = 0
         # joined programmatically below, the shipped seed ports may be taken on a build machine
@@ -76,7 +82,8 @@ class ThreeNodeClusterTest {
         pekko.loglevel = WARNING
         pekko.log-dead-letters = off
         pekko.log-dead-letters-during-shutdown = off
-        """.formatted(role));
+        """
+                .formatted(role));
     return overrides.withFallback(shipped).withFallback(ConfigFactory.load()).resolve();
   }
 
@@ -84,13 +91,24 @@ class ThreeNodeClusterTest {
     return Cluster.get(system).selfMember().address();
   }
 
-  /** A device-side queue that answers every request at once (stands in for the queue and the device). */
+  /**
+   * A device-side queue that answers every request at once (stands in for the queue and the
+   * device).
+   */
   private static Behavior<Request> queue(int index) {
-    return Behaviors.receiveMessage(r -> {
-      r.replyTo().tell(new Completion(r.id(), Status.OK, r.submitNanos(), r.submitNanos() + 1,
-          r.submitNanos() + 2, index));
-      return Behaviors.same();
-    });
+    return Behaviors.receiveMessage(
+        r -> {
+          r.replyTo()
+              .tell(
+                  new Completion(
+                      r.id(),
+                      Status.OK,
+                      r.submitNanos(),
+                      r.submitNanos() + 1,
+                      r.submitNanos() + 2,
+                      index));
+          return Behaviors.same();
+        });
   }
 
   @BeforeAll
@@ -107,10 +125,12 @@ class ThreeNodeClusterTest {
     }
     TestProbe<Object> waiter = hostKit.createTestProbe();
     for (ActorSystem<Void> node : List.of(host, deviceA, deviceB)) {
-      waiter.awaitAssert(FORM, () -> {
-        assertThat(upMembers(node)).hasSize(3);
-        return null;
-      });
+      waiter.awaitAssert(
+          FORM,
+          () -> {
+            assertThat(upMembers(node)).hasSize(3);
+            return null;
+          });
     }
   }
 
@@ -141,16 +161,19 @@ class ThreeNodeClusterTest {
   void rolesPortsAndFrameSizeComeFromTheShippedConfig() {
     assertThat(Cluster.get(host).selfMember().getRoles()).contains("host");
     assertThat(Cluster.get(deviceA).selfMember().getRoles()).contains("device");
-    Config node = ConfigFactory.parseFile(Path.of("../cluster-config/device-b.conf").toFile()).resolve();
+    Config node =
+        ConfigFactory.parseFile(Path.of("../cluster-config/device-b.conf").toFile()).resolve();
     assertThat(node.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25522);
     assertThat(node.getStringList("pekko.cluster.roles")).containsExactly("device");
-    assertThat(node.getStringList("pekko.cluster.seed-nodes")).hasSize(3)
+    assertThat(node.getStringList("pekko.cluster.seed-nodes"))
+        .hasSize(3)
         .allMatch(s -> s.startsWith("pekko://mqroute@127.0.0.1:2552"));
     assertThat(node.getString("pekko.cluster.downing-provider-class"))
         .isEqualTo("org.apache.pekko.cluster.sbr.SplitBrainResolverProvider");
     assertThat(node.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isTrue();
     // a frame must hold the largest message the Kryo serializer accepts, plus the envelope
-    long frame = host.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size");
+    long frame =
+        host.settings().config().getBytes("pekko.remote.artery.advanced.maximum-frame-size");
     long message = host.settings().config().getBytes("mqroute.wire.max-message-size");
     assertThat(frame).isGreaterThan(message).isLessThanOrEqualTo(message + 16 * 1024);
   }
@@ -166,9 +189,16 @@ class ThreeNodeClusterTest {
     // The host finds the device's queue through the (cluster) Receptionist.
     TestProbe<Receptionist.Listing> listings = hostKit.createTestProbe();
     host.receptionist().tell(Receptionist.subscribe(QUEUES, listings.ref()));
-    List<Receptionist.Listing> seen = listings.fishForMessage(FORM, "listing with the device's queue",
-        l -> l.getServiceInstances(QUEUES).isEmpty() ? FishingOutcomes.continueAndIgnore() : FishingOutcomes.complete());
-    ActorRef<Request> remote = seen.get(seen.size() - 1).getServiceInstances(QUEUES).iterator().next();
+    List<Receptionist.Listing> seen =
+        listings.fishForMessage(
+            FORM,
+            "listing with the device's queue",
+            l ->
+                l.getServiceInstances(QUEUES).isEmpty()
+                    ? FishingOutcomes.continueAndIgnore()
+                    : FishingOutcomes.complete());
+    ActorRef<Request> remote =
+        seen.get(seen.size() - 1).getServiceInstances(QUEUES).iterator().next();
     assertThat(remote.path().address()).isEqualTo(address(deviceA)).isNotEqualTo(address(host));
 
     Request request = new Request(42, Op.READ, 7, 4096, 512, false, 1, 1_000, null);
@@ -184,14 +214,24 @@ class ThreeNodeClusterTest {
     Address gone = address(deviceA);
     deviceA.terminate();
     TestProbe<Object> waiter = hostKit.createTestProbe();
-    waiter.awaitAssert(LEAVE, () -> {
-      assertThat(upMembers(host)).doesNotContain(gone).hasSize(2);
-      assertThat(StreamSupport.stream(Cluster.get(host).state().getMembers().spliterator(), false)
-          .map(m -> m.address())).doesNotContain(gone);
-      return null;
-    });
-    // ... and its queue leaves the host's listing (architecture.md §5a: a departed node's queues leave the masks)
-    listings.fishForMessage(LEAVE, "listing without the departed queue",
-        l -> l.getServiceInstances(QUEUES).isEmpty() ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore());
+    waiter.awaitAssert(
+        LEAVE,
+        () -> {
+          assertThat(upMembers(host)).doesNotContain(gone).hasSize(2);
+          assertThat(
+                  StreamSupport.stream(Cluster.get(host).state().getMembers().spliterator(), false)
+                      .map(m -> m.address()))
+              .doesNotContain(gone);
+          return null;
+        });
+    // ... and its queue leaves the host's listing (architecture.md §5a: a departed node's queues
+    // leave the masks)
+    listings.fishForMessage(
+        LEAVE,
+        "listing without the departed queue",
+        l ->
+            l.getServiceInstances(QUEUES).isEmpty()
+                ? FishingOutcomes.complete()
+                : FishingOutcomes.continueAndIgnore());
   }
 }

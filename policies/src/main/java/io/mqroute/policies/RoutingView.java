@@ -5,8 +5,8 @@ import io.mqroute.policies.topology.QueueMask;
 
 /**
  * What a {@link QueueSelector} may read: per-queue load, which queues are registered (globally and
- * per NUMA node, as the reduced-queue series' {@code registered_q_mask} and
- * {@code numa_registered_q_mask[node]}), and the CPU layout with its online state.
+ * per NUMA node, as the reduced-queue series' {@code registered_q_mask} and {@code
+ * numa_registered_q_mask[node]}), and the CPU layout with its online state.
  *
  * <p>Queues are numbered {@code 0 .. queueCount()-1}. With per-CPU ring queues queue {@code i}
  * belongs to CPU {@code i}; with reduced queues only some of them are registered. The masks
@@ -15,39 +15,44 @@ import io.mqroute.policies.topology.QueueMask;
  */
 public interface RoutingView {
 
-    /** Number of queue slots ({@code max_nr_queues}); registered or not. */
-    int queueCount();
+  /** Number of queue slots ({@code max_nr_queues}); registered or not. */
+  int queueCount();
 
-    /** The immutable CPU layout; {@link #cpuCount()}, {@link #nodeCount()} and {@link #cpuToNode} agree with it. */
-    CpuTopology topology();
+  /**
+   * The immutable CPU layout; {@link #cpuCount()}, {@link #nodeCount()} and {@link #cpuToNode}
+   * agree with it.
+   */
+  CpuTopology topology();
 
-    /** Number of possible CPUs. */
-    int cpuCount();
+  /** Number of possible CPUs. */
+  int cpuCount();
 
-    /** Number of NUMA nodes ({@code nr_numa_nodes}); node ids are {@code 0 .. nodeCount()-1}. */
-    int nodeCount();
+  /** Number of NUMA nodes ({@code nr_numa_nodes}); node ids are {@code 0 .. nodeCount()-1}. */
+  int nodeCount();
 
-    /** Requests queued on or in service by queue {@code q} (the series' {@code q->nr_reqs}). */
-    int nrReqs(int q);
+  /** Requests queued on or in service by queue {@code q} (the series' {@code q->nr_reqs}). */
+  int nrReqs(int q);
 
-    /** Whether queue {@code q} exists; {@code false} for any index outside {@code [0, queueCount())}. */
-    boolean registered(int q);
+  /**
+   * Whether queue {@code q} exists; {@code false} for any index outside {@code [0, queueCount())}.
+   */
+  boolean registered(int q);
 
-    /** Every registered queue. */
-    QueueMask registeredQueues();
+  /** Every registered queue. */
+  QueueMask registeredQueues();
 
-    /** The registered queues whose home CPU is on {@code node}. */
-    QueueMask registeredQueues(int node);
+  /** The registered queues whose home CPU is on {@code node}. */
+  QueueMask registeredQueues(int node);
 
-    /** Queues whose home CPU ({@link #queueCpu(int)}) is online. */
-    QueueMask onlineQueues();
+  /** Queues whose home CPU ({@link #queueCpu(int)}) is online. */
+  QueueMask onlineQueues();
 
-    /** NUMA node of {@code cpu}. */
-    int cpuToNode(int cpu);
+  /** NUMA node of {@code cpu}. */
+  int cpuToNode(int cpu);
 
-    /** Whether {@code cpu} is online. */
-    boolean cpuOnline(int cpu);
+  /** Whether {@code cpu} is online. */
+  boolean cpuOnline(int cpu);
 
-    /** The home CPU of queue {@code q}: the CPU its server thread is bound to. */
-    int queueCpu(int q);
+  /** The home CPU of queue {@code q}: the CPU its server thread is bound to. */
+  int queueCpu(int q);
 }

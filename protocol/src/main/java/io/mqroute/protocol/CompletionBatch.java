@@ -3,8 +3,8 @@ package io.mqroute.protocol;
 import java.util.List;
 
 /**
- * Completions that cross the network together, the answer to {@link RequestBatch}es: a device queue sends what
- * completed since its last send to one router as one message.
+ * Completions that cross the network together, the answer to {@link RequestBatch}es: a device queue
+ * sends what completed since its last send to one router as one message.
  *
  * @param completions 1..{@value RequestBatch#MAX_SIZE} completions
  */
@@ -12,8 +12,8 @@ public record CompletionBatch(List<Completion> completions) implements WireMessa
   public CompletionBatch {
     completions = List.copyOf(completions);
     if (completions.isEmpty() || completions.size() > RequestBatch.MAX_SIZE) {
-      throw new IllegalArgumentException("a batch holds 1.." + RequestBatch.MAX_SIZE + " completions, was "
-          + completions.size());
+      throw new IllegalArgumentException(
+          "a batch holds 1.." + RequestBatch.MAX_SIZE + " completions, was " + completions.size());
     }
   }
 }

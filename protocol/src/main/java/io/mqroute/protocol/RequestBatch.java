@@ -4,25 +4,29 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * Requests for one queue that cross the network together: a host router sends what it routed to a queue since
- * its last send as one message, so the per-message costs of the transport (envelope, serializer call, reply
- * address) are paid once per batch instead of once per request.
+ * Requests for one queue that cross the network together: a host router sends what it routed to a
+ * queue since its last send as one message, so the per-message costs of the transport (envelope,
+ * serializer call, reply address) are paid once per batch instead of once per request.
  *
  * @param requests 1..{@value #MAX_SIZE} requests, each without its own {@code replyTo}
- * @param replyTo  where the queue answers with {@link CompletionBatch}es; null only in tests without a system
+ * @param replyTo where the queue answers with {@link CompletionBatch}es; null only in tests without
+ *     a system
  */
-public record RequestBatch(List<Request> requests, ActorRef<CompletionBatch> replyTo) implements WireMessage {
+public record RequestBatch(List<Request> requests, ActorRef<CompletionBatch> replyTo)
+    implements WireMessage {
   /** The most requests in one batch: bounds what a peer can make a node allocate for one frame. */
   public static final int MAX_SIZE = 1024;
 
   public RequestBatch {
     requests = List.copyOf(requests);
     if (requests.isEmpty() || requests.size() > MAX_SIZE) {
-      throw new IllegalArgumentException("a batch holds 1.." + MAX_SIZE + " requests, was " + requests.size());
+      throw new IllegalArgumentException(
+          "a batch holds 1.." + MAX_SIZE + " requests, was " + requests.size());
     }
     for (Request r : requests) {
       if (r.replyTo() != null) {
-        throw new IllegalArgumentException("requests in a batch are answered to the batch's replyTo");
+        throw new IllegalArgumentException(
+            "requests in a batch are answered to the batch's replyTo");
       }
     }
   }

@@ -1,8 +1,9 @@
 package io.mqroute.protocol;
 
 /**
- * How a request ended, with the kernel's errno names and Linux x86-64 errno values. The router, the queues
- * and the devices use exactly the codes the kernel uses on the same path (see each constant).
+ * How a request ended, with the kernel's errno names and Linux x86-64 errno values. The router, the
+ * queues and the devices use exactly the codes the kernel uses on the same path (see each
+ * constant).
  */
 public enum Status {
   OK(0),
@@ -16,7 +17,10 @@ public enum Status {
   ENOMEM(12),
   /** Foreground request with no queue for its CPU (fuse_uring_queue_fuse_req with a NULL queue). */
   EINVAL(22),
-  /** Ring full; normally never leaves the queue, which parks the request on its overflow list instead. */
+  /**
+   * Ring full; normally never leaves the queue, which parks the request on its overflow list
+   * instead.
+   */
   ENOSPC(28),
   /** Queue torn down with requests on it (fuse_uring_abort → fuse_dev_end_requests). */
   ECONNABORTED(103),

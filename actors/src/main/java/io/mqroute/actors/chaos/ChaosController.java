@@ -27,10 +27,11 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * Drives a chaos run: generic/650's hotplug loop (every interval a random hotpluggable CPU is written a random
- * 0 or 1), scripted events, and random fault windows — all from the run's "chaos" random stream, so the seed
- * fixes them. Before the final job group it stops, closes every fault window and brings every CPU back
- * online (generic/650's cleanup). Every change is logged in the event syntax, so the log replays.
+ * Drives a chaos run: generic/650's hotplug loop (every interval a random hotpluggable CPU is
+ * written a random 0 or 1), scripted events, and random fault windows — all from the run's "chaos"
+ * random stream, so the seed fixes them. Before the final job group it stops, closes every fault
+ * window and brings every CPU back online (generic/650's cleanup). Every change is logged in the
+ * event syntax, so the log replays.
  */
 public final class ChaosController extends AbstractBehavior<Command> {
   private final ChaosProfile profile;
@@ -41,15 +42,23 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private final RandomSource random;
   private final long start;
   private final boolean[] online;
+
   /** A group has started: the next BeforeGroup follows an unmount and a mount. */
   private boolean mounted;
-  /** The queues' server threads are fuse-over-io-uring ring threads, each pinned to its queue's CPU. */
+
+  /**
+   * The queues' server threads are fuse-over-io-uring ring threads, each pinned to its queue's CPU.
+   */
   private final boolean ringThreads;
+
   /** Per queue, the CPU its server thread runs on (libfuse pins it to the queue's CPU). */
   private final int[] serverCpu;
+
   private final int[] cpuToNode;
+
   /** Open windows per (kind, queue): a fault ends when its last window closes. */
   private final Map<Long, Integer> open = new HashMap<>();
+
   private final List<String> log = new ArrayList<>();
   private long hotplug;
   private long faults;
@@ -66,11 +75,15 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private long closeSerial;
 
   public static Perturbation perturbation(ChaosProfile profile) {
-    return handles -> Behaviors.setup(ctx -> Behaviors.withTimers(t -> new ChaosController(ctx, t, profile,
-        handles)));
+    return handles ->
+        Behaviors.setup(
+            ctx -> Behaviors.withTimers(t -> new ChaosController(ctx, t, profile, handles)));
   }
 
-  private ChaosController(ActorContext<Command> ctx, TimerScheduler<Command> timers, ChaosProfile profile,
+  private ChaosController(
+      ActorContext<Command> ctx,
+      TimerScheduler<Command> timers,
+      ChaosProfile profile,
       Perturbation.Handles machine) {
     super(ctx);
     this.profile = profile;
@@ -84,12 +97,15 @@ public final class ChaosController extends AbstractBehavior<Command> {
     this.online = new boolean[machine.cores().size()];
     java.util.Arrays.fill(online, true);
     this.serverCpu = machine.queueHomeCpu().clone();
-    this.cpuToNode = java.util.stream.IntStream.range(0, online.length).map(topology::cpuToNode).toArray();
+    this.cpuToNode =
+        java.util.stream.IntStream.range(0, online.length).map(topology::cpuToNode).toArray();
     if (profile.hotplugIntervalNanos() > 0 && !profile.hotpluggable().isEmpty()) {
-      timers.startTimerWithFixedDelay("flip", new Flip(), Duration.ofNanos(profile.hotplugIntervalNanos()));
+      timers.startTimerWithFixedDelay(
+          "flip", new Flip(), Duration.ofNanos(profile.hotplugIntervalNanos()));
     }
     for (int i = 0; i < profile.events().size(); i++) {
-      timers.startSingleTimer("event-" + i, new Scripted(i), Duration.ofNanos(profile.events().get(i).atNanos()));
+      timers.startSingleTimer(
+          "event-" + i, new Scripted(i), Duration.ofNanos(profile.events().get(i).atNanos()));
     }
     for (int i = 0; i < profile.faults().size(); i++) {
       if (profile.faults().get(i).enabled()) {
@@ -110,7 +126,10 @@ public final class ChaosController extends AbstractBehavior<Command> {
         .build();
   }
 
-  /** generic/650: pick a hotpluggable CPU, write a random 0 or 1 to its online file (a no-op if it already is). */
+  /**
+   * generic/650: pick a hotpluggable CPU, write a random 0 or 1 to its online file (a no-op if it
+   * already is).
+   */
   private Behavior<Command> onFlip() {
     int cpu = profile.hotpluggable().get(random.nextInt(profile.hotpluggable().size()));
     boolean up = random.nextInt(2) == 1;
@@ -130,7 +149,9 @@ public final class ChaosController extends AbstractBehavior<Command> {
   private Behavior<Command> onArrive(Arrive a) {
     FaultSchedule f = profile.faults().get(a.schedule());
     int queue = random.nextInt(machine.queues().size());
-    apply(ChaosEvent.fault(clock.nanoTime() - start, queue, new Fault(f.kind(), f.value()), f.forNanos()));
+    apply(
+        ChaosEvent.fault(
+            clock.nanoTime() - start, queue, new Fault(f.kind(), f.value()), f.forNanos()));
     scheduleArrival(a.schedule());
     return this;
   }
@@ -145,14 +166,20 @@ public final class ChaosController extends AbstractBehavior<Command> {
           return this;
         }
         online[e.target()] = false;
-        machine.cores().get(e.target()).tell(new CoreProtocol.SetOnline(false,
-            machine.cores().get(fallback(e.target()))));
-        machine.router().tell(new FlowProtocol.CpuHotplug(e.target(), false,
-            profile.semantics() == Semantics.HOTPLUG_AWARE));
+        machine
+            .cores()
+            .get(e.target())
+            .tell(new CoreProtocol.SetOnline(false, machine.cores().get(fallback(e.target()))));
+        machine
+            .router()
+            .tell(
+                new FlowProtocol.CpuHotplug(
+                    e.target(), false, profile.semantics() == Semantics.HOTPLUG_AWARE));
         hotplug++;
         tellJobs();
         for (int q = 0; q < serverCpu.length; q++) {
-          if (serverCpu[q] == e.target()) { // migrate_tasks breaks the thread's affinity and moves it
+          if (serverCpu[q]
+              == e.target()) { // migrate_tasks breaks the thread's affinity and moves it
             moveServer(q, ringThreads ? fallbackPinned(e.target()) : fallback(e.target()));
           }
         }
@@ -170,8 +197,8 @@ public final class ChaosController extends AbstractBehavior<Command> {
         if (f.kind() != Fault.Kind.LOSE && e.forNanos() > 0) {
           long key = key(f.kind(), e.target());
           open.merge(key, 1, Integer::sum);
-          timers.startSingleTimer(new Close(f.kind(), e.target(), closeSerial++),
-              Duration.ofNanos(e.forNanos()));
+          timers.startSingleTimer(
+              new Close(f.kind(), e.target(), closeSerial++), Duration.ofNanos(e.forNanos()));
         }
       }
     }
@@ -180,8 +207,9 @@ public final class ChaosController extends AbstractBehavior<Command> {
   }
 
   /**
-   * kernel: a server thread moved off its CPU stays where it is when the CPU returns (its affinity is not
-   * restored, kernel notes §5.1); hotplug-aware: it goes back, as managed IRQs and per-CPU kthreads do.
+   * kernel: a server thread moved off its CPU stays where it is when the CPU returns (its affinity
+   * is not restored, kernel notes §5.1); hotplug-aware: it goes back, as managed IRQs and per-CPU
+   * kthreads do.
    */
   private void bringOnline(int cpu) {
     online[cpu] = true;
@@ -198,7 +226,10 @@ public final class ChaosController extends AbstractBehavior<Command> {
     }
   }
 
-  /** libfuse's fuse_uring_start pins each ring thread to its qid's CPU again; other servers are not pinned. */
+  /**
+   * libfuse's fuse_uring_start pins each ring thread to its qid's CPU again; other servers are not
+   * pinned.
+   */
   private void repinServers() {
     if (!ringThreads) {
       return;
@@ -242,8 +273,8 @@ public final class ChaosController extends AbstractBehavior<Command> {
 
   /**
    * Where a thread pinned to the dying CPU goes: a ring thread is pinned to its qid's CPU (libfuse
-   * fuse_uring_set_thread_core), so select_fallback_rq finds no allowed CPU, widens the affinity and takes the
-   * lowest online CPU.
+   * fuse_uring_set_thread_core), so select_fallback_rq finds no allowed CPU, widens the affinity
+   * and takes the lowest online CPU.
    */
   private int fallbackPinned(int cpu) {
     return fallback(cpu, new int[] {cpu});
@@ -263,9 +294,9 @@ public final class ChaosController extends AbstractBehavior<Command> {
   }
 
   /**
-   * Before every group after the first there was an unmount and a mount: a new FUSE session starts its ring threads
-   * pinned to their own CPUs again (those online). Before the last group (the per-CPU check): stop, close every
-   * fault window, all CPUs back online.
+   * Before every group after the first there was an unmount and a mount: a new FUSE session starts
+   * its ring threads pinned to their own CPUs again (those online). Before the last group (the
+   * per-CPU check): stop, close every fault window, all CPUs back online.
    */
   private Behavior<Command> onBeforeGroup(BeforeGroup b) {
     if (mounted) {
@@ -292,8 +323,10 @@ public final class ChaosController extends AbstractBehavior<Command> {
   }
 
   private Behavior<Command> onCollect(Collect c) {
-    c.replyTo().tell(new MachineProtocol.GotPerturbation(new Perturbation.Report(List.copyOf(log), hotplug,
-        faults)));
+    c.replyTo()
+        .tell(
+            new MachineProtocol.GotPerturbation(
+                new Perturbation.Report(List.copyOf(log), hotplug, faults)));
     return this;
   }
 }

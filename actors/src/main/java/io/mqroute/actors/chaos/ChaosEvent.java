@@ -6,6 +6,7 @@ import java.util.Locale;
 
 /**
  * One scripted chaos event, written the way the event log prints it, so a log is also a script:
+ *
  * <pre>
  *   at 12ms offline cpu 3              at 20ms online cpu 3
  *   at 5ms eio queue 2 rate 0.5 for 1ms
@@ -16,16 +17,18 @@ import java.util.Locale;
  *   at 1ms lose queue 0 count 1        (a deliberately broken queue: the checker must catch it)
  * </pre>
  *
- * @param fault   the fault for queue events, null for CPU events
- * @param target  the CPU or the queue
- * @param forNanos how long a fault window stays open (0: until the next unmount; every mount starts with a
- *                 healthy device, and a window still open at an unmount ends there too)
+ * @param fault the fault for queue events, null for CPU events
+ * @param target the CPU or the queue
+ * @param forNanos how long a fault window stays open (0: until the next unmount; every mount starts
+ *     with a healthy device, and a window still open at an unmount ends there too)
  */
 public record ChaosEvent(long atNanos, Action action, int target, Fault fault, long forNanos) {
 
   /** What an event does. */
   public enum Action {
-    OFFLINE, ONLINE, FAULT
+    OFFLINE,
+    ONLINE,
+    FAULT
   }
 
   public static ChaosEvent offline(long at, int cpu) {
@@ -40,12 +43,17 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
     return new ChaosEvent(at, Action.FAULT, queue, fault, forNanos);
   }
 
-  /** @throws IllegalArgumentException with a message that names the part that is wrong */
+  /**
+   * @throws IllegalArgumentException with a message that names the part that is wrong
+   */
   public static ChaosEvent parse(String line) {
     String[] w = line.trim().toLowerCase(Locale.ROOT).split("\\s+");
     if (w.length < 5 || !w[0].equals("at")) {
-      throw new IllegalArgumentException("\"" + line + "\": expected \"at TIME offline|online cpu N\" or \"at TIME "
-          + "eio|enomem|stall|slow|ring-full|lose queue N ...\"");
+      throw new IllegalArgumentException(
+          "\""
+              + line
+              + "\": expected \"at TIME offline|online cpu N\" or \"at TIME "
+              + "eio|enomem|stall|slow|ring-full|lose queue N ...\"");
     }
     long at = Durations.parseNanos("event time", w[1]);
     String what = w[2];
@@ -72,7 +80,8 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
           }
           case "slow" -> {
             if (i >= w.length || !w[i].startsWith("x")) {
-              throw new IllegalArgumentException("\"" + line + "\": expected a factor like x10 after the queue");
+              throw new IllegalArgumentException(
+                  "\"" + line + "\": expected a factor like x10 after the queue");
             }
             value = decimal(line, new String[] {w[i].substring(1)}, 0);
             i++;
@@ -87,7 +96,7 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
             value = number(line, i + 1 < w.length ? w[i + 1] : "", "count");
             i += 2;
           }
-          default -> { }
+          default -> {}
         }
         if (i < w.length) {
           if (what.equals("lose")) {
@@ -95,20 +104,23 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
           }
           expect(line, w, i, "for");
           if (i + 2 != w.length) {
-            throw new IllegalArgumentException("\"" + line + "\": expected \"for DURATION\" at the end");
+            throw new IllegalArgumentException(
+                "\"" + line + "\": expected \"for DURATION\" at the end");
           }
           forNanos = Durations.parseNanos("window length", w[i + 1]);
         }
-        Fault.Kind kind = switch (what) {
-          case "eio" -> Fault.Kind.EIO;
-          case "enomem" -> Fault.Kind.ENOMEM;
-          case "stall" -> Fault.Kind.STALL;
-          case "slow" -> Fault.Kind.SLOWDOWN;
-          case "ring-full" -> Fault.Kind.RING_LIMIT;
-          default -> Fault.Kind.LOSE;
-        };
+        Fault.Kind kind =
+            switch (what) {
+              case "eio" -> Fault.Kind.EIO;
+              case "enomem" -> Fault.Kind.ENOMEM;
+              case "stall" -> Fault.Kind.STALL;
+              case "slow" -> Fault.Kind.SLOWDOWN;
+              case "ring-full" -> Fault.Kind.RING_LIMIT;
+              default -> Fault.Kind.LOSE;
+            };
         if (kind == Fault.Kind.RING_LIMIT && value < 1) {
-          throw new IllegalArgumentException("\"" + line + "\": a ring-full storm leaves at least 1 slot");
+          throw new IllegalArgumentException(
+              "\"" + line + "\": a ring-full storm leaves at least 1 slot");
         }
         if (kind == Fault.Kind.SLOWDOWN && value < 1) {
           throw new IllegalArgumentException("\"" + line + "\": the slowdown factor must be >= 1");
@@ -119,15 +131,25 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
           throw new IllegalArgumentException("\"" + line + "\": " + e.getMessage(), e);
         }
       }
-      default -> throw new IllegalArgumentException("\"" + line + "\": unknown event \"" + what
-          + "\" (valid: offline, online, eio, enomem, stall, slow, ring-full, lose)");
+      default ->
+          throw new IllegalArgumentException(
+              "\""
+                  + line
+                  + "\": unknown event \""
+                  + what
+                  + "\" (valid: offline, online, eio, enomem, stall, slow, ring-full, lose)");
     }
   }
 
   private static void expect(String line, String[] w, int i, String word) {
     if (i >= w.length || !w[i].equals(word)) {
-      throw new IllegalArgumentException("\"" + line + "\": expected \"" + word + "\""
-          + (i < w.length ? " where it says \"" + w[i] + "\"" : " at the end"));
+      throw new IllegalArgumentException(
+          "\""
+              + line
+              + "\": expected \""
+              + word
+              + "\""
+              + (i < w.length ? " where it says \"" + w[i] + "\"" : " at the end"));
     }
   }
 
@@ -140,7 +162,8 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
     } catch (NumberFormatException e) {
       // reported below
     }
-    throw new IllegalArgumentException("\"" + line + "\": " + what + " must be a whole number >= 0, got \"" + s + "\"");
+    throw new IllegalArgumentException(
+        "\"" + line + "\": " + what + " must be a whole number >= 0, got \"" + s + "\"");
   }
 
   private static double decimal(String line, String[] w, int i) {
@@ -154,8 +177,11 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
         // reported below
       }
     }
-    throw new IllegalArgumentException("\"" + line + "\": expected a number >= 0" + (i < w.length ? ", got \""
-        + w[i] + "\"" : " at the end"));
+    throw new IllegalArgumentException(
+        "\""
+            + line
+            + "\": expected a number >= 0"
+            + (i < w.length ? ", got \"" + w[i] + "\"" : " at the end"));
   }
 
   /** The event in the syntax {@link #parse} reads (exact: durations print in whole units). */
@@ -165,14 +191,16 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
     if (action != Action.FAULT) {
       return at + action.name().toLowerCase(Locale.ROOT) + " cpu " + target;
     }
-    String head = at + switch (fault.kind()) {
-      case EIO -> "eio queue " + target + " rate " + plain(fault.value());
-      case ENOMEM -> "enomem queue " + target + " rate " + plain(fault.value());
-      case STALL -> "stall queue " + target;
-      case SLOWDOWN -> "slow queue " + target + " x" + plain(fault.value());
-      case RING_LIMIT -> "ring-full queue " + target + " slots " + (long) fault.value();
-      case LOSE -> "lose queue " + target + " count " + (long) fault.value();
-    };
+    String head =
+        at
+            + switch (fault.kind()) {
+              case EIO -> "eio queue " + target + " rate " + plain(fault.value());
+              case ENOMEM -> "enomem queue " + target + " rate " + plain(fault.value());
+              case STALL -> "stall queue " + target;
+              case SLOWDOWN -> "slow queue " + target + " x" + plain(fault.value());
+              case RING_LIMIT -> "ring-full queue " + target + " slots " + (long) fault.value();
+              case LOSE -> "lose queue " + target + " count " + (long) fault.value();
+            };
     return forNanos > 0 ? head + " for " + Durations.format(forNanos) : head;
   }
 

@@ -26,8 +26,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Reads a chaos profile: the machine keys of an experiment ({@code machine}, {@code queues}, {@code router},
- * {@code device}, ...) plus
+ * Reads a chaos profile: the machine keys of an experiment ({@code machine}, {@code queues}, {@code
+ * router}, {@code device}, ...) plus
+ *
  * <pre>
  * chaos {
  *   semantics = kernel            # or hotplug-aware
@@ -47,21 +48,44 @@ import java.util.Map;
  * }
  * quick { chaos { ... } }         # what --quick changes
  * </pre>
+ *
  * Built-in profiles ({@code generic-650}) are resources next to this class.
  */
 public final class ChaosProfileParser {
   /** Larger profiles are refused: they are scripts, not data. */
   public static final long MAX_FILE_BYTES = 1L << 20;
+
   public static final List<String> BUILT_IN = List.of("generic-650");
 
-  private static final List<String> TOP_KEYS = concat(List.of("name", "description", "chaos", "quick"),
-      MachineSpecParser.KEYS);
-  private static final List<String> CHAOS_KEYS = List.of("semantics", "iterations", "load-factor", "hotpluggable",
-      "hotplug-interval", "writer", "block-size", "ops-per-writer", "iteration-runtime", "verify-ops", "max-wait",
-      "faults", "events");
-  private static final List<String> FAULT_KINDS = List.of("eio", "enomem", "stall", "slow", "ring-full");
-  private static final List<String> FORBIDDEN_WRITER_OPTIONS = List.of("bs", "size", "numjobs", "runtime",
-      "time_based", "stonewall", "cpus_allowed", "filesize");
+  private static final List<String> TOP_KEYS =
+      concat(List.of("name", "description", "chaos", "quick"), MachineSpecParser.KEYS);
+  private static final List<String> CHAOS_KEYS =
+      List.of(
+          "semantics",
+          "iterations",
+          "load-factor",
+          "hotpluggable",
+          "hotplug-interval",
+          "writer",
+          "block-size",
+          "ops-per-writer",
+          "iteration-runtime",
+          "verify-ops",
+          "max-wait",
+          "faults",
+          "events");
+  private static final List<String> FAULT_KINDS =
+      List.of("eio", "enomem", "stall", "slow", "ring-full");
+  private static final List<String> FORBIDDEN_WRITER_OPTIONS =
+      List.of(
+          "bs",
+          "size",
+          "numjobs",
+          "runtime",
+          "time_based",
+          "stonewall",
+          "cpus_allowed",
+          "filesize");
 
   private ChaosProfileParser() {}
 
@@ -70,9 +94,13 @@ public final class ChaosProfileParser {
     if (BUILT_IN.contains(profile)) {
       try (InputStream in = ChaosProfileParser.class.getResourceAsStream(profile + ".conf")) {
         if (in == null) {
-          throw new IllegalStateException("built-in profile " + profile + " is missing from the jar");
+          throw new IllegalStateException(
+              "built-in profile " + profile + " is missing from the jar");
         }
-        return new Source(profile, new String(in.readAllBytes(), StandardCharsets.UTF_8), Path.of("").toAbsolutePath());
+        return new Source(
+            profile,
+            new String(in.readAllBytes(), StandardCharsets.UTF_8),
+            Path.of("").toAbsolutePath());
       } catch (IOException e) {
         throw new IllegalStateException(e);
       }
@@ -80,8 +108,11 @@ public final class ChaosProfileParser {
     Path file = Path.of(profile);
     try {
       if (!Files.isRegularFile(file)) {
-        throw new ConfigError(profile + ": no such chaos profile (built in: " + String.join(", ", BUILT_IN)
-            + "; or a file)");
+        throw new ConfigError(
+            profile
+                + ": no such chaos profile (built in: "
+                + String.join(", ", BUILT_IN)
+                + "; or a file)");
       }
       if (Files.size(file) > MAX_FILE_BYTES) {
         throw new ConfigError(profile + ": larger than 1 MiB; a chaos profile is a script");
@@ -93,8 +124,8 @@ public final class ChaosProfileParser {
   }
 
   /**
-   * A profile's name (for messages), text, and the directory its relative file names (an {@code empirical}
-   * device's CSV) are read from.
+   * A profile's name (for messages), text, and the directory its relative file names (an {@code
+   * empirical} device's CSV) are read from.
    */
   public record Source(String name, String text, Path baseDir) {
     public Source(String name, String text) {
@@ -104,14 +135,18 @@ public final class ChaosProfileParser {
 
   /**
    * @param semantics replaces the profile's {@code chaos.semantics} when not null
-   * @param quick     apply the profile's {@code quick} block
+   * @param quick apply the profile's {@code quick} block
    */
   public static ChaosProfile parse(Source source, Semantics semantics, boolean quick) {
     Config raw;
     try {
-      raw = ConfigFactory.parseString(HoconText.singleLineStrings(source.text()),
-          ConfigParseOptions.defaults().setSyntax(ConfigSyntax.CONF)
-          .setOriginDescription(source.name())).resolve();
+      raw =
+          ConfigFactory.parseString(
+                  HoconText.singleLineStrings(source.text()),
+                  ConfigParseOptions.defaults()
+                      .setSyntax(ConfigSyntax.CONF)
+                      .setOriginDescription(source.name()))
+              .resolve();
     } catch (ConfigException e) {
       throw new ConfigError(e.getMessage());
     }
@@ -130,8 +165,9 @@ public final class ChaosProfileParser {
       sem = c.parse("semantics", "kernel", Semantics::parse);
     }
     Config machineRaw = raw.withoutPath("name").withoutPath("description").withoutPath("chaos");
-    MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(machineRaw, "", MachineSpecParser.KEYS),
-        source.baseDir());
+    MachineSpec machine =
+        MachineSpecParser.parse(
+            StrictConfig.of(machineRaw, "", MachineSpecParser.KEYS), source.baseDir());
     if (sem == Semantics.HOTPLUG_AWARE && !machine.router().selector().equals("hotplug-aware")) {
       machine = wrapHotplugAware(machine);
     }
@@ -146,20 +182,27 @@ public final class ChaosProfileParser {
         throw c.error("hotpluggable", "CPU 0 is never hotplugged (as in generic/650)");
       }
       if (cpu < 0 || cpu >= ncpu) {
-        throw c.error("hotpluggable", "CPU " + cpu + " does not exist (the machine has CPUs 0-" + (ncpu - 1) + ")");
+        throw c.error(
+            "hotpluggable",
+            "CPU " + cpu + " does not exist (the machine has CPUs 0-" + (ncpu - 1) + ")");
       }
     }
     if (hot.stream().distinct().count() != hot.size()) {
       throw c.error("hotpluggable", "names a CPU twice");
     }
     int loadFactor = c.integer("load-factor", 1, 1, 1024);
-    int writers = loadFactor * hot.size() > 1024 ? hot.size() : loadFactor * hot.size(); // as generic/650
+    int writers =
+        loadFactor * hot.size() > 1024 ? hot.size() : loadFactor * hot.size(); // as generic/650
     String writer = c.string("writer", "rw=randwrite\nioengine=psync");
     for (String line : writer.split("\n")) {
       String key = line.strip().split("=", 2)[0].strip().toLowerCase(Locale.ROOT);
       if (FORBIDDEN_WRITER_OPTIONS.contains(key)) {
-        throw c.error("writer", "must not set " + key + "= (the profile sets it: block-size, ops-per-writer, "
-            + "load-factor, iteration-runtime)");
+        throw c.error(
+            "writer",
+            "must not set "
+                + key
+                + "= (the profile sets it: block-size, ops-per-writer, "
+                + "load-factor, iteration-runtime)");
       }
     }
     long stallLimit = machine.stallLimitNanos();
@@ -176,29 +219,72 @@ public final class ChaosProfileParser {
       }
       boolean cpuEvent = e.action() != ChaosEvent.Action.FAULT;
       if (cpuEvent && !hot.contains(e.target())) {
-        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": CPU " + e.target()
-            + " is not hotpluggable (hotpluggable: " + hot + ")");
+        throw c.error(
+            "events",
+            "["
+                + i
+                + "] \""
+                + lines.get(i)
+                + "\": CPU "
+                + e.target()
+                + " is not hotpluggable (hotpluggable: "
+                + hot
+                + ")");
       }
       if (!cpuEvent && e.target() >= machine.queues().count()) {
-        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": queue " + e.target()
-            + " does not exist (queues 0-" + (machine.queues().count() - 1) + ")");
+        throw c.error(
+            "events",
+            "["
+                + i
+                + "] \""
+                + lines.get(i)
+                + "\": queue "
+                + e.target()
+                + " does not exist (queues 0-"
+                + (machine.queues().count() - 1)
+                + ")");
       }
-      if (!cpuEvent && e.fault().kind() == Fault.Kind.ENOMEM && machine.queues().kind() == QueueKind.PER_CPU) {
-        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": " + MachineSpecParser.NO_URING_ENOMEM);
+      if (!cpuEvent
+          && e.fault().kind() == Fault.Kind.ENOMEM
+          && machine.queues().kind() == QueueKind.PER_CPU) {
+        throw c.error(
+            "events", "[" + i + "] \"" + lines.get(i) + "\": " + MachineSpecParser.NO_URING_ENOMEM);
       }
       events.add(e);
     }
-    ChaosProfile profile = new ChaosProfile(name, description, source.text(), source.baseDir(), sem, machine,
-        c.integer("iterations", 10, 1, 1000), hot, c.nanos("hotplug-interval", 500_000_000L), writers, writer,
-        c.integer("block-size", 4096, 1, 1 << 24), c.integer("ops-per-writer", 2500, 1, 10_000_000),
-        c.nanos("iteration-runtime", 3_000_000_000L), c.integer("verify-ops", 16, 1, 1_000_000), maxWait, faults,
-        events, quick);
+    ChaosProfile profile =
+        new ChaosProfile(
+            name,
+            description,
+            source.text(),
+            source.baseDir(),
+            sem,
+            machine,
+            c.integer("iterations", 10, 1, 1000),
+            hot,
+            c.nanos("hotplug-interval", 500_000_000L),
+            writers,
+            writer,
+            c.integer("block-size", 4096, 1, 1 << 24),
+            c.integer("ops-per-writer", 2500, 1, 10_000_000),
+            c.nanos("iteration-runtime", 3_000_000_000L),
+            c.integer("verify-ops", 16, 1, 1_000_000),
+            maxWait,
+            faults,
+            events,
+            quick);
     long clones = (long) profile.iterations() * writers + machine.topology().cpuCount();
     if (clones > JobPlan.MAX_JOBS) {
-      throw c.error("iterations", "iterations x writers + one verifier per CPU = " + clones + " job clones; at most "
-          + JobPlan.MAX_JOBS + " (lower iterations or load-factor)");
+      throw c.error(
+          "iterations",
+          "iterations x writers + one verifier per CPU = "
+              + clones
+              + " job clones; at most "
+              + JobPlan.MAX_JOBS
+              + " (lower iterations or load-factor)");
     }
-    try { // the writer's options as the run reads them: blamed on the profile's key, not the generated file
+    try { // the writer's options as the run reads them: blamed on the profile's key, not the
+      // generated file
       profile.plans();
     } catch (FioParseException e) {
       throw c.error("writer", e.detail());
@@ -217,13 +303,15 @@ public final class ChaosProfileParser {
       if (kind.equals("enomem") && queues == QueueKind.PER_CPU) {
         throw f.error(kind, MachineSpecParser.NO_URING_ENOMEM);
       }
-      String valueKey = switch (kind) {
-        case "eio", "enomem" -> "rate";
-        case "slow" -> "factor";
-        case "ring-full" -> "slots";
-        default -> null;
-      };
-      List<String> keys = valueKey == null ? List.of("every", "for") : List.of("every", "for", valueKey);
+      String valueKey =
+          switch (kind) {
+            case "eio", "enomem" -> "rate";
+            case "slow" -> "factor";
+            case "ring-full" -> "slots";
+            default -> null;
+          };
+      List<String> keys =
+          valueKey == null ? List.of("every", "for") : List.of("every", "for", valueKey);
       StrictConfig k = f.object(kind, keys);
       long every = k.nanos("every", 0);
       long len = k.nanos("for", 0);
@@ -234,19 +322,21 @@ public final class ChaosProfileParser {
       if (len <= 0) {
         throw k.error("for", "needs a time > 0: how long each window stays open");
       }
-      double value = switch (kind) {
-        case "eio", "enomem" -> k.number("rate", 1, 0, 1);
-        case "slow" -> k.number("factor", 10, 1, 1e6);
-        case "ring-full" -> k.integer("slots", 1, 1, 1 << 20);
-        default -> 1;
-      };
-      Fault.Kind fk = switch (kind) {
-        case "eio" -> Fault.Kind.EIO;
-        case "enomem" -> Fault.Kind.ENOMEM;
-        case "stall" -> Fault.Kind.STALL;
-        case "slow" -> Fault.Kind.SLOWDOWN;
-        default -> Fault.Kind.RING_LIMIT;
-      };
+      double value =
+          switch (kind) {
+            case "eio", "enomem" -> k.number("rate", 1, 0, 1);
+            case "slow" -> k.number("factor", 10, 1, 1e6);
+            case "ring-full" -> k.integer("slots", 1, 1, 1 << 20);
+            default -> 1;
+          };
+      Fault.Kind fk =
+          switch (kind) {
+            case "eio" -> Fault.Kind.EIO;
+            case "enomem" -> Fault.Kind.ENOMEM;
+            case "stall" -> Fault.Kind.STALL;
+            case "slow" -> Fault.Kind.SLOWDOWN;
+            default -> Fault.Kind.RING_LIMIT;
+          };
       out.add(new FaultSchedule(fk, every, len, value));
     }
     return out;
@@ -256,10 +346,25 @@ public final class ChaosProfileParser {
     MachineSpec.Router r = m.router();
     Map<String, String> params = new HashMap<>(r.selectorParams());
     params.put("inner", r.selector());
-    MachineSpec.Router wrapped = new MachineSpec.Router("hotplug-aware", Map.copyOf(params), r.admission(),
-        r.maxBackground(), r.congestionThreshold(), r.pendingQueueNanos());
-    return new MachineSpec(m.topology(), m.costs(), m.cstates(), m.governor(), m.queues(), wrapped, m.wake(),
-        m.deviceSpec(), m.device(), m.stallLimitNanos());
+    MachineSpec.Router wrapped =
+        new MachineSpec.Router(
+            "hotplug-aware",
+            Map.copyOf(params),
+            r.admission(),
+            r.maxBackground(),
+            r.congestionThreshold(),
+            r.pendingQueueNanos());
+    return new MachineSpec(
+        m.topology(),
+        m.costs(),
+        m.cstates(),
+        m.governor(),
+        m.queues(),
+        wrapped,
+        m.wake(),
+        m.deviceSpec(),
+        m.device(),
+        m.stallLimitNanos());
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

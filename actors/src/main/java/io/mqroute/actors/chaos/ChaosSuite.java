@@ -7,15 +7,23 @@ import java.util.List;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
 
-/** Runs a range of seeds, {@code parallel} virtual-time ActorSystems at once; results do not depend on it. */
+/**
+ * Runs a range of seeds, {@code parallel} virtual-time ActorSystems at once; results do not depend
+ * on it.
+ */
 public final class ChaosSuite {
   private ChaosSuite() {}
 
   /**
-   * @param progress told about each seed, in seed order, as soon as it and every earlier seed are done
+   * @param progress told about each seed, in seed order, as soon as it and every earlier seed are
+   *     done
    * @return one result per seed, in seed order
    */
-  public static List<SeedResult> run(ChaosProfile profile, long firstSeed, long lastSeed, int parallel,
+  public static List<SeedResult> run(
+      ChaosProfile profile,
+      long firstSeed,
+      long lastSeed,
+      int parallel,
       Consumer<SeedResult> progress) {
     if (parallel < 1 || lastSeed < firstSeed) {
       throw new IllegalArgumentException("need parallel >= 1 and a non-empty seed range");

@@ -3,8 +3,9 @@ package io.mqroute.actors.chaos;
 import io.mqroute.actors.machine.Fault;
 
 /**
- * Random fault windows of one kind: they open at exponentially distributed gaps of mean {@code everyNanos}
- * on a queue chosen uniformly, stay open {@code forNanos}, and set the fault to {@code value}.
+ * Random fault windows of one kind: they open at exponentially distributed gaps of mean {@code
+ * everyNanos} on a queue chosen uniformly, stay open {@code forNanos}, and set the fault to {@code
+ * value}.
  */
 public record FaultSchedule(Fault.Kind kind, long everyNanos, long forNanos, double value) {
   public FaultSchedule {

@@ -13,48 +13,91 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What it takes to run a failed chaos seed again, exactly: the profile's text (not its path, which may change),
- * the directory its relative file names point to (a file it names, such as an empirical latency CSV, is read
- * again from there, not carried), the seed, the semantics, whether --quick was on, and what the run produced —
- * its event log and digest — to check the replay against.
+ * What it takes to run a failed chaos seed again, exactly: the profile's text (not its path, which
+ * may change), the directory its relative file names point to (a file it names, such as an
+ * empirical latency CSV, is read again from there, not carried), the seed, the semantics, whether
+ * --quick was on, and what the run produced — its event log and digest — to check the replay
+ * against.
  */
-public record ReplayFile(String profileName, String profileText, String baseDir, long seed, Semantics semantics,
-    boolean quick, List<String> events, String digest, List<String> violations) {
+public record ReplayFile(
+    String profileName,
+    String profileText,
+    String baseDir,
+    long seed,
+    Semantics semantics,
+    boolean quick,
+    List<String> events,
+    String digest,
+    List<String> violations) {
 
-  private static final List<String> KEYS = List.of("version", "profile-name", "profile", "base-dir", "seed",
-      "semantics", "quick", "events", "digest", "violations");
+  private static final List<String> KEYS =
+      List.of(
+          "version",
+          "profile-name",
+          "profile",
+          "base-dir",
+          "seed",
+          "semantics",
+          "quick",
+          "events",
+          "digest",
+          "violations");
 
   public static ReplayFile of(ChaosProfile profile, SeedResult r) {
-    return new ReplayFile(profile.name(), profile.text(), profile.baseDir().toString(), r.seed(), r.semantics(),
-        profile.quick(), r.events(), r.digest(), r.violations());
+    return new ReplayFile(
+        profile.name(),
+        profile.text(),
+        profile.baseDir().toString(),
+        r.seed(),
+        r.semantics(),
+        profile.quick(),
+        r.events(),
+        r.digest(),
+        r.violations());
   }
 
   /** The profile as it was, with the recorded semantics and quick switch. */
   public ChaosProfile profile() {
-    return ChaosProfileParser.parse(new ChaosProfileParser.Source(profileName + " (from the replay file)",
-        profileText, java.nio.file.Path.of(baseDir)), semantics, quick);
+    return ChaosProfileParser.parse(
+        new ChaosProfileParser.Source(
+            profileName + " (from the replay file)", profileText, java.nio.file.Path.of(baseDir)),
+        semantics,
+        quick);
   }
 
   public void write(Path file) throws IOException {
-    Config c = ConfigFactory.empty().withValue("replay", ConfigValueFactory.fromMap(Map.of(
-        "version", 1,
-        "profile-name", profileName,
-        "profile", profileText,
-        "base-dir", baseDir,
-        "seed", seed,
-        "semantics", semantics.id(),
-        "quick", quick,
-        "events", events,
-        "digest", digest,
-        "violations", violations)));
-    String text = "# mqroute chaos replay file: mqroute chaos --replay " + file.getFileName() + "\n"
-        + c.root().render(com.typesafe.config.ConfigRenderOptions.defaults().setOriginComments(false)
-            .setJson(false));
+    Config c =
+        ConfigFactory.empty()
+            .withValue(
+                "replay",
+                ConfigValueFactory.fromMap(
+                    Map.of(
+                        "version", 1,
+                        "profile-name", profileName,
+                        "profile", profileText,
+                        "base-dir", baseDir,
+                        "seed", seed,
+                        "semantics", semantics.id(),
+                        "quick", quick,
+                        "events", events,
+                        "digest", digest,
+                        "violations", violations)));
+    String text =
+        "# mqroute chaos replay file: mqroute chaos --replay "
+            + file.getFileName()
+            + "\n"
+            + c.root()
+                .render(
+                    com.typesafe.config.ConfigRenderOptions.defaults()
+                        .setOriginComments(false)
+                        .setJson(false));
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, text);
   }
 
-  /** @throws ConfigError naming the file and key */
+  /**
+   * @throws ConfigError naming the file and key
+   */
   public static ReplayFile read(Path file) {
     try {
       if (!Files.isRegularFile(file)) {
@@ -63,17 +106,25 @@ public record ReplayFile(String profileName, String profileText, String baseDir,
       if (Files.size(file) > ChaosProfileParser.MAX_FILE_BYTES * 4) {
         throw new ConfigError(file + ": larger than 4 MiB; not a replay file");
       }
-      // the bounded includer: an include would otherwise bypass the size limit above (or fetch a url)
-      Config raw = io.mqroute.actors.config.FileIncluder.parse(file, ChaosProfileParser.MAX_FILE_BYTES * 4)
-          .toConfig();
+      // the bounded includer: an include would otherwise bypass the size limit above (or fetch a
+      // url)
+      Config raw =
+          io.mqroute.actors.config.FileIncluder.parse(file, ChaosProfileParser.MAX_FILE_BYTES * 4)
+              .toConfig();
       StrictConfig top = StrictConfig.of(raw, "", List.of("replay"));
       StrictConfig r = top.object("replay", KEYS);
       if (r.integer("version", 0, 0, Integer.MAX_VALUE) != 1) {
         throw r.error("version", "this mqroute reads replay files of version 1");
       }
-      return new ReplayFile(r.requiredString("profile-name"), r.requiredString("profile"),
-          r.string("base-dir", java.nio.file.Path.of("").toAbsolutePath().toString()), Long.parseLong(r.requiredString("seed")), r.parse("semantics", "kernel", Semantics::parse),
-          r.bool("quick", false), r.strings("events", List.of()), r.requiredString("digest"),
+      return new ReplayFile(
+          r.requiredString("profile-name"),
+          r.requiredString("profile"),
+          r.string("base-dir", java.nio.file.Path.of("").toAbsolutePath().toString()),
+          Long.parseLong(r.requiredString("seed")),
+          r.parse("semantics", "kernel", Semantics::parse),
+          r.bool("quick", false),
+          r.strings("events", List.of()),
+          r.requiredString("digest"),
           r.strings("violations", List.of()));
     } catch (ConfigException e) {
       throw new ConfigError(e.getMessage());

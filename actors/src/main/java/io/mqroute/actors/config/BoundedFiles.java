@@ -7,9 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Reads a user-named input file with a size limit. The file must be a regular file: {@code /dev/zero}, a FIFO or
- * a directory report a size of 0 (or block) and would get past a {@link Files#size} check. The limit is enforced
- * on the bytes read as well, so a file that grows after the check is still refused.
+ * Reads a user-named input file with a size limit. The file must be a regular file: {@code
+ * /dev/zero}, a FIFO or a directory report a size of 0 (or block) and would get past a {@link
+ * Files#size} check. The limit is enforced on the bytes read as well, so a file that grows after
+ * the check is still refused.
  */
 public final class BoundedFiles {
   private BoundedFiles() {}
@@ -21,7 +22,9 @@ public final class BoundedFiles {
     }
   }
 
-  /** The file's bytes; {@link Refused} if it is not a regular file or larger than {@code maxBytes}. */
+  /**
+   * The file's bytes; {@link Refused} if it is not a regular file or larger than {@code maxBytes}.
+   */
   public static byte[] read(Path file, long maxBytes) throws IOException {
     if (Files.exists(file) && !Files.isRegularFile(file)) {
       throw new Refused("not a regular file");

@@ -1,20 +1,25 @@
 package io.mqroute.actors.config;
 
 /**
- * Keeps error line numbers right in HOCON files with {@code """triple-quoted"""} strings (experiment workloads).
+ * Keeps error line numbers right in HOCON files with {@code """triple-quoted"""} strings
+ * (experiment workloads).
  *
- * <p>Why: Typesafe Config 1.4.x gives every list and object that follows a multi-line string a line number that is
- * short by the string's line count (leaf values keep theirs), so "variants: is empty" would point into the
- * workload. This rewrites each triple-quoted string as the equivalent ordinary quoted string on its first line and
- * adds the newlines it spanned at the end of the line where it closed: every token keeps its line, and the value is
- * the same. Comments and ordinary quoted strings are copied untouched, so quotes inside them do not confuse it.
+ * <p>Why: Typesafe Config 1.4.x gives every list and object that follows a multi-line string a line
+ * number that is short by the string's line count (leaf values keep theirs), so "variants: is
+ * empty" would point into the workload. This rewrites each triple-quoted string as the equivalent
+ * ordinary quoted string on its first line and adds the newlines it spanned at the end of the line
+ * where it closed: every token keeps its line, and the value is the same. Comments and ordinary
+ * quoted strings are copied untouched, so quotes inside them do not confuse it.
  */
 public final class HoconText {
   private static final String TRIPLE = "\"\"\"";
 
   private HoconText() {}
 
-  /** {@code text} with its triple-quoted strings on one line each; anything it cannot read is left as it is. */
+  /**
+   * {@code text} with its triple-quoted strings on one line each; anything it cannot read is left
+   * as it is.
+   */
   public static String singleLineStrings(String text) {
     StringBuilder out = new StringBuilder(text.length() + 16);
     int pendingNewlines = 0;

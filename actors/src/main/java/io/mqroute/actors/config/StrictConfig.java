@@ -15,8 +15,9 @@ import java.util.TreeMap;
 import java.util.function.Function;
 
 /**
- * Reads one HOCON object strictly: every key must be known, every value of the right type, and every error is
- * one line with file, line and the full key path ({@code smoke.conf:12: queues.ring-size: must be >= 1}).
+ * Reads one HOCON object strictly: every key must be known, every value of the right type, and
+ * every error is one line with file, line and the full key path ({@code smoke.conf:12:
+ * queues.ring-size: must be >= 1}).
  */
 public final class StrictConfig {
   private final Config config;
@@ -29,7 +30,9 @@ public final class StrictConfig {
     this.origin = origin;
   }
 
-  /** @param allowed the keys this object may have (every other key is an error) */
+  /**
+   * @param allowed the keys this object may have (every other key is an error)
+   */
   public static StrictConfig of(Config config, String path, Collection<String> allowed) {
     StrictConfig c = new StrictConfig(config, path, config.origin());
     c.checkKeys(allowed);
@@ -40,9 +43,15 @@ public final class StrictConfig {
     for (Map.Entry<String, ConfigValue> e : new TreeMap<>(config.root()).entrySet()) {
       if (!allowed.contains(e.getKey())) {
         String hint = NameSuggester.nearest(e.getKey(), allowed);
-        throw new ConfigError(where(e.getValue().origin()) + "unknown key \"" + full(e.getKey()) + "\""
-            + (hint != null ? "; did you mean \"" + full(hint) + "\"?" : "")
-            + " (valid: " + String.join(", ", allowed) + ")");
+        throw new ConfigError(
+            where(e.getValue().origin())
+                + "unknown key \""
+                + full(e.getKey())
+                + "\""
+                + (hint != null ? "; did you mean \"" + full(hint) + "\"?" : "")
+                + " (valid: "
+                + String.join(", ", allowed)
+                + ")");
       }
     }
   }
@@ -134,7 +143,8 @@ public final class StrictConfig {
     try {
       v = config.getDuration(quote(key)).toNanos();
     } catch (ConfigException.BadValue | ConfigException.WrongType e) {
-      throw error(key, "must be a duration like 40us, 1ms or 2s, got \"" + value(key).unwrapped() + "\"");
+      throw error(
+          key, "must be a duration like 40us, 1ms or 2s, got \"" + value(key).unwrapped() + "\"");
     }
     if (v < 0) {
       throw error(key, "must not be negative");
@@ -182,8 +192,8 @@ public final class StrictConfig {
   }
 
   /**
-   * Converts a value with a parser that throws IllegalArgumentException (selector names, device specs, ...),
-   * turning its message into a located config error.
+   * Converts a value with a parser that throws IllegalArgumentException (selector names, device
+   * specs, ...), turning its message into a located config error.
    */
   public <T> T parse(String key, String def, Function<String, T> parser) {
     String s = string(key, def);
@@ -223,10 +233,12 @@ public final class StrictConfig {
     String file = o.filename() != null ? o.filename() : o.description();
     List<String> parts = new ArrayList<>();
     if (file != null) {
-      // a parsed string's description carries its line ("f.conf: 12"), or a range when values were merged
+      // a parsed string's description carries its line ("f.conf: 12"), or a range when values were
+      // merged
       parts.add(file.replaceFirst(": \\d+(-\\d+)?$", "").replaceFirst("^String$", "<string>"));
     }
-    if (o.lineNumber() > 0 && (file == null || !file.startsWith("--set "))) { // a --set value is one line
+    if (o.lineNumber() > 0
+        && (file == null || !file.startsWith("--set "))) { // a --set value is one line
       parts.add(String.valueOf(o.lineNumber()));
     }
     return parts.isEmpty() ? "" : String.join(":", parts) + ": ";

@@ -3,10 +3,10 @@ package io.mqroute.actors.cpu;
 import java.util.List;
 
 /**
- * The timing of one CPU core as a single server of work items, without Pekko: given when an item starts and
- * its cost at full speed, when does it finish? It adds the exit latency of the deepest C-state the idle
- * period allowed and divides by the current frequency, and keeps the counters a report needs. The owning
- * Core actor calls it only from its own thread.
+ * The timing of one CPU core as a single server of work items, without Pekko: given when an item
+ * starts and its cost at full speed, when does it finish? It adds the exit latency of the deepest
+ * C-state the idle period allowed and divides by the current frequency, and keeps the counters a
+ * report needs. The owning Core actor calls it only from its own thread.
  */
 public final class CoreModel {
   private final CState[] cstates;
@@ -20,8 +20,13 @@ public final class CoreModel {
   private long freqAt = Long.MIN_VALUE / 2;
   private double boost;
   private boolean boostPending;
-  /** sg_cpu->last_update: the last time schedutil was asked, for any reason (the boost resets after a tick). */
+
+  /**
+   * sg_cpu->last_update: the last time schedutil was asked, for any reason (the boost resets after
+   * a tick).
+   */
   private long lastUpdate;
+
   /** The last scheduler event (an item starting or ending): PELT is brought up to date at each. */
   private long peltAt;
 
@@ -32,7 +37,9 @@ public final class CoreModel {
   private long wakeups;
   private final long[] exits;
 
-  /** @param cstates idle states, shallow to deep (empty: the core never sleeps) */
+  /**
+   * @param cstates idle states, shallow to deep (empty: the core never sleeps)
+   */
   public CoreModel(List<CState> cstates, Governor governor, long nowNanos) {
     this.cstates = cstates.toArray(CState[]::new);
     for (int i = 1; i < this.cstates.length; i++) {
@@ -60,8 +67,8 @@ public final class CoreModel {
   }
 
   /**
-   * @param iowaitWakeup the work is a thread waking up after waiting for I/O (the application reaping a
-   *                     completion, a ring thread woken for a request): schedutil boosts for it
+   * @param iowaitWakeup the work is a thread waking up after waiting for I/O (the application
+   *     reaping a completion, a ring thread woken for a request): schedutil boosts for it
    */
   public long start(long now, long costNanos, boolean iowaitWakeup) {
     if (busy) {
@@ -106,7 +113,9 @@ public final class CoreModel {
     idleSince = endNanos;
   }
 
-  /** Starts the next queued item right after the previous one, without an idle period in between. */
+  /**
+   * Starts the next queued item right after the previous one, without an idle period in between.
+   */
   public long continueWith(long endOfPrevious, long costNanos) {
     decay(endOfPrevious, true);
     busy = false;
@@ -115,10 +124,10 @@ public final class CoreModel {
   }
 
   /**
-   * Whether a PELT period (1024 us) began since an item last started or ended here: only then does update_load_avg
-   * report a decay and call cpufreq_update_util (the tick and other enqueues are not modelled), so schedutil is
-   * asked once per period under steady load, not at every context switch (its iowait boost decays at each of those
-   * calls, so asking more often would undo it).
+   * Whether a PELT period (1024 us) began since an item last started or ended here: only then does
+   * update_load_avg report a decay and call cpufreq_update_util (the tick and other enqueues are
+   * not modelled), so schedutil is asked once per period under steady load, not at every context
+   * switch (its iowait boost decays at each of those calls, so asking more often would undo it).
    */
   private boolean newPeltPeriod(long now) {
     if (now <= peltAt) {
@@ -137,14 +146,15 @@ public final class CoreModel {
       return;
     }
     double y = Math.pow(0.5, dt / (double) governor.halfLifeNanos());
-    // frequency-invariant PELT (x86 APERF/MPERF scaling): time busy at 40% speed is 40% of a full-speed load
+    // frequency-invariant PELT (x86 APERF/MPERF scaling): time busy at 40% speed is 40% of a
+    // full-speed load
     util = wasBusy ? util * y + (1 - y) * freq : util * y;
     utilAt = now;
   }
 
   /**
-   * A thread that slept in an I/O wait is enqueued on this CPU, busy or not: enqueue_task_fair asks schedutil at once
-   * (cpufreq_update_util with SCHED_CPUFREQ_IOWAIT), which boosts first.
+   * A thread that slept in an I/O wait is enqueued on this CPU, busy or not: enqueue_task_fair asks
+   * schedutil at once (cpufreq_update_util with SCHED_CPUFREQ_IOWAIT), which boosts first.
    */
   public void iowaitWakeup(long now) {
     decay(now, busy);
@@ -152,10 +162,11 @@ public final class CoreModel {
   }
 
   /**
-   * sugov_update_single_freq. sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the maximum, each
-   * further one doubles it (once per applied update); more than a tick since schedutil was last asked resets it
-   * (sugov_iowait_reset: to 1/8 for an I/O wake-up, else to 0). Then, outside the rate limit, sugov_iowait_apply
-   * halves a boost no new I/O wake-up asked for, and the frequency follows max(util, boost).
+   * sugov_update_single_freq. sugov_iowait_boost: the first wake-up after I/O boosts to 1/8 of the
+   * maximum, each further one doubles it (once per applied update); more than a tick since
+   * schedutil was last asked resets it (sugov_iowait_reset: to 1/8 for an I/O wake-up, else to 0).
+   * Then, outside the rate limit, sugov_iowait_apply halves a boost no new I/O wake-up asked for,
+   * and the frequency follows max(util, boost).
    */
   private void updateFrequency(long now, boolean iowait) {
     if (!governor.schedutil()) {
@@ -187,7 +198,8 @@ public final class CoreModel {
     double next = Math.max(governor.minRatio(), Math.min(1.0, Governor.HEADROOM * demand));
     if (next != freq) {
       freq = next;
-      freqAt = now; // sugov_update_next_freq: last_freq_update_time moves only when the frequency changes
+      freqAt = now; // sugov_update_next_freq: last_freq_update_time moves only when the frequency
+      // changes
     }
   }
 

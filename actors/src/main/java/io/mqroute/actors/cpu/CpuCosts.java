@@ -1,36 +1,43 @@
 package io.mqroute.actors.cpu;
 
 /**
- * CPU work per request, in nanoseconds at full frequency. All may be zero: the model is then pure queueing.
+ * CPU work per request, in nanoseconds at full frequency. All may be zero: the model is then pure
+ * queueing.
  *
- * @param submitNanos     the application's submit path: request allocation, queue selection, enqueue and the
- *                        io_uring_enter / syscall entry (fuse_uring_queue_fuse_req + friends; about 1.5 µs)
- * @param serverNanos     the FUSE server thread handling one request on its queue's core: the task_work copy,
- *                        libfuse dispatch and the reply commit (fuse_uring_send_in_task, COMMIT_AND_FETCH;
- *                        about 3 µs)
- * @param completionNanos ending the request in the kernel on the completing core (fuse_request_end and the
- *                        copy of the reply; about 1 µs)
- * @param wakeNanos       waking the waiter on another core, as the woken core sees it: the IPI (or the write
- *                        to the monitored flag of an mwait-idle CPU), ttwu_do_activate on the remote runqueue
- *                        and schedule() out of idle (about 3 µs); the C-state exit comes on top (CoreModel),
- *                        and so does switchNanos when that core last ran another thread. Nothing is charged
- *                        when the waiter continues on the completing core
- * @param reapNanos       the application consuming the completion (io_uring CQE reap / syscall return;
- *                        about 0.5 µs)
- * @param switchNanos     a context switch between the application thread and a FUSE server thread sharing
- *                        one core (schedule() and the switch of address space; about 1.5 µs)
- * @param migrateNanos    a woken thread running on another CPU than the one it slept on: its L1/L2-resident
- *                        working set (kernel stack, task_struct, the syscall path's and fio's per-I/O state:
- *                        ~200 cache lines, 12.5 KiB) misses the new core's private caches and comes from the
- *                        LLC or the old core's L2 (~20-40 ns a line on Skylake-SP, a few misses overlapped):
- *                        about 1 µs. Joanne Koong's review point on seed 003 ("loses the cache locality")
+ * @param submitNanos the application's submit path: request allocation, queue selection, enqueue
+ *     and the io_uring_enter / syscall entry (fuse_uring_queue_fuse_req + friends; about 1.5 µs)
+ * @param serverNanos the FUSE server thread handling one request on its queue's core: the task_work
+ *     copy, libfuse dispatch and the reply commit (fuse_uring_send_in_task, COMMIT_AND_FETCH; about
+ *     3 µs)
+ * @param completionNanos ending the request in the kernel on the completing core (fuse_request_end
+ *     and the copy of the reply; about 1 µs)
+ * @param wakeNanos waking the waiter on another core, as the woken core sees it: the IPI (or the
+ *     write to the monitored flag of an mwait-idle CPU), ttwu_do_activate on the remote runqueue
+ *     and schedule() out of idle (about 3 µs); the C-state exit comes on top (CoreModel), and so
+ *     does switchNanos when that core last ran another thread. Nothing is charged when the waiter
+ *     continues on the completing core
+ * @param reapNanos the application consuming the completion (io_uring CQE reap / syscall return;
+ *     about 0.5 µs)
+ * @param switchNanos a context switch between the application thread and a FUSE server thread
+ *     sharing one core (schedule() and the switch of address space; about 1.5 µs)
+ * @param migrateNanos a woken thread running on another CPU than the one it slept on: its
+ *     L1/L2-resident working set (kernel stack, task_struct, the syscall path's and fio's per-I/O
+ *     state: ~200 cache lines, 12.5 KiB) misses the new core's private caches and comes from the
+ *     LLC or the old core's L2 (~20-40 ns a line on Skylake-SP, a few misses overlapped): about 1
+ *     µs. Joanne Koong's review point on seed 003 ("loses the cache locality")
  */
 public record CpuCosts(
-    long submitNanos, long serverNanos, long completionNanos, long wakeNanos, long reapNanos,
-    long switchNanos, long migrateNanos) {
+    long submitNanos,
+    long serverNanos,
+    long completionNanos,
+    long wakeNanos,
+    long reapNanos,
+    long switchNanos,
+    long migrateNanos) {
 
   /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
-  public static final CpuCosts DEFAULT = new CpuCosts(1_500, 3_000, 1_000, 3_000, 500, 1_500, 1_000);
+  public static final CpuCosts DEFAULT =
+      new CpuCosts(1_500, 3_000, 1_000, 3_000, 500, 1_500, 1_000);
 
   public CpuCosts {
     check("submit-cost", submitNanos);

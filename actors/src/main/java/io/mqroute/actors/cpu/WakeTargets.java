@@ -3,48 +3,58 @@ package io.mqroute.actors.cpu;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 
 /**
- * Where try_to_wake_up puts a woken application thread: select_task_rq_fair's fast path, wake_affine_idle
- * and select_idle_sibling (kernel/sched/fair.c), over the scheduler state they read without locks — whether
- * a CPU is idle (rq->curr == rq->idle), the task's CPU (task_cpu) and the task's p->recent_used_cpu.
+ * Where try_to_wake_up puts a woken application thread: select_task_rq_fair's fast path,
+ * wake_affine_idle and select_idle_sibling (kernel/sched/fair.c), over the scheduler state they
+ * read without locks — whether a CPU is idle (rq->curr == rq->idle), the task's CPU (task_cpu) and
+ * the task's p->recent_used_cpu.
  *
- * <p>Why it matters (seed 003): a plain {@code wake_up} from a fuse-over-io-uring ring thread runs on the
- * waiter's own CPU, which is busy with that ring thread; select_idle_sibling then moves the waiter to an idle
- * CPU of the same LLC, paying a remote wake-up, the idle CPU's C-state exit and a cold cache, and
- * recent_used_cpu makes the task ping-pong between two CPUs. {@code wake_up_on_current_cpu} (WF_CURRENT_CPU)
- * skips all of it. select_idle_sibling's per-cpu kthread exception ("An obvious example of this pattern is IO
- * completions") keeps the waiter on its CPU when the waker is a kworker on that CPU: virtio-fs ends requests
- * in done_work (a kworker), fuse-over-io-uring in the ring thread (a user thread).
+ * <p>Why it matters (seed 003): a plain {@code wake_up} from a fuse-over-io-uring ring thread runs
+ * on the waiter's own CPU, which is busy with that ring thread; select_idle_sibling then moves the
+ * waiter to an idle CPU of the same LLC, paying a remote wake-up, the idle CPU's C-state exit and a
+ * cold cache, and recent_used_cpu makes the task ping-pong between two CPUs. {@code
+ * wake_up_on_current_cpu} (WF_CURRENT_CPU) skips all of it. select_idle_sibling's per-cpu kthread
+ * exception ("An obvious example of this pattern is IO completions") keeps the waiter on its CPU
+ * when the waker is a kworker on that CPU: virtio-fs ends requests in done_work (a kworker),
+ * fuse-over-io-uring in the ring thread (a user thread).
  *
- * <p>One instance per machine, shared by the Core actors (idle state), the Router (the waker's decision) and
- * the Job actors (their task_cpu), as task_struct and the runqueues are shared in the kernel. Reads are as
- * racy as the kernel's; in virtual time everything runs on one thread, so decisions are deterministic. The
- * LLC of a CPU is its NUMA node (no SMT and one LLC per node are modelled). Not modelled: SMT (select_idle_core
- * / select_idle_smt), SIS_UTIL's scan-depth limit, wake_affine_weight's load comparison (the waiter's
- * previous CPU is the target when the waker's CPU is busy) and wake_wide.
+ * <p>One instance per machine, shared by the Core actors (idle state), the Router (the waker's
+ * decision) and the Job actors (their task_cpu), as task_struct and the runqueues are shared in the
+ * kernel. Reads are as racy as the kernel's; in virtual time everything runs on one thread, so
+ * decisions are deterministic. The LLC of a CPU is its NUMA node (no SMT and one LLC per node are
+ * modelled). Not modelled: SMT (select_idle_core / select_idle_smt), SIS_UTIL's scan-depth limit,
+ * wake_affine_weight's load comparison (the waiter's previous CPU is the target when the waker's
+ * CPU is busy) and wake_wide.
  */
 public final class WakeTargets {
   /** Work items running or queued per CPU, as its Core last published them; 0 means idle. */
   private final AtomicIntegerArray busy;
+
   private final int[] llc;
   private final AtomicIntegerArray taskCpu;
   private final AtomicIntegerArray recentUsed;
+
   /**
-   * Per task, pieces of its work queued or running on a core (submissions, reaps after a wake-up): the task is
-   * awake while there are any, and sleeps — waiting in request_wait_answer or io_uring_enter — when none.
+   * Per task, pieces of its work queued or running on a core (submissions, reaps after a wake-up):
+   * the task is awake while there are any, and sleeps — waiting in request_wait_answer or
+   * io_uring_enter — when none.
    */
   private final AtomicIntegerArray work;
+
   /**
-   * Per CPU, awake tasks whose task_cpu it is: the CPU runs them even between two pieces of their work (an
-   * application goes from reaping a completion straight to its next submission), so it is not idle.
+   * Per CPU, awake tasks whose task_cpu it is: the CPU runs them even between two pieces of their
+   * work (an application goes from reaping a completion straight to its next submission), so it is
+   * not idle.
    */
   private final AtomicIntegerArray awake;
+
   /** Per CPU, 1 while it is offline (CPU hotplug): never a wake-up target. */
   private final AtomicIntegerArray offline;
+
   private final int[][] allowed;
 
   /**
-   * @param cpuToLlc   per CPU, its last-level-cache domain (the NUMA node here)
-   * @param taskCpus   per task (fio job clone), the CPU it starts on
+   * @param cpuToLlc per CPU, its last-level-cache domain (the NUMA node here)
+   * @param taskCpus per task (fio job clone), the CPU it starts on
    * @param taskAllowed per task, the CPUs it may run on (cpus_allowed)
    */
   public WakeTargets(int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed) {
@@ -106,7 +116,9 @@ public final class WakeTargets {
     }
   }
 
-  /** A piece of the task's work has run; with none left the task sleeps until a completion wakes it. */
+  /**
+   * A piece of the task's work has run; with none left the task sleeps until a completion wakes it.
+   */
   public void workDone(int task) {
     if (work.decrementAndGet(task) == 0) {
       awake.decrementAndGet(taskCpu.get(task)); // task_cpu changes only while the task sleeps
@@ -119,22 +131,27 @@ public final class WakeTargets {
   }
 
   /**
-   * A plain wake-up of {@code task}, which sleeps on {@code prev}, issued by a thread running on {@code waker}
-   * (that CPU is busy: the waker runs there). Records the new task_cpu and recent_used_cpu.
+   * A plain wake-up of {@code task}, which sleeps on {@code prev}, issued by a thread running on
+   * {@code waker} (that CPU is busy: the waker runs there). Records the new task_cpu and
+   * recent_used_cpu.
    *
    * @param kworker the waker is a per-cpu kthread (a kworker running done_work), not a user thread
    * @return the CPU the task will run on
    */
   public int wake(int task, int prev, int waker, boolean kworker) {
     if (kworker && prev == waker && offline.get(prev) == 0) {
-      // is_per_cpu_kthread(current) && prev == smp_processor_id() && this_rq()->nr_running <= 1: stack on prev.
-      // nr_running counts tasks: the kworker ends every harvested request in one done_work run, so the other
+      // is_per_cpu_kthread(current) && prev == smp_processor_id() && this_rq()->nr_running <= 1:
+      // stack on prev.
+      // nr_running counts tasks: the kworker ends every harvested request in one done_work run, so
+      // the other
       // completions queued on this core are the same task and do not count
       taskCpu.set(task, prev);
       return prev;
     }
-    // wake_affine_idle: the waker's CPU is not idle and this is not a sync wake-up, so the previous CPU is the
-    // target when idle; otherwise wake_affine_weight, modelled as keeping the previous CPU as the target
+    // wake_affine_idle: the waker's CPU is not idle and this is not a sync wake-up, so the previous
+    // CPU is the
+    // target when idle; otherwise wake_affine_weight, modelled as keeping the previous CPU as the
+    // target
     int target = prev;
     int cpu = selectIdleSibling(task, prev, target, waker);
     taskCpu.set(task, cpu);
@@ -157,7 +174,10 @@ public final class WakeTargets {
     // the previous CPU's check needs prev != target; with target == prev it is the first check
     int recent = recentUsed.get(task);
     recentUsed.set(task, prev);
-    if (recent != prev && recent != target && llc[recent] == llc[target] && available(recent, waker)
+    if (recent != prev
+        && recent != target
+        && llc[recent] == llc[target]
+        && available(recent, waker)
         && allows(task, recent)) {
       return recent;
     }

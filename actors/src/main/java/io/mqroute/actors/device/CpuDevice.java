@@ -5,8 +5,9 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /**
- * A passthrough FUSE server (libfuse passthrough_hp) that does the I/O itself on the core its queue thread
- * runs on: the service is CPU work that competes with the application and with other queues on that core.
+ * A passthrough FUSE server (libfuse passthrough_hp) that does the I/O itself on the core its queue
+ * thread runs on: the service is CPU work that competes with the application and with other queues
+ * on that core.
  */
 public final class CpuDevice implements Device {
   private final long costNanos;
@@ -16,7 +17,8 @@ public final class CpuDevice implements Device {
   }
 
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return costNanos;
   }
 

@@ -4,42 +4,46 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /**
- * How long the device side takes to serve one request. A device is owned by one queue's poller (its busy-polling
- * threads in the DPU model, or its server threads), unless it is {@linkplain #onePerMachine() one per machine};
- * a stateful model such as {@link HddDevice} sees the requests in the order its users start them.
+ * How long the device side takes to serve one request. A device is owned by one queue's poller (its
+ * busy-polling threads in the DPU model, or its server threads), unless it is {@linkplain
+ * #onePerMachine() one per machine}; a stateful model such as {@link HddDevice} sees the requests
+ * in the order its users start them.
  */
 public interface Device {
   /**
-   * @param op      what the request does
-   * @param fileId  which file
-   * @param offset  byte offset
-   * @param length  bytes
+   * @param op what the request does
+   * @param fileId which file
+   * @param offset byte offset
+   * @param length bytes
    * @param nowNanos virtual (or real) time at which service starts
-   * @param rnd     the run's "service" random stream
+   * @param rnd the run's "service" random stream
    * @return service time in nanoseconds, >= 0
    */
-  long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd);
+  long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd);
 
   /**
-   * True when the service is CPU work on the serving queue's core (a passthrough FUSE server doing the I/O
-   * itself, like libfuse's passthrough_hp), false when it is a device busy in parallel with the CPUs.
+   * True when the service is CPU work on the serving queue's core (a passthrough FUSE server doing
+   * the I/O itself, like libfuse's passthrough_hp), false when it is a device busy in parallel with
+   * the CPUs.
    */
   default boolean onCpu() {
     return false;
   }
 
   /**
-   * How long of {@code serviceNanos} the poller thread itself is busy; the rest is latency it does not wait
-   * for (an async backend). All of it by default.
+   * How long of {@code serviceNanos} the poller thread itself is busy; the rest is latency it does
+   * not wait for (an async backend). All of it by default.
    */
   default long workerNanos(long serviceNanos) {
     return serviceNanos;
   }
 
   /**
-   * True for a device that is one physical unit for the whole machine (a disk has one head): every queue and
-   * every worker of the machine is then given the same instance, which serialises them. False for models of a
-   * device with internal parallelism, of which each queue's poller gets its own instance.
+   * True for a device that is one physical unit for the whole machine (a disk has one head): every
+   * queue and every worker of the machine is then given the same instance, which serialises them.
+   * False for models of a device with internal parallelism, of which each queue's poller gets its
+   * own instance.
    */
   default boolean onePerMachine() {
     return false;

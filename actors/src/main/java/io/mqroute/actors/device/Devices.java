@@ -8,8 +8,8 @@ import java.util.Locale;
 
 /**
  * Builds a {@link Device} from its spec string: {@code fixed(40us)}, {@code exponential(40us)},
- * {@code lognormal(30us, 0.5)}, {@code empirical(path/to/ns.csv)}, {@code hdd(8.5ms, 7200, 180MB/s, 1ms)},
- * {@code dpu(2.5us, 40us, 0.25)}, {@code cpu(20us)}, {@code null}.
+ * {@code lognormal(30us, 0.5)}, {@code empirical(path/to/ns.csv)}, {@code hdd(8.5ms, 7200, 180MB/s,
+ * 1ms)}, {@code dpu(2.5us, 40us, 0.25)}, {@code cpu(20us)}, {@code null}.
  */
 public final class Devices {
   public static final List<String> KINDS =
@@ -18,7 +18,8 @@ public final class Devices {
   private Devices() {}
 
   /**
-   * @param baseDir where a relative {@code empirical} path is resolved (the experiment file's directory)
+   * @param baseDir where a relative {@code empirical} path is resolved (the experiment file's
+   *     directory)
    * @throws IllegalArgumentException with a message naming the spec and what was expected
    */
   public static Device parse(String spec, Path baseDir) {
@@ -41,34 +42,47 @@ public final class Devices {
       return switch (kind) {
         case "fixed" -> new FixedDevice(nanos(spec, arg(args, 0, 1, spec)));
         case "exponential" -> new ExponentialDevice(nanos(spec, arg(args, 0, 1, spec)));
-        case "lognormal" -> new LognormalDevice(
-            nanos(spec, arg(args, 0, 2, spec)), Double.parseDouble(arg(args, 1, 2, spec)));
+        case "lognormal" ->
+            new LognormalDevice(
+                nanos(spec, arg(args, 0, 2, spec)), Double.parseDouble(arg(args, 1, 2, spec)));
         case "empirical" -> EmpiricalDevice.load(baseDir.resolve(arg(args, 0, 1, spec)));
-        case "hdd" -> new HddDevice(
-            nanos(spec, arg(args, 0, 4, spec)),
-            Integer.parseInt(arg(args, 1, 4, spec)),
-            parseRate(arg(args, 2, 4, spec)),
-            nanos(spec, arg(args, 3, 4, spec)));
-        case "dpu" -> new DpuDevice(nanos(spec, arg(args, 0, 3, spec)),
-            nanos(spec, arg(args, 1, 3, spec)), Double.parseDouble(arg(args, 2, 3, spec)));
+        case "hdd" ->
+            new HddDevice(
+                nanos(spec, arg(args, 0, 4, spec)),
+                Integer.parseInt(arg(args, 1, 4, spec)),
+                parseRate(arg(args, 2, 4, spec)),
+                nanos(spec, arg(args, 3, 4, spec)));
+        case "dpu" ->
+            new DpuDevice(
+                nanos(spec, arg(args, 0, 3, spec)),
+                nanos(spec, arg(args, 1, 3, spec)),
+                Double.parseDouble(arg(args, 2, 3, spec)));
         case "cpu" -> new CpuDevice(nanos(spec, arg(args, 0, 1, spec)));
         case "null" -> {
           arg(args, -1, 0, spec);
           yield new NullDevice();
         }
-        default -> throw new IllegalArgumentException(
-            "unknown device \"" + kind + "\" (valid: " + String.join(", ", KINDS) + ")");
+        default ->
+            throw new IllegalArgumentException(
+                "unknown device \"" + kind + "\" (valid: " + String.join(", ", KINDS) + ")");
       };
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("device \"" + spec + "\": bad number (" + e.getMessage() + ")");
+      throw new IllegalArgumentException(
+          "device \"" + spec + "\": bad number (" + e.getMessage() + ")");
     }
   }
 
   private static String arg(List<String> args, int i, int expected, String spec) {
     if (args.size() != expected) {
       throw new IllegalArgumentException(
-          "device \"" + spec + "\" takes " + expected + " argument" + (expected == 1 ? "" : "s")
-              + ", got " + args.size());
+          "device \""
+              + spec
+              + "\" takes "
+              + expected
+              + " argument"
+              + (expected == 1 ? "" : "s")
+              + ", got "
+              + args.size());
     }
     return i < 0 ? "" : args.get(i);
   }
@@ -80,8 +94,15 @@ public final class Devices {
       s = s.substring(0, s.length() - 2);
     }
     long mul = 1;
-    String[][] units = {{"KiB", "1024"}, {"MiB", "1048576"}, {"GiB", "1073741824"},
-        {"KB", "1000"}, {"MB", "1000000"}, {"GB", "1000000000"}, {"B", "1"}};
+    String[][] units = {
+      {"KiB", "1024"},
+      {"MiB", "1048576"},
+      {"GiB", "1073741824"},
+      {"KB", "1000"},
+      {"MB", "1000000"},
+      {"GB", "1000000000"},
+      {"B", "1"}
+    };
     for (String[] u : units) {
       if (s.endsWith(u[0])) {
         mul = Long.parseLong(u[1]);

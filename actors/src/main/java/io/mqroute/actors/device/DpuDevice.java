@@ -6,9 +6,10 @@ import java.util.random.RandomGenerator;
 
 /**
  * A DPU virtio-fs device (seeds 000/001, BlueField-3): one busy-polling thread per queue spends
- * {@code cost} on each descriptor (fetch, translate, submit to the backend) and then moves on; the backend
- * completes the I/O after a log-normal latency ({@code median}, {@code sigma}) without holding the thread.
- * So the thread bounds throughput at 1/cost per queue while the latency is the backend's.
+ * {@code cost} on each descriptor (fetch, translate, submit to the backend) and then moves on; the
+ * backend completes the I/O after a log-normal latency ({@code median}, {@code sigma}) without
+ * holding the thread. So the thread bounds throughput at 1/cost per queue while the latency is the
+ * backend's.
  */
 public final class DpuDevice implements Device {
   private final long costNanos;
@@ -25,7 +26,8 @@ public final class DpuDevice implements Device {
   }
 
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return costNanos + Math.round(medianNanos * Math.exp(sigma * rnd.nextGaussian()));
   }
 
@@ -36,6 +38,12 @@ public final class DpuDevice implements Device {
 
   @Override
   public String spec() {
-    return "dpu(" + Durations.format(costNanos) + ", " + Durations.format(medianNanos) + ", " + sigma + ")";
+    return "dpu("
+        + Durations.format(costNanos)
+        + ", "
+        + Durations.format(medianNanos)
+        + ", "
+        + sigma
+        + ")";
   }
 }

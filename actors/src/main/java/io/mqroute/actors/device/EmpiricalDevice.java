@@ -2,16 +2,16 @@ package io.mqroute.actors.device;
 
 import io.mqroute.protocol.Op;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
 import java.util.random.RandomGenerator;
 
 /**
- * Service times drawn uniformly from measured samples, so a real device's distribution, tail included, can drive
- * the model. The file is either one nanosecond value per line, or an fio latency log ({@code write_lat_log}: lines
- * {@code time (ms), latency (ns), direction, block size[, offset[, priority]]}), whose second column is used.
+ * Service times drawn uniformly from measured samples, so a real device's distribution, tail
+ * included, can drive the model. The file is either one nanosecond value per line, or an fio
+ * latency log ({@code write_lat_log}: lines {@code time (ms), latency (ns), direction, block size[,
+ * offset[, priority]]}), whose second column is used.
  */
 public final class EmpiricalDevice implements Device {
   /** A sample file larger than this is refused: it is a distribution, not a trace. */
@@ -29,13 +29,14 @@ public final class EmpiricalDevice implements Device {
   }
 
   /**
-   * Reads one non-negative integer (ns) per line, or the latency column of an fio log (two or more comma-separated
-   * fields: the second); every line must have the same form. '#' starts a comment.
+   * Reads one non-negative integer (ns) per line, or the latency column of an fio log (two or more
+   * comma-separated fields: the second); every line must have the same form. '#' starts a comment.
    */
   public static EmpiricalDevice load(Path file) {
     try {
       // a regular file only: /dev/zero reports size 0 and would be read for ever
-      List<String> lines = io.mqroute.actors.config.BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
+      List<String> lines =
+          io.mqroute.actors.config.BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
       long[] out = new long[lines.size()];
       int n = 0;
       Boolean fioLog = null; // decided by the first line with a value
@@ -53,9 +54,17 @@ public final class EmpiricalDevice implements Device {
         if (fioLog == null) {
           fioLog = log;
         } else if (fioLog != log) {
-          throw new IllegalArgumentException(file + ":" + (i + 1) + ": expected " + (fioLog
-              ? "an fio log line (time, latency ns, direction, block size)" : "one number of nanoseconds")
-              + " like the lines before, got \"" + s + "\"");
+          throw new IllegalArgumentException(
+              file
+                  + ":"
+                  + (i + 1)
+                  + ": expected "
+                  + (fioLog
+                      ? "an fio log line (time, latency ns, direction, block size)"
+                      : "one number of nanoseconds")
+                  + " like the lines before, got \""
+                  + s
+                  + "\"");
         }
         s = (log ? fields[1] : fields[0]).strip();
         try {
@@ -66,7 +75,12 @@ public final class EmpiricalDevice implements Device {
           out[n++] = v;
         } catch (NumberFormatException e) {
           throw new IllegalArgumentException(
-              file + ":" + (i + 1) + ": expected a non-negative number of nanoseconds, got \"" + s + "\"");
+              file
+                  + ":"
+                  + (i + 1)
+                  + ": expected a non-negative number of nanoseconds, got \""
+                  + s
+                  + "\"");
         }
       }
       return new EmpiricalDevice(Arrays.copyOf(out, n), file.toString());
@@ -82,7 +96,8 @@ public final class EmpiricalDevice implements Device {
   }
 
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return samples[rnd.nextInt(samples.length)];
   }
 

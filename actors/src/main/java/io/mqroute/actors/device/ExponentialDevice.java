@@ -13,7 +13,8 @@ public final class ExponentialDevice implements Device {
   }
 
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return Math.round(-Math.log(1.0 - rnd.nextDouble()) * meanNanos);
   }
 

@@ -18,42 +18,51 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The {@code file(root)} device backend: real positional I/O on files under one root directory, for a device
- * node running in real time (never in virtual time: the calls block on the disk).
+ * The {@code file(root)} device backend: real positional I/O on files under one root directory, for
+ * a device node running in real time (never in virtual time: the calls block on the disk).
  *
- * <p>A file is named by its numeric id only ({@code root/f-<fileId>}), never by a user path, so a request cannot
- * name anything outside the root. Files are created on first use and sized (sparsely) to {@code maxFileBytes}.
- * Ids are capped at {@code maxFiles}: every id a request names may become a file of {@code maxFileBytes}, so the
- * cap is what bounds the disk a remote client can fill, to {@code maxFiles × maxFileBytes}.
+ * <p>A file is named by its numeric id only ({@code root/f-<fileId>}), never by a user path, so a
+ * request cannot name anything outside the root. Files are created on first use and sized
+ * (sparsely) to {@code maxFileBytes}. Ids are capped at {@code maxFiles}: every id a request names
+ * may become a file of {@code maxFileBytes}, so the cap is what bounds the disk a remote client can
+ * fill, to {@code maxFiles × maxFileBytes}.
  *
  * <p>Rules, all answered with a {@link Status} and never an exception:
+ *
  * <ul>
- *   <li>{@link Status#EINVAL}: {@code fileId} outside [0, {@code maxFiles}), {@code offset < 0}, {@code length} outside
- *       [0, {@value #MAX_LENGTH}], {@code offset + length > maxFileBytes}, or the file's entry under the root is a
- *       symbolic link or has more than one hard link (the backend only ever creates regular files with one
- *       name, so a link is foreign and may escape the root);
- *   <li>{@link Status#EIO}: any {@link IOException} (including a directory in place of the file, a read-only root,
- *       a link swapped in between the check and the open, or use after {@link #close()});
- *   <li>{@link Status#OK} otherwise. A read inside the limit always delivers {@code length} bytes: regions never
- *       written read as zeros, also when the file was shortened behind the backend's back (the file is sized to
- *       the limit, so its logical end of file is the limit; reading past the limit is EINVAL).
+ *   <li>{@link Status#EINVAL}: {@code fileId} outside [0, {@code maxFiles}), {@code offset < 0},
+ *       {@code length} outside [0, {@value #MAX_LENGTH}], {@code offset + length > maxFileBytes},
+ *       or the file's entry under the root is a symbolic link or has more than one hard link (the
+ *       backend only ever creates regular files with one name, so a link is foreign and may escape
+ *       the root);
+ *   <li>{@link Status#EIO}: any {@link IOException} (including a directory in place of the file, a
+ *       read-only root, a link swapped in between the check and the open, or use after {@link
+ *       #close()});
+ *   <li>{@link Status#OK} otherwise. A read inside the limit always delivers {@code length} bytes:
+ *       regions never written read as zeros, also when the file was shortened behind the backend's
+ *       back (the file is sized to the limit, so its logical end of file is the limit; reading past
+ *       the limit is EINVAL).
  * </ul>
  *
- * <p>Thread-safe: positional {@link FileChannel} I/O needs no lock; the channel cache is guarded by one lock and
- * reference-counted so that evicting a channel never closes it under another thread's I/O.
+ * <p>Thread-safe: positional {@link FileChannel} I/O needs no lock; the channel cache is guarded by
+ * one lock and reference-counted so that evicting a channel never closes it under another thread's
+ * I/O.
  */
 public final class FileBackend implements AutoCloseable {
   /** Largest transfer of one request (16 MiB), far above FUSE's max_pages limit. */
   public static final int MAX_LENGTH = 16 * 1024 * 1024;
 
   /**
-   * Largest piece of a length-only request done at once (256 KiB): its scratch buffer, one per I/O thread, and
-   * the JDK's cached direct buffer behind a heap-buffer read, stay this small instead of growing to
-   * {@link #MAX_LENGTH} for good after one large request.
+   * Largest piece of a length-only request done at once (256 KiB): its scratch buffer, one per I/O
+   * thread, and the JDK's cached direct buffer behind a heap-buffer read, stay this small instead
+   * of growing to {@link #MAX_LENGTH} for good after one large request.
    */
   static final int CHUNK = 256 * 1024;
 
-  /** Open channels kept by default; more files still work, the least recently used channel is closed. */
+  /**
+   * Open channels kept by default; more files still work, the least recently used channel is
+   * closed.
+   */
   public static final int DEFAULT_MAX_OPEN = 64;
 
   /** File ids accepted by default: ids 0..63, so at most 64 files of {@code maxFileBytes} each. */
@@ -70,13 +79,16 @@ public final class FileBackend implements AutoCloseable {
   private final LinkedHashMap<Long, Handle> open = new LinkedHashMap<>(16, 0.75f, true);
   private boolean closed;
 
-  // Scratch buffers for the length-only calls (a simulated request carries no payload); per thread so that
-  // concurrent pollers need no lock. Heap buffers: the JDK copies through its own cached direct buffer.
-  private final ThreadLocal<ByteBuffer> scratch = ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
+  // Scratch buffers for the length-only calls (a simulated request carries no payload); per thread
+  // so that
+  // concurrent pollers need no lock. Heap buffers: the JDK copies through its own cached direct
+  // buffer.
+  private final ThreadLocal<ByteBuffer> scratch =
+      ThreadLocal.withInitial(() -> ByteBuffer.allocate(0));
 
   /**
-   * @param root         an existing directory; resolved once with {@link Path#toRealPath} so that later checks
-   *                     compare real paths
+   * @param root an existing directory; resolved once with {@link Path#toRealPath} so that later
+   *     checks compare real paths
    * @param maxFileBytes the size of every file and the limit of {@code offset + length}, > 0
    */
   public FileBackend(Path root, long maxFileBytes) {
@@ -92,7 +104,8 @@ public final class FileBackend implements AutoCloseable {
   }
 
   /**
-   * @param maxFiles file ids accepted: [0, maxFiles), >= 1; the disk budget is {@code maxFiles × maxFileBytes}
+   * @param maxFiles file ids accepted: [0, maxFiles), >= 1; the disk budget is {@code maxFiles ×
+   *     maxFileBytes}
    * @see #FileBackend(Path, long, int)
    */
   public FileBackend(Path root, long maxFileBytes, int maxOpen, long maxFiles) {
@@ -113,13 +126,20 @@ public final class FileBackend implements AutoCloseable {
     if (!Files.isDirectory(this.root, LinkOption.NOFOLLOW_LINKS)) {
       throw new IllegalArgumentException("file backend root is not a directory: " + root);
     }
-    // Someone else's directory could hold links or files they control, and let them watch or swap ours.
+    // Someone else's directory could hold links or files they control, and let them watch or swap
+    // ours.
     String user = System.getProperty("user.name");
     try {
       String owner = Files.getOwner(this.root, LinkOption.NOFOLLOW_LINKS).getName();
       if (!owner.equals(user)) {
-        throw new IllegalArgumentException("file backend root " + root + " is owned by " + owner + ", not by "
-            + user + " who runs the node");
+        throw new IllegalArgumentException(
+            "file backend root "
+                + root
+                + " is owned by "
+                + owner
+                + ", not by "
+                + user
+                + " who runs the node");
       }
     } catch (UnsupportedOperationException | IOException e) {
       // no owner on this file system (rare): nothing to compare
@@ -185,27 +205,33 @@ public final class FileBackend implements AutoCloseable {
     if (invalid != null) {
       return invalid;
     }
-    return withChannel(fileId, ch -> {
-      long pos = offset;
-      while (src.hasRemaining()) {
-        pos += ch.write(src, pos);
-      }
-    });
+    return withChannel(
+        fileId,
+        ch -> {
+          long pos = offset;
+          while (src.hasRemaining()) {
+            pos += ch.write(src, pos);
+          }
+        });
   }
 
-  /** Reads {@code length} bytes and discards them (a request without a payload buffer), in chunks. */
+  /**
+   * Reads {@code length} bytes and discards them (a request without a payload buffer), in chunks.
+   */
   public Status read(long fileId, long offset, int length) {
     Status invalid = check(fileId, offset, length);
     if (invalid != null) {
       return invalid;
     }
     ByteBuffer buf = scratch(Math.min(length, CHUNK));
-    return withChannel(fileId, ch -> {
-      for (long done = 0; done < length; done += buf.limit()) {
-        buf.clear().limit((int) Math.min(CHUNK, length - done));
-        readFully(ch, buf, offset + done);
-      }
-    });
+    return withChannel(
+        fileId,
+        ch -> {
+          for (long done = 0; done < length; done += buf.limit()) {
+            buf.clear().limit((int) Math.min(CHUNK, length - done));
+            readFully(ch, buf, offset + done);
+          }
+        });
   }
 
   /** Writes {@code length} zero bytes (a request without a payload buffer), in chunks. */
@@ -217,15 +243,17 @@ public final class FileBackend implements AutoCloseable {
     ByteBuffer buf = scratch(Math.min(length, CHUNK));
     // zero it: the scratch buffer may hold bytes read from another file
     Arrays.fill(buf.array(), 0, buf.capacity(), (byte) 0);
-    return withChannel(fileId, ch -> {
-      for (long done = 0; done < length; done += buf.limit()) {
-        buf.clear().limit((int) Math.min(CHUNK, length - done));
-        long pos = offset + done;
-        while (buf.hasRemaining()) {
-          pos += ch.write(buf, pos);
-        }
-      }
-    });
+    return withChannel(
+        fileId,
+        ch -> {
+          for (long done = 0; done < length; done += buf.limit()) {
+            buf.clear().limit((int) Math.min(CHUNK, length - done));
+            long pos = offset + done;
+            while (buf.hasRemaining()) {
+              pos += ch.write(buf, pos);
+            }
+          }
+        });
   }
 
   /** Forces the file's data and metadata to the device ({@code fsync(2)}). */
@@ -238,8 +266,9 @@ public final class FileBackend implements AutoCloseable {
   }
 
   /**
-   * Serves one request without a payload: READ, WRITE and FSYNC do the I/O; FLUSH is OK at once (positional
-   * I/O buffers nothing in the process); every other op is EINVAL, as this backend has no namespace.
+   * Serves one request without a payload: READ, WRITE and FSYNC do the I/O; FLUSH is OK at once
+   * (positional I/O buffers nothing in the process); every other op is EINVAL, as this backend has
+   * no namespace.
    */
   public Status serve(Op op, long fileId, long offset, int length) {
     return switch (op) {
@@ -297,7 +326,8 @@ public final class FileBackend implements AutoCloseable {
   private ByteBuffer scratch(int length) {
     ByteBuffer buf = scratch.get();
     if (buf.capacity() < length) {
-      // grow by doubling so that mixed sizes settle quickly; never above CHUNK (callers ask for at most that)
+      // grow by doubling so that mixed sizes settle quickly; never above CHUNK (callers ask for at
+      // most that)
       int cap = Math.min(CHUNK, Math.max(length, buf.capacity() * 2));
       buf = ByteBuffer.allocate(cap);
       scratch.set(buf);
@@ -339,7 +369,8 @@ public final class FileBackend implements AutoCloseable {
       }
       Handle h = open.get(fileId);
       if (h == null) {
-        // opened under the lock: opens are rare (cached) and this keeps two threads from opening one file twice
+        // opened under the lock: opens are rare (cached) and this keeps two threads from opening
+        // one file twice
         FileChannel ch = openChannel(fileId);
         if (ch == null) {
           return null;
@@ -373,7 +404,8 @@ public final class FileBackend implements AutoCloseable {
 
   private FileChannel openChannel(long fileId) throws IOException {
     Path path = root.resolve(PREFIX + fileId).normalize();
-    // The name is built from a non-negative number, so it cannot contain a separator or "..": this is a
+    // The name is built from a non-negative number, so it cannot contain a separator or "..": this
+    // is a
     // second line of defence should the naming ever change.
     if (!path.startsWith(root) || !path.getParent().equals(root)) {
       return null;
@@ -382,21 +414,30 @@ public final class FileBackend implements AutoCloseable {
       BasicFileAttributes attrs =
           Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
       if (attrs.isSymbolicLink()) {
-        // The backend never creates links: whatever it points to (possibly outside the root), refuse it.
+        // The backend never creates links: whatever it points to (possibly outside the root),
+        // refuse it.
         return null;
       }
       if (attrs.isRegularFile() && hardLinked(path)) {
-        // another name for the same inode, possibly outside the root: writes would land in that file
+        // another name for the same inode, possibly outside the root: writes would land in that
+        // file
         return null;
       }
     } catch (NoSuchFileException e) {
       // first use: created below
     }
-    // NOFOLLOW_LINKS (O_NOFOLLOW): a link swapped in after the check above fails the open instead of being followed.
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.READ,
-        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+    // NOFOLLOW_LINKS (O_NOFOLLOW): a link swapped in after the check above fails the open instead
+    // of being followed.
+    FileChannel ch =
+        FileChannel.open(
+            path,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE,
+            LinkOption.NOFOLLOW_LINKS);
     try {
-      // again once open: a link made between the check and the open (the channel has no fstat; by path)
+      // again once open: a link made between the check and the open (the channel has no fstat; by
+      // path)
       if (hardLinked(path)) {
         ch.close();
         return null;
@@ -412,7 +453,10 @@ public final class FileBackend implements AutoCloseable {
     }
   }
 
-  /** More than one name for the file ({@code unix:nlink > 1}); false where the attribute is not supported. */
+  /**
+   * More than one name for the file ({@code unix:nlink > 1}); false where the attribute is not
+   * supported.
+   */
   private static boolean hardLinked(Path path) throws IOException {
     try {
       Object n = Files.getAttribute(path, "unix:nlink", LinkOption.NOFOLLOW_LINKS);

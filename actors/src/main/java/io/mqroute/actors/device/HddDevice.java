@@ -5,16 +5,16 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /**
- * A spinning disk: a request that continues the previous one (same file, next byte) soon enough streams at
- * the media rate; any other pays an average seek plus half a revolution. This is why the seed 004
- * LIFO-per-batch order of QEMU's virtiofsd (g_list_prepend without g_list_reverse) cost 4x on a
- * sequential write: reversing each batch turns a stream into seeks.
+ * A spinning disk: a request that continues the previous one (same file, next byte) soon enough
+ * streams at the media rate; any other pays an average seek plus half a revolution. This is why the
+ * seed 004 LIFO-per-batch order of QEMU's virtiofsd (g_list_prepend without g_list_reverse) cost 4x
+ * on a sequential write: reversing each batch turns a stream into seeks.
  *
- * <p>One head: the machine has one instance ({@link #onePerMachine()}) and a request that arrives while the disk
- * is busy waits for it (no command queueing or reordering in the drive), so a pool of server threads or several
- * queues share one disk's rate instead of each getting a disk of their own. The head is booked when the request
- * reaches the disk (after a server thread's CPU work, on per-cpu queues); an injected slowdown stretches the
- * request but not the booking.
+ * <p>One head: the machine has one instance ({@link #onePerMachine()}) and a request that arrives
+ * while the disk is busy waits for it (no command queueing or reordering in the drive), so a pool
+ * of server threads or several queues share one disk's rate instead of each getting a disk of their
+ * own. The head is booked when the request reaches the disk (after a server thread's CPU work, on
+ * per-cpu queues); an injected slowdown stretches the request but not the booking.
  */
 public final class HddDevice implements Device {
   private final long seekNanos;
@@ -26,15 +26,16 @@ public final class HddDevice implements Device {
   private long lastFile = Long.MIN_VALUE;
   private long lastEnd = -1;
   private long lastDoneNanos = Long.MIN_VALUE / 2;
+
   /** When the head is free: the end of the last request started. */
   private long busyUntil = Long.MIN_VALUE / 2;
 
   /**
-   * @param seekNanos        average seek (7200 rpm SATA: about 8.5 ms)
-   * @param rpm              spindle speed; half a revolution is the average rotational latency
-   * @param bytesPerSecond   sustained media transfer rate (about 150-200 MB/s on a 7200 rpm disk)
-   * @param mergeWindowNanos how long after the previous completion a contiguous request still streams
-   *                         (the disk's track buffer / the block layer's plugging)
+   * @param seekNanos average seek (7200 rpm SATA: about 8.5 ms)
+   * @param rpm spindle speed; half a revolution is the average rotational latency
+   * @param bytesPerSecond sustained media transfer rate (about 150-200 MB/s on a 7200 rpm disk)
+   * @param mergeWindowNanos how long after the previous completion a contiguous request still
+   *     streams (the disk's track buffer / the block layer's plugging)
    */
   public HddDevice(long seekNanos, int rpm, long bytesPerSecond, long mergeWindowNanos) {
     this.seekNanos = Devices.requireNonNegative("hdd seek", seekNanos);
@@ -48,7 +49,8 @@ public final class HddDevice implements Device {
   }
 
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     long start = Math.max(nowNanos, busyUntil);
     long transfer = (long) length * 1_000_000_000L / bytesPerSecond;
     boolean streams =
@@ -68,7 +70,14 @@ public final class HddDevice implements Device {
 
   @Override
   public String spec() {
-    return "hdd(" + Durations.format(seekNanos) + ", " + rpm + ", " + bytesPerSecond + ", "
-        + Durations.format(mergeWindowNanos) + ")";
+    return "hdd("
+        + Durations.format(seekNanos)
+        + ", "
+        + rpm
+        + ", "
+        + bytesPerSecond
+        + ", "
+        + Durations.format(mergeWindowNanos)
+        + ")";
   }
 }

@@ -5,8 +5,8 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /**
- * Log-normal service: {@code median * exp(sigma * Z)}. Storage latencies are right-skewed; sigma 0.5 gives a
- * p99 about 3.2x the median.
+ * Log-normal service: {@code median * exp(sigma * Z)}. Storage latencies are right-skewed; sigma
+ * 0.5 gives a p99 about 3.2x the median.
  */
 public final class LognormalDevice implements Device {
   private final long medianNanos;
@@ -21,7 +21,8 @@ public final class LognormalDevice implements Device {
   }
 
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return Math.round(medianNanos * Math.exp(sigma * rnd.nextGaussian()));
   }
 

@@ -6,7 +6,8 @@ import java.util.random.RandomGenerator;
 /** Completes at once: measures the router and the queues alone. */
 public final class NullDevice implements Device {
   @Override
-  public long serviceNanos(Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
+  public long serviceNanos(
+      Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return 0;
   }
 

@@ -4,14 +4,16 @@ import java.util.List;
 import java.util.function.ToDoubleFunction;
 
 /**
- * A metric over independent replications: the mean and the half-width of its 95% confidence interval
- * (Student's t), or NaN for the half-width with a single replication.
+ * A metric over independent replications: the mean and the half-width of its 95% confidence
+ * interval (Student's t), or NaN for the half-width with a single replication.
  */
 public record Aggregate(double mean, double ci95) {
   /** Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom. */
   private static final double[] T975 = {
-    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131,
-    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160,
+        2.145, 2.131,
+    2.120, 2.110, 2.101, 2.093, 2.086, 2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048,
+        2.045, 2.042
   };
 
   public static <T> Aggregate of(List<T> samples, ToDoubleFunction<T> f) {
@@ -35,12 +37,13 @@ public record Aggregate(double mean, double ci95) {
 
   /** Degrees of freedom beyond the table and their quantiles; the last is the normal's (df = ∞). */
   private static final int[] LARGE_DF = {30, 40, 60, 120, Integer.MAX_VALUE};
+
   private static final double[] LARGE_T975 = {2.042, 2.021, 2.000, 1.980, 1.960};
 
   /**
-   * The 97.5% quantile of Student's t with {@code df} degrees of freedom: exact (3 decimals) up to 30; beyond,
-   * interpolated linearly in 1/df between the tabulated 30, 40, 60, 120 and ∞, which is within 0.001 of the true
-   * value (the quantile is very nearly linear in 1/df there).
+   * The 97.5% quantile of Student's t with {@code df} degrees of freedom: exact (3 decimals) up to
+   * 30; beyond, interpolated linearly in 1/df between the tabulated 30, 40, 60, 120 and ∞, which is
+   * within 0.001 of the true value (the quantile is very nearly linear in 1/df there).
    */
   static double t975(int df) {
     if (df < 1) {

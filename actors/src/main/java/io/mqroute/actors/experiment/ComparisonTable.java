@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The side-by-side table: one row per variant and sweep point, ratios against the first variant at the same
- * point, and ± the 95% confidence half-width when there are replications.
+ * The side-by-side table: one row per variant and sweep point, ratios against the first variant at
+ * the same point, and ± the 95% confidence half-width when there are replications.
  */
 public final class ComparisonTable {
   private ComparisonTable() {}
@@ -20,30 +20,42 @@ public final class ComparisonTable {
       byPoint.computeIfAbsent(r.variant().point(), k -> new ArrayList<>()).add(r);
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(new String[] {"variant", "IOPS", "BW MiB/s", "mean us", "p50 us", "p99 us", "p99.9 us",
-        "p99.99 us", "errors", "status"});
+    rows.add(
+        new String[] {
+          "variant",
+          "IOPS",
+          "BW MiB/s",
+          "mean us",
+          "p50 us",
+          "p99 us",
+          "p99.9 us",
+          "p99.99 us",
+          "errors",
+          "status"
+        });
     for (List<VariantResult> group : byPoint.values()) {
       VariantResult base = group.get(0);
       for (VariantResult r : group) {
-        rows.add(new String[] {
-          r.variant().id(),
-          cell(r, base, Summary::iops, 1, "%.0f"),
-          cell(r, base, Summary::bwBytes, 1 << 20, "%.1f"),
-          cell(r, base, Summary::meanNs, 1e3, "%.1f"),
-          cell(r, base, s -> s.p50Ns(), 1e3, "%.1f"),
-          cell(r, base, s -> s.p99Ns(), 1e3, "%.1f"),
-          cell(r, base, s -> s.p999Ns(), 1e3, "%.1f"),
-          cell(r, base, s -> s.p9999Ns(), 1e3, "%.1f"),
-          String.format(Locale.ROOT, "%.0f", r.aggregate(s -> s.errors()).mean()),
-          r.stalled() && r.variant().expectStall() ? "STALL (expected)" : r.status()
-        });
+        rows.add(
+            new String[] {
+              r.variant().id(),
+              cell(r, base, Summary::iops, 1, "%.0f"),
+              cell(r, base, Summary::bwBytes, 1 << 20, "%.1f"),
+              cell(r, base, Summary::meanNs, 1e3, "%.1f"),
+              cell(r, base, s -> s.p50Ns(), 1e3, "%.1f"),
+              cell(r, base, s -> s.p99Ns(), 1e3, "%.1f"),
+              cell(r, base, s -> s.p999Ns(), 1e3, "%.1f"),
+              cell(r, base, s -> s.p9999Ns(), 1e3, "%.1f"),
+              String.format(Locale.ROOT, "%.0f", r.aggregate(s -> s.errors()).mean()),
+              r.stalled() && r.variant().expectStall() ? "STALL (expected)" : r.status()
+            });
       }
     }
     return layout(rows);
   }
 
-  private static String cell(VariantResult r, VariantResult base, ToDoubleFunction<Summary> f, double scale,
-      String fmt) {
+  private static String cell(
+      VariantResult r, VariantResult base, ToDoubleFunction<Summary> f, double scale, String fmt) {
     Aggregate a = r.aggregate(f);
     String s = String.format(Locale.ROOT, fmt, a.mean() / scale);
     if (!Double.isNaN(a.ci95())) {

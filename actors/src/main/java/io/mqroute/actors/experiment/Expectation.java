@@ -7,13 +7,14 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One band an experiment's results must fall in, e.g. {@code p99.9(refill) * 10 <= p99.9(retry-1ms)} or
- * {@code bw(patched, iodepth=4) >= 1.5 * bw(unpatched, iodepth=4)}: two arithmetic expressions over
- * numbers and metrics of variants (at a sweep point), compared with {@code <= >= < > ==}.
+ * One band an experiment's results must fall in, e.g. {@code p99.9(refill) * 10 <=
+ * p99.9(retry-1ms)} or {@code bw(patched, iodepth=4) >= 1.5 * bw(unpatched, iodepth=4)}: two
+ * arithmetic expressions over numbers and metrics of variants (at a sweep point), compared with
+ * {@code <= >= < > ==}.
  *
- * <p>Metrics: {@code iops}, {@code bw} (MiB/s), {@code mean}, {@code p50}, {@code p99}, {@code p99.9},
- * {@code p99.99} (latency in µs), {@code errors}, {@code stalled} (1 or 0). With replications a metric is
- * the mean over them.
+ * <p>Metrics: {@code iops}, {@code bw} (MiB/s), {@code mean}, {@code p50}, {@code p99}, {@code
+ * p99.9}, {@code p99.99} (latency in µs), {@code errors}, {@code stalled} (1 or 0). With
+ * replications a metric is the mean over them.
  */
 public final class Expectation {
   public static final List<String> METRICS =
@@ -46,7 +47,9 @@ public final class Expectation {
     return out;
   }
 
-  /** The verdict, with both sides' values. A side that is not a finite number (x / 0) never holds. */
+  /**
+   * The verdict, with both sides' values. A side that is not a finite number (x / 0) never holds.
+   */
   public record Verdict(Expectation expectation, double left, double right, boolean holds) {
     @Override
     public String toString() {
@@ -54,28 +57,51 @@ public final class Expectation {
       String r = String.format(Locale.ROOT, "%.4g", right);
       if (l.equals(r) && left != right && Double.isFinite(left) && Double.isFinite(right)) {
         // e.g. a failed == between 35800 and 35801: show the digits that differ
-        l = new java.math.BigDecimal(left).round(new java.math.MathContext(12)).stripTrailingZeros().toPlainString();
-        r = new java.math.BigDecimal(right).round(new java.math.MathContext(12)).stripTrailingZeros().toPlainString();
+        l =
+            new java.math.BigDecimal(left)
+                .round(new java.math.MathContext(12))
+                .stripTrailingZeros()
+                .toPlainString();
+        r =
+            new java.math.BigDecimal(right)
+                .round(new java.math.MathContext(12))
+                .stripTrailingZeros()
+                .toPlainString();
       }
-      String why = holds ? "holds"
-          : Double.isFinite(left) && Double.isFinite(right) ? "does not hold"
-          : "does not hold: a side is not a finite number (a division by zero?)";
-      return String.format(Locale.ROOT, "%s %s: %s (%s %s %s)", holds ? "PASS" : "FAIL", expectation.text, why, l,
-          expectation.op, r);
+      String why =
+          holds
+              ? "holds"
+              : Double.isFinite(left) && Double.isFinite(right)
+                  ? "does not hold"
+                  : "does not hold: a side is not a finite number (a division by zero?)";
+      return String.format(
+          Locale.ROOT,
+          "%s %s: %s (%s %s %s)",
+          holds ? "PASS" : "FAIL",
+          expectation.text,
+          why,
+          l,
+          expectation.op,
+          r);
     }
   }
 
-  /** @param metric value of a metric for a variant reference */
+  /**
+   * @param metric value of a metric for a variant reference
+   */
   public Verdict evaluate(MetricSource metric) {
     double l = left.eval(metric);
     double r = right.eval(metric);
-    boolean ok = Double.isFinite(l) && Double.isFinite(r) && switch (op) {
-      case "<=" -> l <= r;
-      case ">=" -> l >= r;
-      case "<" -> l < r;
-      case ">" -> l > r;
-      default -> l == r;
-    };
+    boolean ok =
+        Double.isFinite(l)
+            && Double.isFinite(r)
+            && switch (op) {
+              case "<=" -> l <= r;
+              case ">=" -> l >= r;
+              case "<" -> l < r;
+              case ">" -> l > r;
+              default -> l == r;
+            };
     return new Verdict(this, l, r, ok);
   }
 
@@ -84,7 +110,9 @@ public final class Expectation {
     double value(String metric, Ref ref);
   }
 
-  /** @throws IllegalArgumentException naming the position of a syntax error */
+  /**
+   * @throws IllegalArgumentException naming the position of a syntax error
+   */
   public static Expectation parse(String text) {
     Parser p = new Parser(text);
     Node l = p.sum();
@@ -143,7 +171,8 @@ public final class Expectation {
     }
 
     private IllegalArgumentException error(String what) {
-      return new IllegalArgumentException("expectation \"" + s.strip() + "\": " + what + " at column " + (i + 1));
+      return new IllegalArgumentException(
+          "expectation \"" + s.strip() + "\": " + what + " at column " + (i + 1));
     }
 
     private void ws() {
@@ -185,7 +214,8 @@ public final class Expectation {
       }
       if (Character.isDigit(c) || c == '.') {
         int start = i;
-        while (i < s.length() && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.' || s.charAt(i) == 'e')) {
+        while (i < s.length()
+            && (Character.isDigit(s.charAt(i)) || s.charAt(i) == '.' || s.charAt(i) == 'e')) {
           i++;
         }
         try {
@@ -202,7 +232,8 @@ public final class Expectation {
       String metric = s.substring(start, i);
       if (!METRICS.contains(metric)) {
         i = start;
-        throw error("unknown metric \"" + metric + "\" (valid: " + String.join(", ", METRICS) + ")");
+        throw error(
+            "unknown metric \"" + metric + "\" (valid: " + String.join(", ", METRICS) + ")");
       }
       ws();
       expect('(');

@@ -33,26 +33,38 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * Reads an experiment script (HOCON). Keys: {@code name}, {@code description}, {@code seed},
- * {@code replications}, the machine keys of {@link MachineSpecParser}, {@code workload} (inline fio job text
- * or a path to a {@code .fio} file), {@code fio} (fio options set in every job), {@code variants} (objects
- * with a {@code name}, overrides of any machine key or shortcut such as {@code selector}, {@code fio}, and
- * {@code expect-stall}), {@code sweep} (key → list of values; runs the product with the variants),
- * {@code expect} (bands, see {@link Expectation}) and {@code quick} (overrides applied with --quick). Unknown
- * keys and bad values are one-line errors naming the file, the line and the key.
+ * Reads an experiment script (HOCON). Keys: {@code name}, {@code description}, {@code seed}, {@code
+ * replications}, the machine keys of {@link MachineSpecParser}, {@code workload} (inline fio job
+ * text or a path to a {@code .fio} file), {@code fio} (fio options set in every job), {@code
+ * variants} (objects with a {@code name}, overrides of any machine key or shortcut such as {@code
+ * selector}, {@code fio}, and {@code expect-stall}), {@code sweep} (key → list of values; runs the
+ * product with the variants), {@code expect} (bands, see {@link Expectation}) and {@code quick}
+ * (overrides applied with --quick). Unknown keys and bad values are one-line errors naming the
+ * file, the line and the key.
  */
 public final class ExperimentParser {
   /** Larger experiment or job files are refused: they are scripts, not data. */
   public static final long MAX_FILE_BYTES = 1L << 20;
 
   private static final List<String> OWN_KEYS =
-      List.of("name", "description", "seed", "replications", "workload", "fio", "variants", "sweep", "expect",
+      List.of(
+          "name",
+          "description",
+          "seed",
+          "replications",
+          "workload",
+          "fio",
+          "variants",
+          "sweep",
+          "expect",
           "quick");
   static final List<String> TOP_KEYS = concat(OWN_KEYS, MachineSpecParser.KEYS);
   private static final List<String> OVERRIDE_KEYS =
       concat(List.of("fio"), MachineSpecParser.KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()));
-  private static final List<String> VARIANT_KEYS = concat(List.of("name", "expect-stall"), OVERRIDE_KEYS);
-  private static final List<String> QUICK_KEYS = concat(List.of("replications", "sweep"), OVERRIDE_KEYS);
+  private static final List<String> VARIANT_KEYS =
+      concat(List.of("name", "expect-stall"), OVERRIDE_KEYS);
+  private static final List<String> QUICK_KEYS =
+      concat(List.of("replications", "sweep"), OVERRIDE_KEYS);
 
   private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
 
@@ -60,11 +72,13 @@ public final class ExperimentParser {
 
   /**
    * @param seedOverride replaces the file's seed when not null
-   * @param sets         {@code key=value} overrides applied to the base before the variants
-   * @param quick        apply the file's {@code quick} profile (CI-sized runs)
+   * @param sets {@code key=value} overrides applied to the base before the variants
+   * @param quick apply the file's {@code quick} profile (CI-sized runs)
    */
-  public static ExperimentSpec parse(Path file, Long seedOverride, Map<String, String> setFlags, boolean quick) {
-    List<SetFlag> sets = setFlags.entrySet().stream().map(e -> SetFlag.of(e.getKey(), e.getValue())).toList();
+  public static ExperimentSpec parse(
+      Path file, Long seedOverride, Map<String, String> setFlags, boolean quick) {
+    List<SetFlag> sets =
+        setFlags.entrySet().stream().map(e -> SetFlag.of(e.getKey(), e.getValue())).toList();
     Config raw = applySets(load(file), sets);
     StrictConfig top = StrictConfig.of(raw, "", TOP_KEYS);
     if (quick) {
@@ -72,7 +86,8 @@ public final class ExperimentParser {
       int quickReplications = 1;
       if (raw.hasPath("quick")) {
         Config q = Shortcuts.expand(object(raw, top, "quick"));
-        quickReplications = StrictConfig.of(q, "quick", QUICK_KEYS).integer("replications", 1, 1, 1000);
+        quickReplications =
+            StrictConfig.of(q, "quick", QUICK_KEYS).integer("replications", 1, 1, 1000);
         raw = q.withoutPath("replications").withoutPath("sweep").withFallback(raw);
         if (q.hasPath("sweep")) { // a quick sweep replaces the full one instead of merging with it
           raw = raw.withValue("sweep", q.getValue("sweep"));
@@ -85,7 +100,8 @@ public final class ExperimentParser {
     int replications = top.integer("replications", 1, 1, 1000);
     String name = top.requiredString("name");
     if (!NAME.matcher(name).matches()) {
-      throw top.error("name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + name + "\"");
+      throw top.error(
+          "name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + name + "\"");
     }
     String description = top.string("description", "");
     long seed = seedOverride != null ? seedOverride : top.integer("seed", 1, 0, Integer.MAX_VALUE);
@@ -108,8 +124,16 @@ public final class ExperimentParser {
     for (SetFlag set : sets) {
       String key = set.key();
       if (sweep.containsKey(key)) {
-        throw new ConfigError("--set " + set.given() + ": " + key + " is swept " + sweep.get(key)
-            + ", so a single value would be ignored; change the sweep (--set 'sweep.\"" + key + "\"=[...]')");
+        throw new ConfigError(
+            "--set "
+                + set.given()
+                + ": "
+                + key
+                + " is swept "
+                + sweep.get(key)
+                + ", so a single value would be ignored; change the sweep (--set 'sweep.\""
+                + key
+                + "\"=[...]')");
       }
     }
     List<Map<String, String>> points = product(sweep);
@@ -120,13 +144,15 @@ public final class ExperimentParser {
     List<? extends ConfigObject> list = variantObjects(raw, top);
     List<String> names = new ArrayList<>();
     int index = 0;
-    for (ConfigObject o : list.isEmpty() ? List.of(ConfigFactory.parseString("name = default").root()) : list) {
+    for (ConfigObject o :
+        list.isEmpty() ? List.of(ConfigFactory.parseString("name = default").root()) : list) {
       String path = "variants[" + index++ + "]";
       Config v = Shortcuts.expand(o.toConfig());
       StrictConfig sv = StrictConfig.of(v, path, VARIANT_KEYS);
       String vname = sv.requiredString("name");
       if (!NAME.matcher(vname).matches()) {
-        throw sv.error("name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + vname + "\"");
+        throw sv.error(
+            "name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + vname + "\"");
       }
       if (names.contains(vname)) {
         throw sv.error("name", "two variants are named \"" + vname + "\"");
@@ -137,18 +163,25 @@ public final class ExperimentParser {
       Config overrides = v.withoutPath("name").withoutPath("expect-stall").withoutPath("fio");
       Map<String, String> written = flatten(v.withoutPath("name"));
       Map<String, String> params = new LinkedHashMap<>();
-      fromSets.forEach((k, value) -> {
-        if (written.keySet().stream().noneMatch(w -> within(w, k) || within(k, w))) {
-          params.put(k, value); // a --set value this variant does not override
-          setsUsed.add(k);
-        }
-      });
+      fromSets.forEach(
+          (k, value) -> {
+            if (written.keySet().stream().noneMatch(w -> within(w, k) || within(k, w))) {
+              params.put(k, value); // a --set value this variant does not override
+              setsUsed.add(k);
+            }
+          });
       params.putAll(written);
       for (String swept : sweep.keySet()) {
-        boolean own = swept.startsWith("fio.") ? variantFio.containsKey(swept.substring(4)) : v.hasPath(swept);
+        boolean own =
+            swept.startsWith("fio.")
+                ? variantFio.containsKey(swept.substring(4))
+                : v.hasPath(swept);
         if (own) {
-          throw sv.error(swept.startsWith("fio.") ? "fio" : swept, "is swept " + sweep.get(swept)
-              + ", so this variant's own value would be ignored; drop it here or from the sweep");
+          throw sv.error(
+              swept.startsWith("fio.") ? "fio" : swept,
+              "is swept "
+                  + sweep.get(swept)
+                  + ", so this variant's own value would be ignored; drop it here or from the sweep");
         }
       }
       for (Map<String, String> point : points) {
@@ -160,17 +193,29 @@ public final class ExperimentParser {
             fio.put(p.getKey().substring(4), p.getValue());
           } else {
             // the sweep's own line, so that a bad key or value is reported where the sweep names it
-            merged = merged.withValue(p.getKey(),
-                ConfigValueFactory.fromAnyRef(p.getValue()).withOrigin(sweepOrigins.get(p.getKey())));
+            merged =
+                merged.withValue(
+                    p.getKey(),
+                    ConfigValueFactory.fromAnyRef(p.getValue())
+                        .withOrigin(sweepOrigins.get(p.getKey())));
           }
         }
-        MachineSpec machine = MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
-        Variant variant = new Variant(vname, params, machine, workload.parse(fio), point, expectStall);
-        try { // options refused against this machine (direct=0, cpus_allowed, ...), before anything runs
+        MachineSpec machine =
+            MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
+        Variant variant =
+            new Variant(vname, params, machine, workload.parse(fio), point, expectStall);
+        try { // options refused against this machine (direct=0, cpus_allowed, ...), before anything
+          // runs
           variant.workload().plans(machine);
-        } catch (IllegalArgumentException e) { // FioParseException names the job's line; JobPlan's limits do not
-          throw new ConfigError(e.getMessage() + " (variant " + variant.id()
-              + (fio.equals(baseFio) ? "" : ", fio overrides " + fio) + ")");
+        } catch (
+            IllegalArgumentException
+                e) { // FioParseException names the job's line; JobPlan's limits do not
+          throw new ConfigError(
+              e.getMessage()
+                  + " (variant "
+                  + variant.id()
+                  + (fio.equals(baseFio) ? "" : ", fio overrides " + fio)
+                  + ")");
         }
         variants.add(variant);
       }
@@ -180,23 +225,38 @@ public final class ExperimentParser {
       boolean configures = fromSets.keySet().stream().anyMatch(k -> within(k, key));
       boolean used = setsUsed.stream().anyMatch(k -> within(k, key));
       if (configures && !used) {
-        throw new ConfigError("--set " + set.given() + ": every variant sets its own " + key
-            + ", so this value would be ignored; change the variants instead");
+        throw new ConfigError(
+            "--set "
+                + set.given()
+                + ": every variant sets its own "
+                + key
+                + ", so this value would be ignored; change the variants instead");
       }
     }
     List<Expectation> expectations = expectations(raw, top, names, sweep);
-    return new ExperimentSpec(name, description, seed, file, List.copyOf(variants),
-        List.copyOf(sweep.keySet()), replications, expectations, quick, expandedSets(sets));
+    return new ExperimentSpec(
+        name,
+        description,
+        seed,
+        file,
+        List.copyOf(variants),
+        List.copyOf(sweep.keySet()),
+        replications,
+        expectations,
+        quick,
+        expandedSets(sets));
   }
 
   /**
-   * One {@code --set KEY=VALUE}: the key as given (for messages), and as a key path with shortcuts expanded and
-   * quoting normalised ({@code fio."iodepth"} is {@code fio.iodepth}), so that it compares with the file's paths.
+   * One {@code --set KEY=VALUE}: the key as given (for messages), and as a key path with shortcuts
+   * expanded and quoting normalised ({@code fio."iodepth"} is {@code fio.iodepth}), so that it
+   * compares with the file's paths.
    */
   private record SetFlag(String given, String key, String value) {
     static SetFlag of(String given, String value) {
       try {
-        return new SetFlag(given, ConfigUtil.joinPath(ConfigUtil.splitPath(Shortcuts.expand(given))), value);
+        return new SetFlag(
+            given, ConfigUtil.joinPath(ConfigUtil.splitPath(Shortcuts.expand(given))), value);
       } catch (ConfigException ex) {
         throw new ConfigError("--set " + given + ": not a key path (" + ex.getMessage() + ")");
       }
@@ -211,16 +271,24 @@ public final class ExperimentParser {
   private static Config applySets(Config raw, List<SetFlag> sets) {
     for (SetFlag set : sets) {
       if (!TOP_KEYS.contains(set.first())) {
-        throw new ConfigError("--set " + set.given() + ": " + NameSuggester.unknown("key", set.first(),
-            concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
+        throw new ConfigError(
+            "--set "
+                + set.given()
+                + ": "
+                + NameSuggester.unknown(
+                    "key",
+                    set.first(),
+                    concat(TOP_KEYS, new ArrayList<>(Shortcuts.KEYS.keySet()))));
       }
       String fioProblem = fioKeyProblem(set.key());
       if (fioProblem != null) {
         throw new ConfigError("--set " + set.given() + ": " + fioProblem);
       }
       try {
-        Config one = ConfigFactory.parseString("\"x\" = " + set.value(),
-            ConfigParseOptions.defaults().setOriginDescription("--set " + set.given()));
+        Config one =
+            ConfigFactory.parseString(
+                "\"x\" = " + set.value(),
+                ConfigParseOptions.defaults().setOriginDescription("--set " + set.given()));
         raw = raw.withValue(set.key(), one.getValue("\"x\""));
       } catch (ConfigException ex) {
         throw new ConfigError("--set " + set.given() + "=" + set.value() + ": " + ex.getMessage());
@@ -230,8 +298,9 @@ public final class ExperimentParser {
   }
 
   /**
-   * The {@code --set} values that configure a run (machine keys and {@code fio.*}), flattened like a variant's
-   * overrides, so that {@code params} shows them; the experiment's own keys ({@code replications}, ...) are not.
+   * The {@code --set} values that configure a run (machine keys and {@code fio.*}), flattened like
+   * a variant's overrides, so that {@code params} shows them; the experiment's own keys ({@code
+   * replications}, ...) are not.
    */
   private static Map<String, String> setParams(Config raw, List<SetFlag> sets) {
     Map<String, String> out = new TreeMap<>();
@@ -248,9 +317,14 @@ public final class ExperimentParser {
     return path.equals(root) || path.startsWith(root + ".");
   }
 
-  /** Why a {@code fio.<option>} key names no option mqroute reads, or null (also for keys outside fio). */
+  /**
+   * Why a {@code fio.<option>} key names no option mqroute reads, or null (also for keys outside
+   * fio).
+   */
   private static String fioKeyProblem(String key) {
-    return key.startsWith("fio.") ? FioWorkload.optionProblem(key.substring("fio.".length())) : null;
+    return key.startsWith("fio.")
+        ? FioWorkload.optionProblem(key.substring("fio.".length()))
+        : null;
   }
 
   private static Map<String, String> expandedSets(List<SetFlag> sets) {
@@ -272,8 +346,8 @@ public final class ExperimentParser {
     return ((ConfigObject) v).toConfig();
   }
 
-  private static Map<String, List<String>> sweep(Config raw, StrictConfig top,
-      Map<String, com.typesafe.config.ConfigOrigin> origins) {
+  private static Map<String, List<String>> sweep(
+      Config raw, StrictConfig top, Map<String, com.typesafe.config.ConfigOrigin> origins) {
     Map<String, List<String>> sweep = new TreeMap<>();
     if (!raw.hasPath("sweep")) {
       return sweep;
@@ -283,13 +357,20 @@ public final class ExperimentParser {
       // "fio.iodepth" (quoted) and fio.iodepth (a nested object) name the same key
       String key = Shortcuts.expand(String.join(".", ConfigUtil.splitPath(e.getKey())));
       String where = StrictConfig.where(e.getValue().origin());
-      if (e.getValue().valueType() != ConfigValueType.LIST || ((ConfigList) e.getValue()).isEmpty()) {
-        throw new ConfigError(where + "sweep." + e.getKey() + ": must be a non-empty list of values");
+      if (e.getValue().valueType() != ConfigValueType.LIST
+          || ((ConfigList) e.getValue()).isEmpty()) {
+        throw new ConfigError(
+            where + "sweep." + e.getKey() + ": must be a non-empty list of values");
       }
       if (!key.startsWith("fio.") && !MachineSpecParser.KEYS.contains(key.split("\\.")[0])) {
         String hint = NameSuggester.nearest(e.getKey(), OVERRIDE_KEYS);
-        throw new ConfigError(where + "sweep." + e.getKey() + ": not a key a sweep can vary"
-            + (hint != null ? "; did you mean \"" + hint + "\"?" : "") + " (machine keys, shortcuts or fio.OPTION)");
+        throw new ConfigError(
+            where
+                + "sweep."
+                + e.getKey()
+                + ": not a key a sweep can vary"
+                + (hint != null ? "; did you mean \"" + hint + "\"?" : "")
+                + " (machine keys, shortcuts or fio.OPTION)");
       }
       List<String> values = new ArrayList<>();
       for (ConfigValue x : (ConfigList) e.getValue()) {
@@ -319,8 +400,8 @@ public final class ExperimentParser {
     return out;
   }
 
-  private static List<Expectation> expectations(Config raw, StrictConfig top, List<String> names,
-      Map<String, List<String>> sweep) {
+  private static List<Expectation> expectations(
+      Config raw, StrictConfig top, List<String> names, Map<String, List<String>> sweep) {
     java.util.Set<String> sweepKeys = sweep.keySet();
     List<Expectation> out = new ArrayList<>();
     if (!raw.hasPath("expect")) {
@@ -342,21 +423,36 @@ public final class ExperimentParser {
       }
       for (Expectation.Ref ref : e.refs()) {
         if (!names.contains(ref.variant())) {
-          throw new ConfigError(where + "expect: " + NameSuggester.unknown("variant", ref.variant(), names));
+          throw new ConfigError(
+              where + "expect: " + NameSuggester.unknown("variant", ref.variant(), names));
         }
         for (Map.Entry<String, String> kv : ref.point().entrySet()) {
           String k = kv.getKey();
-          String full = sweepKeys.contains(k) ? k
-              : sweepKeys.stream().filter(s -> Variant.shortKey(s).equals(k)).findFirst().orElse(null);
+          String full =
+              sweepKeys.contains(k)
+                  ? k
+                  : sweepKeys.stream()
+                      .filter(s -> Variant.shortKey(s).equals(k))
+                      .findFirst()
+                      .orElse(null);
           if (full == null) {
-            throw new ConfigError(where + "expect: \"" + k + "\" is not a swept key (swept: " + sweepKeys + ")");
+            throw new ConfigError(
+                where + "expect: \"" + k + "\" is not a swept key (swept: " + sweepKeys + ")");
           }
           if (!sweep.get(full).contains(kv.getValue())) {
-            throw new ConfigError(where + "expect: " + k + "=" + kv.getValue() + " is not a swept value (swept: "
-                + sweep.get(full) + ")");
+            throw new ConfigError(
+                where
+                    + "expect: "
+                    + k
+                    + "="
+                    + kv.getValue()
+                    + " is not a swept value (swept: "
+                    + sweep.get(full)
+                    + ")");
           }
         }
-        // a run is one point of the sweep: a reference that leaves out a key with several values names no run
+        // a run is one point of the sweep: a reference that leaves out a key with several values
+        // names no run
         List<String> missing = new ArrayList<>();
         for (Map.Entry<String, List<String>> s : sweep.entrySet()) {
           if (s.getValue().size() > 1 && !names(ref.point(), s.getKey())) {
@@ -364,8 +460,12 @@ public final class ExperimentParser {
           }
         }
         if (!missing.isEmpty()) {
-          throw new ConfigError(where + "expect: " + ref.variant() + "(...) must say which sweep point it means: add "
-              + String.join(", ", missing));
+          throw new ConfigError(
+              where
+                  + "expect: "
+                  + ref.variant()
+                  + "(...) must say which sweep point it means: add "
+                  + String.join(", ", missing));
         }
       }
       out.add(e);
@@ -373,9 +473,12 @@ public final class ExperimentParser {
     return out;
   }
 
-  /** True if {@code point} (keys as written: full or short) gives a value for the swept {@code key}. */
+  /**
+   * True if {@code point} (keys as written: full or short) gives a value for the swept {@code key}.
+   */
   private static boolean names(Map<String, String> point, String key) {
-    return point.containsKey(key) || point.keySet().stream().anyMatch(k -> k.equals(Variant.shortKey(key)));
+    return point.containsKey(key)
+        || point.keySet().stream().anyMatch(k -> k.equals(Variant.shortKey(key)));
   }
 
   private static Workload.Source workloadSource(Config raw, StrictConfig top, Path dir) {
@@ -397,14 +500,17 @@ public final class ExperimentParser {
       }
     } else {
       content = text;
-      // "file:LINE (workload)": fio's line N counts from the line the string starts on (see HoconText)
-      source = where.isEmpty() ? "workload" : where.substring(0, where.length() - 2) + " (workload)";
+      // "file:LINE (workload)": fio's line N counts from the line the string starts on (see
+      // HoconText)
+      source =
+          where.isEmpty() ? "workload" : where.substring(0, where.length() - 2) + " (workload)";
     }
     return overrides -> {
       try {
         return FioWorkload.parse(content, source, overrides);
       } catch (FioParseException e) {
-        throw new ConfigError(e.getMessage() + (overrides.isEmpty() ? "" : " (fio overrides " + overrides + ")"));
+        throw new ConfigError(
+            e.getMessage() + (overrides.isEmpty() ? "" : " (fio overrides " + overrides + ")"));
       }
     };
   }
@@ -424,7 +530,8 @@ public final class ExperimentParser {
       throw top.error("variants", "must be a list of objects [ { name = ..., ... }, ... ]");
     }
     if (list.isEmpty()) {
-      throw top.error("variants", "is empty: list at least one variant, or leave the key out for one run");
+      throw top.error(
+          "variants", "is empty: list at least one variant, or leave the key out for one run");
     }
     return list;
   }
@@ -446,7 +553,8 @@ public final class ExperimentParser {
       if (Files.size(file) > MAX_FILE_BYTES) {
         throw new ConfigError(file + ": larger than 1 MiB; an experiment is a script");
       }
-      // parsed from text (HoconText keeps the line numbers right), includes relative to the file's directory
+      // parsed from text (HoconText keeps the line numbers right), includes relative to the file's
+      // directory
       return FileIncluder.parse(file, MAX_FILE_BYTES).toConfig().resolve();
     } catch (ConfigException e) {
       throw new ConfigError(e.getMessage());

@@ -3,10 +3,13 @@ package io.mqroute.actors.experiment;
 import java.util.List;
 
 /**
- * All runs of one experiment, in the order of the script (variants outer, sweep points inner), the verdicts
- * of its expectations, and the experiment's digest.
+ * All runs of one experiment, in the order of the script (variants outer, sweep points inner), the
+ * verdicts of its expectations, and the experiment's digest.
  */
-public record ExperimentResult(ExperimentSpec spec, List<VariantResult> variants, List<Expectation.Verdict> verdicts,
+public record ExperimentResult(
+    ExperimentSpec spec,
+    List<VariantResult> variants,
+    List<Expectation.Verdict> verdicts,
     String digest) {
 
   /** True when no run broke an invariant (an expected stall is not a broken invariant). */

@@ -15,10 +15,10 @@ import java.util.function.Consumer;
 import java.util.stream.Collectors;
 
 /**
- * Runs every variant at every sweep point, each replication in its own virtual-time ActorSystem driven by its
- * own thread, so {@code parallel} of them run at once and the results are the same as one at a time.
- * Replication {@code r} uses seed {@code seed + r}; all variants share those seeds, so they are compared on
- * the same arrivals and service times (common random numbers).
+ * Runs every variant at every sweep point, each replication in its own virtual-time ActorSystem
+ * driven by its own thread, so {@code parallel} of them run at once and the results are the same as
+ * one at a time. Replication {@code r} uses seed {@code seed + r}; all variants share those seeds,
+ * so they are compared on the same arrivals and service times (common random numbers).
  */
 public final class ExperimentRunner {
   private ExperimentRunner() {}
@@ -27,7 +27,8 @@ public final class ExperimentRunner {
    * @param parallel how many runs go at the same time (≥ 1)
    * @param progress told about each finished variant (from the runner threads)
    */
-  public static ExperimentResult run(ExperimentSpec spec, int parallel, Consumer<VariantResult> progress) {
+  public static ExperimentResult run(
+      ExperimentSpec spec, int parallel, Consumer<VariantResult> progress) {
     if (parallel < 1) {
       throw new IllegalArgumentException("parallel must be >= 1, was " + parallel);
     }
@@ -52,10 +53,16 @@ public final class ExperimentRunner {
         progress.accept(vr);
         results.add(vr);
       }
-      List<Expectation.Verdict> verdicts = spec.expectations().stream()
-          .map(e -> e.evaluate((metric, ref) -> value(results, metric, ref))).toList();
-      Digest d = Digest.create().putString("mqroute.experiment.v1").putString(spec.name()).putLong(spec.seed())
-          .putInt(spec.replications());
+      List<Expectation.Verdict> verdicts =
+          spec.expectations().stream()
+              .map(e -> e.evaluate((metric, ref) -> value(results, metric, ref)))
+              .toList();
+      Digest d =
+          Digest.create()
+              .putString("mqroute.experiment.v1")
+              .putString(spec.name())
+              .putLong(spec.seed())
+              .putInt(spec.replications());
       results.forEach(r -> d.putString(r.variant().id()).putString(r.digest()));
       return new ExperimentResult(spec, List.copyOf(results), verdicts, d.hex());
     }
@@ -66,8 +73,13 @@ public final class ExperimentRunner {
   private static Run runOne(ExperimentSpec spec, Variant v, long seed) {
     List<JobPlan> plans = v.workload().plans(v.machine());
     long t0 = NanoClock.SYSTEM.nanoTime(); // wall time of the whole run, outside every behaviour
-    MachineRun.Outcome o = MachineRun.run(systemName(spec.name() + "-" + v.name()), v.machine(), plans,
-        i -> v.workload().newStats(plans.get(i)), seed);
+    MachineRun.Outcome o =
+        MachineRun.run(
+            systemName(spec.name() + "-" + v.name()),
+            v.machine(),
+            plans,
+            i -> v.workload().newStats(plans.get(i)),
+            seed);
     return new Run(o, NanoClock.SYSTEM.nanoTime() - t0);
   }
 
@@ -83,8 +95,14 @@ public final class ExperimentRunner {
       wall += r.wallNanos();
     }
     Run first = reps.get(0);
-    return new VariantResult(v, first.outcome().result(), first.outcome().stats(), d.hex(), wall,
-        List.copyOf(summaries), List.copyOf(all));
+    return new VariantResult(
+        v,
+        first.outcome().result(),
+        first.outcome().stats(),
+        d.hex(),
+        wall,
+        List.copyOf(summaries),
+        List.copyOf(all));
   }
 
   /** The value of {@code metric} for a reference, averaged over replications. */
@@ -104,8 +122,12 @@ public final class ExperimentRunner {
     for (Map.Entry<String, String> e : wanted.entrySet()) {
       String v = point.get(e.getKey());
       if (v == null) {
-        v = point.entrySet().stream().filter(p -> Variant.shortKey(p.getKey()).equals(e.getKey()))
-            .map(Map.Entry::getValue).findFirst().orElse(null);
+        v =
+            point.entrySet().stream()
+                .filter(p -> Variant.shortKey(p.getKey()).equals(e.getKey()))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
       }
       if (!e.getValue().equals(v)) {
         return false;
@@ -115,8 +137,11 @@ public final class ExperimentRunner {
   }
 
   static String systemName(String s) {
-    String n = s.chars().map(c -> Character.isLetterOrDigit(c) || c == '-' || c == '_' ? c : '-')
-        .mapToObj(c -> String.valueOf((char) c)).collect(Collectors.joining());
+    String n =
+        s.chars()
+            .map(c -> Character.isLetterOrDigit(c) || c == '-' || c == '_' ? c : '-')
+            .mapToObj(c -> String.valueOf((char) c))
+            .collect(Collectors.joining());
     return n.isEmpty() || !Character.isLetterOrDigit(n.charAt(0)) ? "x" + n : n;
   }
 }

@@ -24,14 +24,15 @@ import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 
 /**
- * The {@code result.json} document of a run (the contract is {@code docs/result-json.md}): the experiment,
- * then per variant its overrides, fio's JSON, a summary over its jobs and mqroute's own counters.
+ * The {@code result.json} document of a run (the contract is {@code docs/result-json.md}): the
+ * experiment, then per variant its overrides, fio's JSON, a summary over its jobs and mqroute's own
+ * counters.
  *
- * <p>Deterministic: the same experiment and seed give the same text, except the two wall-clock fields
- * {@code created} (top level) and {@code variants[].mqroute.wall_seconds}. Everything else comes from
- * virtual time, including fio's {@code timestamp}, which is the variant's virtual end in whole seconds
- * (see {@link #fioTimestamp}). Keys keep their insertion order; floats are written with six decimals
- * like fio's.
+ * <p>Deterministic: the same experiment and seed give the same text, except the two wall-clock
+ * fields {@code created} (top level) and {@code variants[].mqroute.wall_seconds}. Everything else
+ * comes from virtual time, including fio's {@code timestamp}, which is the variant's virtual end in
+ * whole seconds (see {@link #fioTimestamp}). Keys keep their insertion order; floats are written
+ * with six decimals like fio's.
  */
 public final class ResultJson {
   /** Bumped when a key is renamed or removed (adding keys does not bump it). */
@@ -50,8 +51,8 @@ public final class ResultJson {
    * Builds the whole document.
    *
    * @param version mqroute's version ({@code mqroute_version}, and fio's {@code "fio version"})
-   * @param created when the run was made, written to the second as {@code created}; the only top-level
-   *                wall-clock field
+   * @param created when the run was made, written to the second as {@code created}; the only
+   *     top-level wall-clock field
    */
   public static ObjectNode build(ExperimentResult result, String version, Instant created) {
     ExperimentSpec spec = result.spec();
@@ -107,26 +108,27 @@ public final class ResultJson {
   }
 
   /**
-   * fio's {@code --output-format=json} document of one variant, exactly as {@link FioJsonReport} builds
-   * it; {@code <variant>.fio.json} is the same document.
+   * fio's {@code --output-format=json} document of one variant, exactly as {@link FioJsonReport}
+   * builds it; {@code <variant>.fio.json} is the same document.
    */
   public static ObjectNode fio(VariantResult r, String version) {
-    return FioJsonReport.build(r.result().jobs(), r.variant().workload().globalOptions(), version,
-        fioTimestamp(r));
+    return FioJsonReport.build(
+        r.result().jobs(), r.variant().workload().globalOptions(), version, fioTimestamp(r));
   }
 
   /**
-   * fio's {@code timestamp} for a variant: its virtual end in whole seconds since the virtual start (0),
-   * so fio's time fields stay deterministic; the wall-clock time of the run is {@code created}.
+   * fio's {@code timestamp} for a variant: its virtual end in whole seconds since the virtual start
+   * (0), so fio's time fields stay deterministic; the wall-clock time of the run is {@code
+   * created}.
    */
   public static long fioTimestamp(VariantResult r) {
     return r.result().endNanos() / 1_000_000_000L;
   }
 
   /**
-   * The headline numbers over all jobs and both directions, keyed like fio
-   * ({@code lat_ns.percentile."99.900000"}). {@code ci95} is null here; a replicated variant's caller replaces it
-   * with the 95% confidence half-widths.
+   * The headline numbers over all jobs and both directions, keyed like fio ({@code
+   * lat_ns.percentile."99.900000"}). {@code ci95} is null here; a replicated variant's caller
+   * replaces it with the 95% confidence half-widths.
    */
   public static ObjectNode summary(Summary s) {
     ObjectNode o = NODES.objectNode();
@@ -165,7 +167,9 @@ public final class ResultJson {
     return FioNumbers.fixed(percentile, 6);
   }
 
-  /** {@code ok}, {@code STALL} (takes precedence) or {@code VIOLATION}, as in the comparison table. */
+  /**
+   * {@code ok}, {@code STALL} (takes precedence) or {@code VIOLATION}, as in the comparison table.
+   */
   public static String status(MachineResult r) {
     return r.stall() != null ? "STALL" : r.violations().isEmpty() ? "ok" : "VIOLATION";
   }
@@ -177,7 +181,8 @@ public final class ResultJson {
     o.put("status", r.status());
     o.put("digest", r.digest());
     o.put("virtual_end_ns", m.endNanos());
-    // status, stall and violations cover every replication (named when there are several); the details below
+    // status, stall and violations cover every replication (named when there are several); the
+    // details below
     // (router, queues, cores, little, runtime) are the first replication's, like the fio document
     String stall = null;
     ArrayNode violations = NODES.arrayNode();
@@ -268,7 +273,8 @@ public final class ResultJson {
     for (int i = 0; i < c.byKind().length && i < kinds.length; i++) {
       byKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.byKind()[i]);
     }
-    // busy_ns = the work's full-speed cost by kind + switches + C-state exits + the stretch of a lower frequency
+    // busy_ns = the work's full-speed cost by kind + switches + C-state exits + the stretch of a
+    // lower frequency
     ObjectNode nanosByKind = o.putObject("work_ns_by_kind");
     for (int i = 0; i < c.nanosByKind().length && i < kinds.length; i++) {
       nanosByKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.nanosByKind()[i]);
@@ -302,14 +308,17 @@ public final class ResultJson {
     if (s == null) {
       return o;
     }
-    // RunStats.wallNanos is left out on purpose: it is the one field of RunStats that is not deterministic.
+    // RunStats.wallNanos is left out on purpose: it is the one field of RunStats that is not
+    // deterministic.
     o.put("stop_reason", s.stopReason().name().toLowerCase(Locale.ROOT));
     o.put("tasks_run", s.tasksRun());
     o.put("timers_fired", s.timersFired());
     return o;
   }
 
-  /** The document as pretty-printed text ending in a newline (BigDecimals plain, like fio's JSON). */
+  /**
+   * The document as pretty-printed text ending in a newline (BigDecimals plain, like fio's JSON).
+   */
   public static String render(JsonNode doc) {
     try {
       return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(doc) + "\n";
@@ -318,7 +327,9 @@ public final class ResultJson {
     }
   }
 
-  /** A side of a band; JSON has no infinity or NaN, so a side that is not a finite number is null. */
+  /**
+   * A side of a band; JSON has no infinity or NaN, so a side that is not a finite number is null.
+   */
   private static void putNumber(ObjectNode o, String key, double value) {
     if (Double.isFinite(value)) {
       o.set(key, f6(value));

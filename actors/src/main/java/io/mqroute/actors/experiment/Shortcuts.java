@@ -6,8 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Short names an experiment may use for the keys variants override most, so a variant reads
- * {@code { name = patched, selector = reduced-v3 }} instead of {@code router.selector = reduced-v3}.
+ * Short names an experiment may use for the keys variants override most, so a variant reads {@code
+ * { name = patched, selector = reduced-v3 }} instead of {@code router.selector = reduced-v3}.
  */
 final class Shortcuts {
   static final Map<String, String> KEYS = new LinkedHashMap<>();

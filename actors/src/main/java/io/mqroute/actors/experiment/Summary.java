@@ -7,15 +7,24 @@ import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * One variant's headline numbers over all its job clones and both directions: the row of the comparison
- * table. Latencies are fio's {@code lat} (submission to reaped completion), in nanoseconds.
+ * One variant's headline numbers over all its job clones and both directions: the row of the
+ * comparison table. Latencies are fio's {@code lat} (submission to reaped completion), in
+ * nanoseconds.
  *
- * <p>Computed like fio's own per-job numbers, so that a one-job variant's summary equals its fio JSON: the
- * mean is exact (the jobs' exact means weighted by their counts, not the histogram's bucket mean) and a
- * percentile is the merged histogram's value clamped into the samples' [min, max].
+ * <p>Computed like fio's own per-job numbers, so that a one-job variant's summary equals its fio
+ * JSON: the mean is exact (the jobs' exact means weighted by their counts, not the histogram's
+ * bucket mean) and a percentile is the merged histogram's value clamped into the samples' [min,
+ * max].
  */
 public record Summary(
-    double iops, double bwBytes, double meanNs, long p50Ns, long p99Ns, long p999Ns, long p9999Ns, long ios,
+    double iops,
+    double bwBytes,
+    double meanNs,
+    long p50Ns,
+    long p99Ns,
+    long p999Ns,
+    long p9999Ns,
+    long ios,
     long errors) {
 
   public static Summary of(List<JobStats> clones) {
@@ -52,11 +61,22 @@ public record Summary(
     if (all == null) {
       return new Summary(iops, bw, 0, 0, 0, 0, 0, ios, errors);
     }
-    return new Summary(iops, bw, latSum / latCount, at(all, 50, min, max), at(all, 99, min, max),
-        at(all, 99.9, min, max), at(all, 99.99, min, max), ios, errors);
+    return new Summary(
+        iops,
+        bw,
+        latSum / latCount,
+        at(all, 50, min, max),
+        at(all, 99, min, max),
+        at(all, 99.9, min, max),
+        at(all, 99.99, min, max),
+        ios,
+        errors);
   }
 
-  /** fio's rule ({@link LatencyStat#valueAtPercentile}): the histogram's value, never outside the samples. */
+  /**
+   * fio's rule ({@link LatencyStat#valueAtPercentile}): the histogram's value, never outside the
+   * samples.
+   */
   private static long at(Histogram h, double percentile, long min, long max) {
     return Math.max(min, Math.min(max, h.getValueAtPercentile(percentile)));
   }

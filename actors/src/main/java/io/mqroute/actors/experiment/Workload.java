@@ -6,7 +6,9 @@ import io.mqroute.actors.metrics.JobStats;
 import java.util.List;
 import java.util.Map;
 
-/** The application side of an experiment: which job clones run, and how fio names and groups them. */
+/**
+ * The application side of an experiment: which job clones run, and how fio names and groups them.
+ */
 public interface Workload {
   /** The job clones on {@code machine} (CPU placement depends on its topology). */
   List<JobPlan> plans(MachineSpec machine);

@@ -22,9 +22,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * One CPU: runs its work one item at a time, first come first served, in (virtual) nanoseconds, with C-state
- * exits and the frequency governor of {@link CoreModel}. Work of zero cost on an idle core passes straight
- * through, so with all costs zero the machine is pure queueing.
+ * One CPU: runs its work one item at a time, first come first served, in (virtual) nanoseconds,
+ * with C-state exits and the frequency governor of {@link CoreModel}. Work of zero cost on an idle
+ * core passes straight through, so with all costs zero the machine is pure queueing.
  */
 public final class Core extends AbstractBehavior<Command> {
   private final int cpu;
@@ -33,17 +33,25 @@ public final class Core extends AbstractBehavior<Command> {
   private final CoreModel model;
   private final ArrayDeque<Exec<?>> queue = new ArrayDeque<>();
   private final long[] byKind = new long[Work.values().length];
+
   /** Full-speed cost of the work run, per kind, and of the context switches between threads. */
   private final long[] nanosByKind = new long[Work.values().length];
+
   private long switchNanosTotal;
   private Exec<?> running;
   private long runningEnd;
   private ActorRef<Command> migrateTo;
-  /** Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer. */
+
+  /**
+   * Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer.
+   */
   private final boolean neverSleeps;
+
   private final long switchNanos;
+
   /** The thread (Work.thread()) that ran last: a different task thread costs a context switch. */
   private int lastThread = -1;
+
   /** Where this core publishes whether it is idle, for wake-up placement; null when nobody asks. */
   private final WakeTargets wakeTargets;
 
@@ -51,14 +59,18 @@ public final class Core extends AbstractBehavior<Command> {
    * @param switchNanos cost of switching between the application and a server thread on this core
    * @param wakeTargets the machine's scheduler state this core publishes its idleness to, or null
    */
-  public static Behavior<Command> create(int cpu, List<CState> cstates, Governor governor, long switchNanos,
-      WakeTargets wakeTargets) {
-    return Behaviors.setup(ctx -> new Core(ctx, cpu, cstates, governor,
-        switchNanos, wakeTargets));
+  public static Behavior<Command> create(
+      int cpu, List<CState> cstates, Governor governor, long switchNanos, WakeTargets wakeTargets) {
+    return Behaviors.setup(ctx -> new Core(ctx, cpu, cstates, governor, switchNanos, wakeTargets));
   }
 
-  private Core(ActorContext<Command> ctx, int cpu, List<CState> cstates,
-      Governor governor, long switchNanos, WakeTargets wakeTargets) {
+  private Core(
+      ActorContext<Command> ctx,
+      int cpu,
+      List<CState> cstates,
+      Governor governor,
+      long switchNanos,
+      WakeTargets wakeTargets) {
     super(ctx);
     this.cpu = cpu;
     this.clock = NanoClock.of(ctx.getSystem());
@@ -85,7 +97,8 @@ public final class Core extends AbstractBehavior<Command> {
       return this;
     }
     if (e.iowait()) {
-      model.iowaitWakeup(clock.nanoTime()); // at enqueue, busy or idle, as enqueue_task_fair asks for it
+      model.iowaitWakeup(
+          clock.nanoTime()); // at enqueue, busy or idle, as enqueue_task_fair asks for it
     }
     if (running != null) {
       queue.addLast(e);
@@ -125,7 +138,8 @@ public final class Core extends AbstractBehavior<Command> {
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
     nanosByKind[e.kind().ordinal()] += e.costNanos();
-    // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every message
+    // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every
+    // message
     ctx.scheduleOnce(Duration.ofNanos(end - now), ctx.getSelf(), Tick.INSTANCE);
   }
 
@@ -148,7 +162,10 @@ public final class Core extends AbstractBehavior<Command> {
     ((ActorRef) e.to()).tell(e.message());
   }
 
-  /** takedown_cpu + migrate_tasks: what is queued here (and what comes later) runs on {@code migrateTo}. */
+  /**
+   * takedown_cpu + migrate_tasks: what is queued here (and what comes later) runs on {@code
+   * migrateTo}.
+   */
   private Behavior<Command> onSetOnline(SetOnline s) {
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
@@ -160,9 +177,20 @@ public final class Core extends AbstractBehavior<Command> {
   }
 
   private Behavior<Command> onReport(Report r) {
-    r.replyTo().tell(new CoreStats(cpu, model.busyNanos(), model.items(), model.wakeups(), model.cstateExits(),
-        nanosByKind.clone(), switchNanosTotal, model.exitNanos(), model.stretchNanos(),
-        byKind.clone(), migrateTo == null));
+    r.replyTo()
+        .tell(
+            new CoreStats(
+                cpu,
+                model.busyNanos(),
+                model.items(),
+                model.wakeups(),
+                model.cstateExits(),
+                nanosByKind.clone(),
+                switchNanosTotal,
+                model.exitNanos(),
+                model.stretchNanos(),
+                byKind.clone(),
+                migrateTo == null));
     return this;
   }
 }

@@ -11,10 +11,12 @@ public final class CoreProtocol {
   /**
    * Run {@code costNanos} of work at full speed, then send {@code message} to {@code to}.
    *
-   * @param iowait the work wakes a thread that slept in an I/O wait (p->in_iowait): its enqueue asks schedutil for
-   *               an iowait boost (enqueue_task_fair → cpufreq_update_util(SCHED_CPUFREQ_IOWAIT))
+   * @param iowait the work wakes a thread that slept in an I/O wait (p->in_iowait): its enqueue
+   *     asks schedutil for an iowait boost (enqueue_task_fair →
+   *     cpufreq_update_util(SCHED_CPUFREQ_IOWAIT))
    */
-  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait) implements Command {
+  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait)
+      implements Command {
     /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
     public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
       this(costNanos, kind, to, message, kind.iowaitWakeup());
@@ -22,8 +24,8 @@ public final class CoreProtocol {
   }
 
   /**
-   * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel migrates the
-   * tasks of a dying CPU) or back online ({@code migrateTo} null).
+   * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel
+   * migrates the tasks of a dying CPU) or back online ({@code migrateTo} null).
    */
   public record SetOnline(boolean online, ActorRef<Command> migrateTo) implements Command {}
 
@@ -36,17 +38,28 @@ public final class CoreProtocol {
   }
 
   /**
-   * @param busyNanos   time spent on work and on C-state exits
-   * @param items       pieces of work run
-   * @param wakeups     idle → busy transitions
+   * @param busyNanos time spent on work and on C-state exits
+   * @param items pieces of work run
+   * @param wakeups idle → busy transitions
    * @param cstateExits exits per C-state (shallow to deep)
    * @param nanosByKind full-speed cost of the work run, per {@link Work} kind
    * @param switchNanos context switches between the application and a server thread
-   * @param exitNanos   time spent leaving C-states
-   * @param stretchNanos time work took beyond its full-speed cost, the core running below its maximum frequency
-   * @param byKind      items per {@link Work} kind
-   * @param online      whether the CPU is online at the end of the run
+   * @param exitNanos time spent leaving C-states
+   * @param stretchNanos time work took beyond its full-speed cost, the core running below its
+   *     maximum frequency
+   * @param byKind items per {@link Work} kind
+   * @param online whether the CPU is online at the end of the run
    */
-  public record CoreStats(int cpu, long busyNanos, long items, long wakeups, long[] cstateExits, long[] nanosByKind,
-      long switchNanos, long exitNanos, long stretchNanos, long[] byKind, boolean online) {}
+  public record CoreStats(
+      int cpu,
+      long busyNanos,
+      long items,
+      long wakeups,
+      long[] cstateExits,
+      long[] nanosByKind,
+      long switchNanos,
+      long exitNanos,
+      long stretchNanos,
+      long[] byKind,
+      boolean online) {}
 }

@@ -1,11 +1,13 @@
 package io.mqroute.actors.machine;
 
 /**
- * An injected fault on one queue or its device, switched on with a non-zero value and off with zero.
+ * An injected fault on one queue or its device, switched on with a non-zero value and off with
+ * zero.
  *
- * @param value EIO / ENOMEM: probability per request in [0, 1]; STALL: 1 = stalled; SLOWDOWN: service-time
- *              factor (1 or 0 = normal); RING_LIMIT: usable ring slots (0 = the whole ring); LOSE: requests to
- *              drop silently (a deliberately broken queue, to show the checker catches a lost request)
+ * @param value EIO / ENOMEM: probability per request in [0, 1]; STALL: 1 = stalled; SLOWDOWN:
+ *     service-time factor (1 or 0 = normal); RING_LIMIT: usable ring slots (0 = the whole ring);
+ *     LOSE: requests to drop silently (a deliberately broken queue, to show the checker catches a
+ *     lost request)
  */
 public record Fault(Kind kind, double value) {
   /** What breaks. */

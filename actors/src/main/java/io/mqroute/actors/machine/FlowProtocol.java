@@ -8,31 +8,33 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The messages of one request's flow through a machine: router → queue → poller → queue → router. Each
- * request carries its job's completion address in {@link Request#replyTo()}.
+ * The messages of one request's flow through a machine: router → queue → poller → queue → router.
+ * Each request carries its job's completion address in {@link Request#replyTo()}.
  */
 public final class FlowProtocol {
   private FlowProtocol() {}
 
   // ---- Router
 
-  public sealed interface RouterCommand permits Route, Ended, RouterReport, CpuHotplug, Reroute, RouterRemount {}
+  public sealed interface RouterCommand
+      permits Route, Ended, RouterReport, CpuHotplug, Reroute, RouterRemount {}
 
   /** A submitted request after the application's submit cost. */
   public record Route(Request request) implements RouterCommand {}
 
   /**
-   * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU (virtio), or the
-   * CPU its ring thread runs on (fuse-over-io-uring); wake its waiter from there.
+   * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU
+   * (virtio), or the CPU its ring thread runs on (fuse-over-io-uring); wake its waiter from there.
    */
-  public record Ended(Request request, Completion completion, int completingCpu) implements RouterCommand {}
+  public record Ended(Request request, Completion completion, int completingCpu)
+      implements RouterCommand {}
 
   public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterCommand {}
 
   /**
-   * A CPU went offline or came back. The router's view follows it (whether the selector looks is the
-   * selector's business); with {@code evacuate} the queues homed on an offline CPU also hand their overflow
-   * back for re-routing (blk-mq style drain).
+   * A CPU went offline or came back. The router's view follows it (whether the selector looks is
+   * the selector's business); with {@code evacuate} the queues homed on an offline CPU also hand
+   * their overflow back for re-routing (blk-mq style drain).
    */
   public record CpuHotplug(int cpu, boolean online, boolean evacuate) implements RouterCommand {}
 
@@ -43,25 +45,42 @@ public final class FlowProtocol {
   public record RouterRemount(ActorRef<MachineProtocol.Command> replyTo) implements RouterCommand {}
 
   /**
-   * @param routed            dispatches to a queue (a request re-routed off an offline CPU's queue counts again)
-   * @param noQueue           requests refused because the selector found no queue (EINVAL / ENOTCONN)
-   * @param blocked           background submissions that had to wait for max_background (fc->blocked)
-   * @param maxNumBackground  the highest num_background seen
-   * @param maxActive         the highest active_background seen
+   * @param routed dispatches to a queue (a request re-routed off an offline CPU's queue counts
+   *     again)
+   * @param noQueue requests refused because the selector found no queue (EINVAL / ENOTCONN)
+   * @param blocked background submissions that had to wait for max_background (fc->blocked)
+   * @param maxNumBackground the highest num_background seen
+   * @param maxActive the highest active_background seen
    * @param admissionBreaches times active_background exceeded max_background other than by the
-   *                          one-per-queue rule (invariant 5; must be 0)
-   * @param holding           ids of background requests still waiting for admission in the router
-   * @param offlineCpus       CPUs the router's view holds offline at the end
-   * @param offlineQueues     queues the router's view holds out of the online mask at the end
+   *     one-per-queue rule (invariant 5; must be 0)
+   * @param holding ids of background requests still waiting for admission in the router
+   * @param offlineCpus CPUs the router's view holds offline at the end
+   * @param offlineQueues queues the router's view holds out of the online mask at the end
    */
   public record RouterStats(
-      long routed, long noQueue, long blocked, int maxNumBackground, int maxActive, long admissionBreaches,
-      long[] routedPerQueue, List<Long> holding, List<Integer> offlineCpus, List<Integer> offlineQueues) {}
+      long routed,
+      long noQueue,
+      long blocked,
+      int maxNumBackground,
+      int maxActive,
+      long admissionBreaches,
+      long[] routedPerQueue,
+      List<Long> holding,
+      List<Integer> offlineCpus,
+      List<Integer> offlineQueues) {}
 
   // ---- Queue
 
   public sealed interface QueueCommand
-      permits Enqueue, Served, Harvest, RetryTick, QueueReport, Evacuate, QueueFault, QueueRemount, MoveServer {}
+      permits Enqueue,
+          Served,
+          Harvest,
+          RetryTick,
+          QueueReport,
+          Evacuate,
+          QueueFault,
+          QueueRemount,
+          MoveServer {}
 
   public record Enqueue(Request request) implements QueueCommand {}
 
@@ -80,7 +99,10 @@ public final class FlowProtocol {
 
   public record QueueReport(ActorRef<QueueStats> replyTo) implements QueueCommand {}
 
-  /** The queue's CPU went offline (hotplug-aware semantics): hand the overflow list back to the router. */
+  /**
+   * The queue's CPU went offline (hotplug-aware semantics): hand the overflow list back to the
+   * router.
+   */
   public enum Evacuate implements QueueCommand {
     INSTANCE
   }
@@ -89,20 +111,24 @@ public final class FlowProtocol {
   public record QueueFault(Fault fault) implements QueueCommand {}
 
   /**
-   * The queue's server thread now runs on CPU {@code cpu} (the scheduler moved it off an offline CPU, or it went
-   * back): the queue hands this to its poller, and a ring queue ends its requests there from now on.
+   * The queue's server thread now runs on CPU {@code cpu} (the scheduler moved it off an offline
+   * CPU, or it went back): the queue hands this to its poller, and a ring queue ends its requests
+   * there from now on.
    */
-  public record MoveServer(int cpu, ActorRef<CoreProtocol.Command> core) implements QueueCommand, PollerCommand {}
+  public record MoveServer(int cpu, ActorRef<CoreProtocol.Command> core)
+      implements QueueCommand, PollerCommand {}
 
   /**
-   * Unmount and mount again: the queue must be drained ({@code in_flight == 0}); it reports what it still held,
-   * then starts the next mount with no injected fault (ENOMEM rate as configured, whole ring, device healthy).
+   * Unmount and mount again: the queue must be drained ({@code in_flight == 0}); it reports what it
+   * still held, then starts the next mount with no injected fault (ENOMEM rate as configured, whole
+   * ring, device healthy).
    */
   public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueCommand {}
 
   /**
-   * A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it fails, and
-   * {@code holdsWorker} when its server thread waits for this request's {@link Committed} before the next.
+   * A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it
+   * fails, and {@code holdsWorker} when its server thread waits for this request's {@link
+   * Committed} before the next.
    */
   public record OnRing(Request request, long acceptedNanos, Status status, boolean holdsWorker) {
     public OnRing(Request request, long acceptedNanos) {
@@ -111,22 +137,36 @@ public final class FlowProtocol {
   }
 
   /**
-   * @param maxOccupancy  the most ring slots ever held at once
+   * @param maxOccupancy the most ring slots ever held at once
    * @param overflowWaits requests that had to wait on the overflow list (ENOSPC)
    * @param overflowNanos total time requests spent on the overflow list
    * @param delayedRetries delayed-retry timer firings
-   * @param ringAttempts  attempts to add a request to the ring (first tries and refills)
-   * @param enomem        ring insertions that failed with ENOMEM
-   * @param violations    invariant breaches seen by the queue itself (must be empty)
-   * @param stuck         ids of requests still on the ring or the overflow list
-   * @param rerouted      overflow requests handed back to the router (hotplug-aware evacuation)
-   * @param maxWaitNanos  the longest any request stayed on this queue, accepted to ended
-   * @param errors        requests that ended with an error (ENOMEM, injected EIO)
+   * @param ringAttempts attempts to add a request to the ring (first tries and refills)
+   * @param enomem ring insertions that failed with ENOMEM
+   * @param violations invariant breaches seen by the queue itself (must be empty)
+   * @param stuck ids of requests still on the ring or the overflow list
+   * @param rerouted overflow requests handed back to the router (hotplug-aware evacuation)
+   * @param maxWaitNanos the longest any request stayed on this queue, accepted to ended
+   * @param errors requests that ended with an error (ENOMEM, injected EIO)
    */
   public record QueueStats(
-      int queue, int homeCpu, long accepted, long completed, int maxOccupancy, long overflowWaits,
-      long overflowNanos, long delayedRetries, long ringAttempts, long enomem, int onRing, int queued,
-      List<String> violations, List<Long> stuck, long rerouted, long maxWaitNanos, long errors) {}
+      int queue,
+      int homeCpu,
+      long accepted,
+      long completed,
+      int maxOccupancy,
+      long overflowWaits,
+      long overflowNanos,
+      long delayedRetries,
+      long ringAttempts,
+      long enomem,
+      int onRing,
+      int queued,
+      List<String> violations,
+      List<Long> stuck,
+      long rerouted,
+      long maxWaitNanos,
+      long errors) {}
 
   // ---- Poller
 
@@ -137,8 +177,9 @@ public final class FlowProtocol {
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
 
   /**
-   * A ring queue has ended the request its server thread finished (COMMIT_AND_FETCH's commit half): the thread
-   * fetches its next request only now, so a request's completion work runs before the next request's.
+   * A ring queue has ended the request its server thread finished (COMMIT_AND_FETCH's commit half):
+   * the thread fetches its next request only now, so a request's completion work runs before the
+   * next request's.
    */
   enum Committed implements PollerCommand {
     INSTANCE

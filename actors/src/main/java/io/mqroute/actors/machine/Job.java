@@ -30,9 +30,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * One fio job clone: an application thread that keeps {@code iodepth} requests in flight (closed loop) or
- * issues at {@code rate_iops} (open loop, at most {@code iodepth} in flight), pays the submit cost on the core
- * it runs on, and records slat / clat / lat like fio. It checks that every request ends exactly once.
+ * One fio job clone: an application thread that keeps {@code iodepth} requests in flight (closed
+ * loop) or issues at {@code rate_iops} (open loop, at most {@code iodepth} in flight), pays the
+ * submit cost on the core it runs on, and records slat / clat / lat like fio. It checks that every
+ * request ends exactly once.
  */
 public final class Job extends AbstractBehavior<Command> {
   private final JobPlan plan;
@@ -47,59 +48,115 @@ public final class Job extends AbstractBehavior<Command> {
   private final ActorRef<Completion> completions;
   private final CpuCosts costs;
   private final long stallLimit;
-  /** The scheduler's placement of this job's thread after a wake-up (task_cpu), or null: it stays put. */
+
+  /**
+   * The scheduler's placement of this job's thread after a wake-up (task_cpu), or null: it stays
+   * put.
+   */
   private final WakeTargets wakeTargets;
 
   /** Per in-flight slot: seq + 1 of the request holding it, 0 when free. */
   private final OffsetGenerator readOffsets;
+
   private final OffsetGenerator writeOffsets;
   private final long[] slots;
+
   /** Per in-flight slot: whether its request reads (a completion does not repeat the op). */
   private final boolean[] slotRead;
+
   private final int[] freeSlots;
   private int freeCount;
   private int cpu;
   private boolean started;
+
   /** Online CPUs as last heard (null: all). */
   private boolean[] online;
+
   private int[] cpuToNode;
   private long seq;
   private long bytesIssued;
-  /** Open loop (rate_iops): per direction (read, write), when its next I/O is due; MIN_VALUE: no cap. */
+
+  /**
+   * Open loop (rate_iops): per direction (read, write), when its next I/O is due; MIN_VALUE: no
+   * cap.
+   */
   private final long[] nextIo = new long[2];
+
   private final boolean rated;
+
   /** Waiting in fio's rate_ddir for {@code sleepDirection}'s next I/O to be due. */
   private boolean sleeping;
+
   private int sleepDirection;
-  /** In a thinktime pause: waiting for the in-flight I/O, spinning or sleeping; {@code quiesced} once none is left. */
+
+  /**
+   * In a thinktime pause: waiting for the in-flight I/O, spinning or sleeping; {@code quiesced}
+   * once none is left.
+   */
   private boolean thinking;
+
   private boolean quiesced;
+
   /** I/Os counted (issued or completed) at the last pause. */
   private long lastThink;
+
   private boolean stopping;
   private boolean reported;
   private boolean windowOpen;
   private boolean windowClosed;
   private long lastProgress;
   private long runStart;
+
   /** ∫ outstanding dt since the job started, and Σ latency of every ended request: Little's law. */
   private long area;
+
   private long areaAt;
   private long latencySum;
   private long ended;
 
-  public static Behavior<Command> create(JobPlan plan, JobStats stats, RandomSource workload,
-      RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
-      ActorRef<FlowProtocol.RouterCommand> router, ActorRef<MachineProtocol.Command> machine, CpuCosts costs,
-      long stallLimit, WakeTargets wakeTargets) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new Job(ctx, t, plan, stats, workload, arrivals,
-        cores, router, machine, costs, stallLimit, wakeTargets)));
+  public static Behavior<Command> create(
+      JobPlan plan,
+      JobStats stats,
+      RandomSource workload,
+      RandomSource arrivals,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router,
+      ActorRef<MachineProtocol.Command> machine,
+      CpuCosts costs,
+      long stallLimit,
+      WakeTargets wakeTargets) {
+    return Behaviors.setup(
+        ctx ->
+            Behaviors.withTimers(
+                t ->
+                    new Job(
+                        ctx,
+                        t,
+                        plan,
+                        stats,
+                        workload,
+                        arrivals,
+                        cores,
+                        router,
+                        machine,
+                        costs,
+                        stallLimit,
+                        wakeTargets)));
   }
 
-  private Job(ActorContext<Command> ctx, TimerScheduler<Command> timers, JobPlan plan, JobStats stats,
-      RandomSource workload, RandomSource arrivals, List<ActorRef<CoreProtocol.Command>> cores,
-      ActorRef<FlowProtocol.RouterCommand> router, ActorRef<MachineProtocol.Command> machine, CpuCosts costs,
-      long stallLimit, WakeTargets wakeTargets) {
+  private Job(
+      ActorContext<Command> ctx,
+      TimerScheduler<Command> timers,
+      JobPlan plan,
+      JobStats stats,
+      RandomSource workload,
+      RandomSource arrivals,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router,
+      ActorRef<MachineProtocol.Command> machine,
+      CpuCosts costs,
+      long stallLimit,
+      WakeTargets wakeTargets) {
     super(ctx);
     this.plan = plan;
     this.stats = stats;
@@ -160,14 +217,16 @@ public final class Job extends AbstractBehavior<Command> {
     if (c >= 0) {
       cpu = c;
       if (wakeTargets != null && plan.index() < wakeTargets.tasks()) {
-        wakeTargets.moveTask(plan.index(), c); // task_cpu moves too: the next wake-up starts from here
+        wakeTargets.moveTask(
+            plan.index(), c); // task_cpu moves too: the next wake-up starts from here
       }
     }
   }
 
   /** fio's startdelay: the job (and its runtime) begins this long after its group is started. */
   private Behavior<Command> delayStart() {
-    timers.startSingleTimer(JobProtocol.StartDelayOver.INSTANCE, Duration.ofNanos(plan.startDelayNanos()));
+    timers.startSingleTimer(
+        JobProtocol.StartDelayOver.INSTANCE, Duration.ofNanos(plan.startDelayNanos()));
     return this;
   }
 
@@ -183,7 +242,8 @@ public final class Job extends AbstractBehavior<Command> {
       openWindow(runStart);
     }
     if (plan.runtimeNanos() > 0) {
-      timers.startSingleTimer(RunEnd.INSTANCE, Duration.ofNanos(plan.rampNanos() + plan.runtimeNanos()));
+      timers.startSingleTimer(
+          RunEnd.INSTANCE, Duration.ofNanos(plan.rampNanos() + plan.runtimeNanos()));
     }
     timers.startTimerWithFixedDelay(StallCheck.INSTANCE, Duration.ofNanos(stallLimit));
     nextIo[0] = plan.rateReadIops() > 0 ? runStart : Long.MIN_VALUE;
@@ -192,11 +252,15 @@ public final class Job extends AbstractBehavior<Command> {
     return this;
   }
 
-  /** Issues while a slot is free; under rate_iops only what is due, else it sleeps until the next is. */
+  /**
+   * Issues while a slot is free; under rate_iops only what is due, else it sleeps until the next
+   * is.
+   */
   private void submit() {
     while (freeCount > 0 && !stopping && !sleeping && !thinking) {
-      boolean read = plan.readFraction() >= 1.0
-          || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
+      boolean read =
+          plan.readFraction() >= 1.0
+              || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
       if (rated) {
         int dir = rateDirection(read ? 0 : 1, clock.nanoTime());
         if (dir < 0) {
@@ -208,7 +272,10 @@ public final class Job extends AbstractBehavior<Command> {
     }
   }
 
-  /** fio checks after each I/O it queued (a synchronous one has completed by then) whether a pause is due. */
+  /**
+   * fio checks after each I/O it queued (a synchronous one has completed by then) whether a pause
+   * is due.
+   */
   private void issueThenMaybeThink(boolean read) {
     issue(read);
     if (thinkDue()) {
@@ -216,13 +283,19 @@ public final class Job extends AbstractBehavior<Command> {
     }
   }
 
-  /** Whether a thinktime pause is due: thinktime_blocks I/Os issued (or completed) since the last one. */
+  /**
+   * Whether a thinktime pause is due: thinktime_blocks I/Os issued (or completed) since the last
+   * one.
+   */
   private boolean thinkDue() {
-    return plan.think().enabled() && !thinking
+    return plan.think().enabled()
+        && !thinking
         && (plan.think().onIssue() ? seq : ended) - lastThink >= plan.think().blocks();
   }
 
-  /** handle_thinktime: io_u_quiesce first (wait for everything in flight), then spin, then sleep. */
+  /**
+   * handle_thinktime: io_u_quiesce first (wait for everything in flight), then spin, then sleep.
+   */
   private void think() {
     thinking = true;
     lastThink = plan.think().onIssue() ? seq : ended;
@@ -241,8 +314,14 @@ public final class Job extends AbstractBehavior<Command> {
       if (wakeTargets != null) {
         wakeTargets.workQueued(plan.index());
       }
-      cores.get(cpu).tell(new CoreProtocol.Exec<>(plan.think().spinNanos(), Work.THINK, getContext().getSelf(),
-          (Command) JobProtocol.Think.SPUN));
+      cores
+          .get(cpu)
+          .tell(
+              new CoreProtocol.Exec<>(
+                  plan.think().spinNanos(),
+                  Work.THINK,
+                  getContext().getSelf(),
+                  (Command) JobProtocol.Think.SPUN));
     } else {
       onThink(JobProtocol.Think.SPUN);
     }
@@ -267,10 +346,11 @@ public final class Job extends AbstractBehavior<Command> {
   }
 
   /**
-   * fio's rate_ddir (io_u.c): the rwmix choice if it is due; else the other direction if that is due; else the
-   * thread sleeps until the earlier of the two and then issues that one. Returns -1 when it sleeps. Unlike fio
-   * (io_submit_mode=inline), the thread does not first wait for its in-flight I/O (io_u_quiesce): arrivals stay
-   * an even or Poisson process at any iodepth, which the queueing-theory checks need.
+   * fio's rate_ddir (io_u.c): the rwmix choice if it is due; else the other direction if that is
+   * due; else the thread sleeps until the earlier of the two and then issues that one. Returns -1
+   * when it sleeps. Unlike fio (io_submit_mode=inline), the thread does not first wait for its
+   * in-flight I/O (io_u_quiesce): arrivals stay an even or Poisson process at any iodepth, which
+   * the queueing-theory checks need.
    */
   private int rateDirection(int dir, long now) {
     if (nextIo[dir] <= now) {
@@ -291,21 +371,26 @@ public final class Job extends AbstractBehavior<Command> {
   /** The rate sleep is over: issue the direction it waited for, then whatever else is due. */
   private Behavior<Command> onArrival() {
     sleeping = false;
-    if (!stopping && freeCount > 0 && !thinking) { // a pause that began meanwhile decides again when it ends
+    if (!stopping
+        && freeCount > 0
+        && !thinking) { // a pause that began meanwhile decides again when it ends
       issueThenMaybeThink(sleepDirection == 0);
       submit();
     }
     return this;
   }
 
-  /** fio's usec_for_io: the next I/O in this direction is due one gap after the previous one was. */
+  /**
+   * fio's usec_for_io: the next I/O in this direction is due one gap after the previous one was.
+   */
   private void advanceRate(int dir) {
     double rate = dir == 0 ? plan.rateReadIops() : plan.rateWriteIops();
     if (rate <= 0) {
       return;
     }
     double mean = 1e9 / rate;
-    long gap = plan.poisson() ? Math.max(1, Math.round(arrivals.nextExponential(mean))) : Math.round(mean);
+    long gap =
+        plan.poisson() ? Math.max(1, Math.round(arrivals.nextExponential(mean))) : Math.round(mean);
     nextIo[dir] += gap;
   }
 
@@ -316,7 +401,8 @@ public final class Job extends AbstractBehavior<Command> {
     long now = clock.nanoTime(); // one reading: Little's law must hold exactly in real time too
     accumulate(now);
     if (freeCount == plan.inFlight()) {
-      lastProgress = now; // nothing was outstanding (a think or rate pause): the stall clock starts now
+      lastProgress =
+          now; // nothing was outstanding (a think or rate pause): the stall clock starts now
     }
     int slot = freeSlots[--freeCount];
     long s = seq++;
@@ -325,13 +411,25 @@ public final class Job extends AbstractBehavior<Command> {
     long id = plan.requestId(s, slot);
     bytesIssued += bs;
     stats.markDepth(plan.inFlight() - freeCount);
-    Request r = new Request(id, read ? Op.READ : Op.WRITE, plan.fileId(), offset, bs, !plan.foreground(), cpu,
-        now, completions);
+    Request r =
+        new Request(
+            id,
+            read ? Op.READ : Op.WRITE,
+            plan.fileId(),
+            offset,
+            bs,
+            !plan.foreground(),
+            cpu,
+            now,
+            completions);
     if (wakeTargets != null) {
       wakeTargets.workQueued(plan.index());
     }
-    cores.get(cpu).tell(new CoreProtocol.Exec<>(costs.submitNanos(), Work.SUBMIT, router,
-        new FlowProtocol.Route(r)));
+    cores
+        .get(cpu)
+        .tell(
+            new CoreProtocol.Exec<>(
+                costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
     if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
       if (bytesIssued >= plan.ioBytes()) {
         stopping = true; // size= (times loops=) reached: no more I/O (fio: io_size done)
@@ -343,9 +441,18 @@ public final class Job extends AbstractBehavior<Command> {
     Completion c = m.completion();
     long id = c.id();
     int slot = JobPlan.slotOf(id);
-    if (JobPlan.jobOf(id) != plan.index() || slot >= slots.length || slots[slot] != JobPlan.seqOf(id) + 1) {
-      machine.tell(new MachineProtocol.Violation("job " + plan.name() + "[" + plan.index()
-          + "]: completion for request " + id + " that is not outstanding (duplicate or foreign)"));
+    if (JobPlan.jobOf(id) != plan.index()
+        || slot >= slots.length
+        || slots[slot] != JobPlan.seqOf(id) + 1) {
+      machine.tell(
+          new MachineProtocol.Violation(
+              "job "
+                  + plan.name()
+                  + "["
+                  + plan.index()
+                  + "]: completion for request "
+                  + id
+                  + " that is not outstanding (duplicate or foreign)"));
       return this;
     }
     long now = clock.nanoTime();
@@ -356,14 +463,21 @@ public final class Job extends AbstractBehavior<Command> {
     long lat = now - c.submitNanos();
     latencySum += lat;
     ended++;
-    long slat = plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
+    long slat =
+        plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
     long clat = plan.foreground() ? lat : lat - slat;
     boolean read = slotRead[slot];
-    stats.record(read ? Direction.READ : Direction.WRITE, read ? plan.bsRead() : plan.bsWrite(), slat, clat,
+    stats.record(
+        read ? Direction.READ : Direction.WRITE,
+        read ? plan.bsRead() : plan.bsWrite(),
+        slat,
+        clat,
         c.status().errno());
     if (wakeTargets != null && c.queue() >= 0) {
       wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
-      cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put this thread (select_idle_sibling)
+      cpu =
+          wakeTargets.taskCpu(
+              plan.index()); // where the wake-up put this thread (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
     }
     if (thinking && !quiesced && freeCount == plan.inFlight()) {
@@ -439,8 +553,9 @@ public final class Job extends AbstractBehavior<Command> {
       closeWindow(clock.nanoTime());
       long now = clock.nanoTime();
       accumulate(now);
-      machine.tell(new MachineProtocol.JobDone(plan.index(), stats,
-          new LittlesLaw(area, latencySum, ended, now - runStart)));
+      machine.tell(
+          new MachineProtocol.JobDone(
+              plan.index(), stats, new LittlesLaw(area, latencySum, ended, now - runStart)));
     }
   }
 }

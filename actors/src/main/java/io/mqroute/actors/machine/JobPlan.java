@@ -1,31 +1,33 @@
 package io.mqroute.actors.machine;
 
 /**
- * What one fio job clone does, in the units the machine uses (bytes, nanoseconds). Built from an fio job
- * file by the workload package; tests build it directly.
+ * What one fio job clone does, in the units the machine uses (bytes, nanoseconds). Built from an
+ * fio job file by the workload package; tests build it directly.
  *
- * @param index        position of this clone among all jobs of the run (also its id prefix)
- * @param group        fio's group id: a stonewall starts a new group, which runs after the previous one
- * @param cpus         CPUs the app thread may run on (cpus_allowed; all CPUs if unpinned)
- * @param startCpu     where the app thread starts
- * @param inFlight     requests the job keeps in flight: iodepth for async engines, 1 for sync ones
- * @param foreground   sync engine (psync, sync): foreground requests; async engines: background
+ * @param index position of this clone among all jobs of the run (also its id prefix)
+ * @param group fio's group id: a stonewall starts a new group, which runs after the previous one
+ * @param cpus CPUs the app thread may run on (cpus_allowed; all CPUs if unpinned)
+ * @param startCpu where the app thread starts
+ * @param inFlight requests the job keeps in flight: iodepth for async engines, 1 for sync ones
+ * @param foreground sync engine (psync, sync): foreground requests; async engines: background
  * @param readFraction share of reads (rwmixread / 100; 1 for read-only, 0 for write-only)
- * @param random       random offsets (randread, randwrite, randrw) instead of sequential
- * @param bsRead       read block size in bytes
- * @param bsWrite      write block size in bytes
- * @param sizeBytes    file size / I/O amount per job (size=)
- * @param fileId       the file this job works on
- * @param offset       first byte of the job's region (offset=)
+ * @param random random offsets (randread, randwrite, randrw) instead of sequential
+ * @param bsRead read block size in bytes
+ * @param bsWrite write block size in bytes
+ * @param sizeBytes file size / I/O amount per job (size=)
+ * @param fileId the file this job works on
+ * @param offset first byte of the job's region (offset=)
  * @param runtimeNanos runtime= (0: none; then size= ends the job)
- * @param rampNanos    ramp_time=: completions before it are not measured
- * @param timeBased    time_based: loop over the file until runtime ends
- * @param rateReadIops  rate_iops= for reads (0: no cap; no cap in either direction: closed loop)
- * @param rateWriteIops rate_iops= for writes (fio: a single value caps each direction, not their sum)
- * @param poisson      rate_process=poisson (exponential gaps) instead of even spacing
- * @param loops        loops=: without time_based, the job does size= this many times
- * @param startDelayNanos startdelay=: the job starts this long after its group (runtime counts from then)
- * @param think        thinktime= and its companions ({@link ThinkTime#NONE} for none)
+ * @param rampNanos ramp_time=: completions before it are not measured
+ * @param timeBased time_based: loop over the file until runtime ends
+ * @param rateReadIops rate_iops= for reads (0: no cap; no cap in either direction: closed loop)
+ * @param rateWriteIops rate_iops= for writes (fio: a single value caps each direction, not their
+ *     sum)
+ * @param poisson rate_process=poisson (exponential gaps) instead of even spacing
+ * @param loops loops=: without time_based, the job does size= this many times
+ * @param startDelayNanos startdelay=: the job starts this long after its group (runtime counts from
+ *     then)
+ * @param think thinktime= and its companions ({@link ThinkTime#NONE} for none)
  */
 public record JobPlan(
     int index,
@@ -53,14 +55,53 @@ public record JobPlan(
     ThinkTime think) {
 
   /**
-   * A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none); {@code rateIops} caps reads
-   * and writes each, as a single {@code rate_iops=} value does in fio.
+   * A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none); {@code
+   * rateIops} caps reads and writes each, as a single {@code rate_iops=} value does in fio.
    */
-  public JobPlan(int index, String name, int group, int[] cpus, int startCpu, int inFlight, boolean foreground,
-      double readFraction, boolean random, int bsRead, int bsWrite, long sizeBytes, long fileId, long offset,
-      long runtimeNanos, long rampNanos, boolean timeBased, double rateIops, boolean poisson) {
-    this(index, name, group, cpus, startCpu, inFlight, foreground, readFraction, random, bsRead, bsWrite, sizeBytes,
-        fileId, offset, runtimeNanos, rampNanos, timeBased, rateIops, rateIops, poisson, 1, 0, ThinkTime.NONE);
+  public JobPlan(
+      int index,
+      String name,
+      int group,
+      int[] cpus,
+      int startCpu,
+      int inFlight,
+      boolean foreground,
+      double readFraction,
+      boolean random,
+      int bsRead,
+      int bsWrite,
+      long sizeBytes,
+      long fileId,
+      long offset,
+      long runtimeNanos,
+      long rampNanos,
+      boolean timeBased,
+      double rateIops,
+      boolean poisson) {
+    this(
+        index,
+        name,
+        group,
+        cpus,
+        startCpu,
+        inFlight,
+        foreground,
+        readFraction,
+        random,
+        bsRead,
+        bsWrite,
+        sizeBytes,
+        fileId,
+        offset,
+        runtimeNanos,
+        rampNanos,
+        timeBased,
+        rateIops,
+        rateIops,
+        poisson,
+        1,
+        0,
+        ThinkTime.NONE);
   }
 
   public static final int MAX_JOBS = 1 << 12;
@@ -71,13 +112,15 @@ public record JobPlan(
       throw new IllegalArgumentException("at most " + MAX_JOBS + " job clones per run");
     }
     if (inFlight < 1 || inFlight >= MAX_IN_FLIGHT) {
-      throw new IllegalArgumentException("iodepth must be in [1, " + (MAX_IN_FLIGHT - 1) + "], was " + inFlight);
+      throw new IllegalArgumentException(
+          "iodepth must be in [1, " + (MAX_IN_FLIGHT - 1) + "], was " + inFlight);
     }
     if (bsRead < 1 || bsWrite < 1) {
       throw new IllegalArgumentException("bs must be >= 1 byte");
     }
     if (sizeBytes < Math.max(bsRead, bsWrite)) {
-      throw new IllegalArgumentException("size (" + sizeBytes + " bytes) is smaller than one block");
+      throw new IllegalArgumentException(
+          "size (" + sizeBytes + " bytes) is smaller than one block");
     }
     if (group < 0 || offset < 0) {
       throw new IllegalArgumentException("group and offset must be >= 0");
@@ -100,7 +143,10 @@ public record JobPlan(
     return (readFraction > 0 && rateReadIops > 0) || (readFraction < 1 && rateWriteIops > 0);
   }
 
-  /** Bytes the job issues before it stops when it is not time-based: size= times loops= (saturating). */
+  /**
+   * Bytes the job issues before it stops when it is not time-based: size= times loops=
+   * (saturating).
+   */
   public long ioBytes() {
     return sizeBytes > Long.MAX_VALUE / loops ? Long.MAX_VALUE : sizeBytes * loops;
   }

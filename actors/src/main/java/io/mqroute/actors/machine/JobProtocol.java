@@ -7,7 +7,15 @@ public final class JobProtocol {
   private JobProtocol() {}
 
   public sealed interface Command
-      permits Start, Completed, Arrival, RampDone, RunEnd, StallCheck, Hotplug, StartDelayOver, Think {}
+      permits Start,
+          Completed,
+          Arrival,
+          RampDone,
+          RunEnd,
+          StallCheck,
+          Hotplug,
+          StartDelayOver,
+          Think {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
@@ -18,9 +26,10 @@ public final class JobProtocol {
   public record Completed(Completion completion) implements Command {}
 
   /**
-   * The set of online CPUs changed. An app thread on a CPU that went offline moves, as select_fallback_rq
-   * moves it ({@link io.mqroute.actors.cpu.FallbackCpu}): to the lowest allowed online CPU of its node, else the
-   * lowest allowed online CPU, else (its affinity broken) the lowest online CPU.
+   * The set of online CPUs changed. An app thread on a CPU that went offline moves, as
+   * select_fallback_rq moves it ({@link io.mqroute.actors.cpu.FallbackCpu}): to the lowest allowed
+   * online CPU of its node, else the lowest allowed online CPU, else (its affinity broken) the
+   * lowest online CPU.
    */
   public record Hotplug(boolean[] online, int[] cpuToNode) implements Command {}
 
@@ -28,9 +37,12 @@ public final class JobProtocol {
     INSTANCE
   }
 
-  /** The two ends of a thinktime pause: the CPU part (thinktime_spin) has run, the sleep is over. */
+  /**
+   * The two ends of a thinktime pause: the CPU part (thinktime_spin) has run, the sleep is over.
+   */
   enum Think implements Command {
-    SPUN, SLEPT
+    SPUN,
+    SLEPT
   }
 
   /** startdelay= is over: the job starts now. */

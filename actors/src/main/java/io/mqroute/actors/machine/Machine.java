@@ -3,9 +3,9 @@ package io.mqroute.actors.machine;
 import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.MachineProtocol.Command;
 import io.mqroute.actors.machine.MachineProtocol.GotCore;
+import io.mqroute.actors.machine.MachineProtocol.GotPerturbation;
 import io.mqroute.actors.machine.MachineProtocol.GotQueue;
 import io.mqroute.actors.machine.MachineProtocol.GotRouter;
-import io.mqroute.actors.machine.MachineProtocol.GotPerturbation;
 import io.mqroute.actors.machine.MachineProtocol.JobDone;
 import io.mqroute.actors.machine.MachineProtocol.Proceed;
 import io.mqroute.actors.machine.MachineProtocol.Remounted;
@@ -32,12 +32,15 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * The root of one run: builds cores, router, queues (each with its poller) and jobs from a {@link MachineSpec},
- * starts the jobs, and when they are all done — or one of them stalls — collects every actor's counters,
- * checks the invariants and completes the result.
+ * The root of one run: builds cores, router, queues (each with its poller) and jobs from a {@link
+ * MachineSpec}, starts the jobs, and when they are all done — or one of them stalls — collects
+ * every actor's counters, checks the invariants and completes the result.
  */
 public final class Machine extends AbstractBehavior<Command> {
-  /** Children run where the machine runs: on the simulation dispatcher (typed spawn defaults elsewhere). */
+  /**
+   * Children run where the machine runs: on the simulation dispatcher (typed spawn defaults
+   * elsewhere).
+   */
   private static final DispatcherSelector SAME = DispatcherSelector.sameAsParent();
 
   private final MachineSpec spec;
@@ -49,45 +52,72 @@ public final class Machine extends AbstractBehavior<Command> {
   private final JobStats[] jobStats;
   private final LittlesLaw[] little;
   private final List<String> violations = new ArrayList<>();
-  /** The machine's instance of a one-per-machine device (a disk), shared by every queue; null until needed. */
+
+  /**
+   * The machine's instance of a one-per-machine device (a disk), shared by every queue; null until
+   * needed.
+   */
   private io.mqroute.actors.device.Device sharedDevice;
+
   private final List<ActorRef<JobProtocol.Command>> jobs = new ArrayList<>();
   private final List<JobPlan> plans;
   private int jobsLeft;
+
   /** Jobs of the running stonewall group that have not finished. */
   private int groupLeft;
+
   private int nextJob;
   private String stall;
+
   /** The requests the stalled job was still waiting for. */
   private List<Long> stallOutstanding = List.of();
+
   private boolean collecting;
   private FlowProtocol.RouterStats routerStats;
   private final List<FlowProtocol.QueueStats> queueStats = new ArrayList<>();
   private final List<CoreProtocol.CoreStats> coreStats = new ArrayList<>();
+
   /** The chaos controller, or null for an undisturbed run. */
   private final ActorRef<Perturbation.Command> perturbation;
+
   private Perturbation.Report perturbationReport;
   private int remountsLeft;
 
   /**
-   * @param stats one fresh JobStats per plan (the workload layer knows how fio names and groups them)
+   * @param stats one fresh JobStats per plan (the workload layer knows how fio names and groups
+   *     them)
    */
-  public static Behavior<Command> create(MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
-      long seed, CompletableFuture<MachineResult> result) {
+  public static Behavior<Command> create(
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      CompletableFuture<MachineResult> result) {
     return create(spec, plans, stats, seed, result, null);
   }
 
   /**
-   * @param perturbation acts on the machine during the run (chaos), or null; with one, every job group ends
-   *                     with an unmount/remount (all queues drained) before the next starts
+   * @param perturbation acts on the machine during the run (chaos), or null; with one, every job
+   *     group ends with an unmount/remount (all queues drained) before the next starts
    */
-  public static Behavior<Command> create(MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
-      long seed, CompletableFuture<MachineResult> result, Perturbation perturbation) {
+  public static Behavior<Command> create(
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      CompletableFuture<MachineResult> result,
+      Perturbation perturbation) {
     return Behaviors.setup(ctx -> new Machine(ctx, spec, plans, stats, seed, result, perturbation));
   }
 
-  private Machine(ActorContext<Command> ctx, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats,
-      long seed, CompletableFuture<MachineResult> result, Perturbation perturbation) {
+  private Machine(
+      ActorContext<Command> ctx,
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      CompletableFuture<MachineResult> result,
+      Perturbation perturbation) {
     super(ctx);
     this.spec = spec;
     this.plans = plans;
@@ -95,55 +125,125 @@ public final class Machine extends AbstractBehavior<Command> {
     this.clock = NanoClock.of(ctx.getSystem());
     SeededRandom root = SeededRandom.root(seed);
     int ncpu = spec.topology().cpuCount();
-    WakeTargets wakeTargets = new WakeTargets(
-        java.util.stream.IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
-        plans.stream().mapToInt(JobPlan::startCpu).toArray(),
-        plans.stream().map(JobPlan::cpus).toArray(int[][]::new));
+    WakeTargets wakeTargets =
+        new WakeTargets(
+            java.util.stream.IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
+            plans.stream().mapToInt(JobPlan::startCpu).toArray(),
+            plans.stream().map(JobPlan::cpus).toArray(int[][]::new));
     for (int c = 0; c < ncpu; c++) {
-      cores.add(ctx.spawn(Core.create(c, spec.cstates(), spec.governor(), spec.costs().switchNanos(),
-          wakeTargets), "core-" + c, SAME));
+      cores.add(
+          ctx.spawn(
+              Core.create(
+                  c, spec.cstates(), spec.governor(), spec.costs().switchNanos(), wakeTargets),
+              "core-" + c,
+              SAME));
     }
     MachineSpec.Queues q = spec.queues();
-    MutableRoutingView.Builder vb = MutableRoutingView.newBuilder(spec.topology()).queues(q.count());
+    MutableRoutingView.Builder vb =
+        MutableRoutingView.newBuilder(spec.topology()).queues(q.count());
     for (int i = 0; i < q.count(); i++) {
       vb.queueCpu(i, q.homeCpu()[i]);
     }
     vb.registered(q.registered().stream().mapToInt(Integer::intValue).toArray());
     MutableRoutingView view = vb.build();
-    BackgroundAdmission admission = BackgroundAdmission.newBuilder().mode(spec.router().admission())
-        .queues(q.count()).maxBackground(spec.router().maxBackground())
-        .congestionThreshold(spec.router().congestionThreshold()).build();
-    ActorRef<CoreProtocol.Command> pending = spec.router().pendingQueueNanos() < 0 ? null
-        : ctx.spawn(Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0, null),
-            "pending-queue", SAME);
-    Router.Settings rs = new Router.Settings(
-        Selectors.create(spec.router().selector(), spec.router().selectorParams()), view, admission, spec.wake(),
-        spec.costs(), q.homeCpu(), spec.router().pendingQueueNanos(), wakeTargets, q.kind() == QueueKind.PER_CPU,
-        q.kind() == QueueKind.VIRTIO ? io.mqroute.policies.selector.GroupCpusEvenly.map(
-            java.util.stream.IntStream.range(0, spec.topology().cpuCount()).map(spec.topology()::cpuToNode).toArray(),
-            q.count()) : null);
-    this.router = ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
+    BackgroundAdmission admission =
+        BackgroundAdmission.newBuilder()
+            .mode(spec.router().admission())
+            .queues(q.count())
+            .maxBackground(spec.router().maxBackground())
+            .congestionThreshold(spec.router().congestionThreshold())
+            .build();
+    ActorRef<CoreProtocol.Command> pending =
+        spec.router().pendingQueueNanos() < 0
+            ? null
+            : ctx.spawn(
+                Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0, null),
+                "pending-queue",
+                SAME);
+    Router.Settings rs =
+        new Router.Settings(
+            Selectors.create(spec.router().selector(), spec.router().selectorParams()),
+            view,
+            admission,
+            spec.wake(),
+            spec.costs(),
+            q.homeCpu(),
+            spec.router().pendingQueueNanos(),
+            wakeTargets,
+            q.kind() == QueueKind.PER_CPU,
+            q.kind() == QueueKind.VIRTIO
+                ? io.mqroute.policies.selector.GroupCpusEvenly.map(
+                    java.util.stream.IntStream.range(0, spec.topology().cpuCount())
+                        .map(spec.topology()::cpuToNode)
+                        .toArray(),
+                    q.count())
+                : null);
+    this.router =
+        ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
     for (int i = 0; i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
-      var poller = Poller.create(device(), root.split("service/" + i), q.dispatch(), q.pollers(),
-          serverNanos, home, root.split("device-faults/" + i), q.kind() == QueueKind.PER_CPU);
-      var settings = new RequestQueue.Settings(i, q.homeCpu()[i], q.ringSize(), q.fullRing(), q.enqueueError(),
-          q.enomemProbability(), spec.costs().completionNanos(), q.kind() == QueueKind.PER_CPU);
-      queues.add(ctx.spawn(RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),
-          "queue-" + i, SAME));
+      var poller =
+          Poller.create(
+              device(),
+              root.split("service/" + i),
+              q.dispatch(),
+              q.pollers(),
+              serverNanos,
+              home,
+              root.split("device-faults/" + i),
+              q.kind() == QueueKind.PER_CPU);
+      var settings =
+          new RequestQueue.Settings(
+              i,
+              q.homeCpu()[i],
+              q.ringSize(),
+              q.fullRing(),
+              q.enqueueError(),
+              q.enomemProbability(),
+              spec.costs().completionNanos(),
+              q.kind() == QueueKind.PER_CPU);
+      queues.add(
+          ctx.spawn(
+              RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),
+              "queue-" + i,
+              SAME));
     }
     this.jobStats = new JobStats[plans.size()];
     this.little = new LittlesLaw[plans.size()];
     for (JobPlan p : plans) {
       jobStats[p.index()] = stats.apply(p.index());
-      jobs.add(ctx.spawn(Job.create(p, jobStats[p.index()], root.split("workload/" + p.index()),
-          root.split("arrivals/" + p.index()), cores, router, ctx.getSelf(), spec.costs(), spec.stallLimitNanos(),
-          wakeTargets), "job-" + p.index(), SAME));
+      jobs.add(
+          ctx.spawn(
+              Job.create(
+                  p,
+                  jobStats[p.index()],
+                  root.split("workload/" + p.index()),
+                  root.split("arrivals/" + p.index()),
+                  cores,
+                  router,
+                  ctx.getSelf(),
+                  spec.costs(),
+                  spec.stallLimitNanos(),
+                  wakeTargets),
+              "job-" + p.index(),
+              SAME));
     }
-    this.perturbation = perturbation == null ? null : ctx.spawn(perturbation.create(new Perturbation.Handles(
-        List.copyOf(cores), router, List.copyOf(queues), q.homeCpu().clone(), List.copyOf(jobs), ctx.getSelf(),
-        root.split("chaos"))), "perturbation", SAME);
+    this.perturbation =
+        perturbation == null
+            ? null
+            : ctx.spawn(
+                perturbation.create(
+                    new Perturbation.Handles(
+                        List.copyOf(cores),
+                        router,
+                        List.copyOf(queues),
+                        q.homeCpu().clone(),
+                        List.copyOf(jobs),
+                        ctx.getSelf(),
+                        root.split("chaos"))),
+                "perturbation",
+                SAME);
     ctx.getChildren().forEach(ctx::watch);
     this.jobsLeft = plans.size();
     beforeNextGroup();
@@ -154,33 +254,45 @@ public final class Machine extends AbstractBehavior<Command> {
     return newReceiveBuilder()
         .onMessage(JobDone.class, this::onJobDone)
         .onMessage(Stalled.class, this::onStalled)
-        .onMessage(Violation.class, v -> {
-          violations.add(v.what());
-          return this;
-        })
-        .onMessage(GotRouter.class, g -> {
-          routerStats = g.stats();
-          return maybeFinish();
-        })
-        .onMessage(GotQueue.class, g -> {
-          queueStats.add(g.stats());
-          return maybeFinish();
-        })
-        .onMessage(GotCore.class, g -> {
-          coreStats.add(g.stats());
-          return maybeFinish();
-        })
+        .onMessage(
+            Violation.class,
+            v -> {
+              violations.add(v.what());
+              return this;
+            })
+        .onMessage(
+            GotRouter.class,
+            g -> {
+              routerStats = g.stats();
+              return maybeFinish();
+            })
+        .onMessage(
+            GotQueue.class,
+            g -> {
+              queueStats.add(g.stats());
+              return maybeFinish();
+            })
+        .onMessage(
+            GotCore.class,
+            g -> {
+              coreStats.add(g.stats());
+              return maybeFinish();
+            })
         .onMessage(Remounted.class, this::onRemounted)
-        .onMessage(Proceed.class, p -> {
-          if (stall == null && !collecting) {
-            startNextGroup();
-          }
-          return this;
-        })
-        .onMessage(GotPerturbation.class, g -> {
-          perturbationReport = g.report();
-          return maybeFinish();
-        })
+        .onMessage(
+            Proceed.class,
+            p -> {
+              if (stall == null && !collecting) {
+                startNextGroup();
+              }
+              return this;
+            })
+        .onMessage(
+            GotPerturbation.class,
+            g -> {
+              perturbationReport = g.report();
+              return maybeFinish();
+            })
         .onSignal(ChildFailed.class, this::onChildFailed)
         .build();
   }
@@ -188,14 +300,24 @@ public final class Machine extends AbstractBehavior<Command> {
   /** A model actor threw: a bug, reported as a broken run instead of a hang. */
   private Behavior<Command> onChildFailed(ChildFailed f) {
     violations.add("actor " + f.getRef().path().name() + " failed: " + f.getCause());
-    result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
-        List.copyOf(coreStats), List.copyOf(violations), stall, clock.nanoTime(), perturbationReport));
+    result.complete(
+        new MachineResult(
+            List.of(jobStats),
+            littles(),
+            routerStats,
+            List.copyOf(queueStats),
+            List.copyOf(coreStats),
+            List.copyOf(violations),
+            stall,
+            clock.nanoTime(),
+            perturbationReport));
     return finished();
   }
 
   /**
-   * The result is out; the model stays as it is until the system is terminated. Stopping here would tear
-   * down the queues' streams inside the run, and stream shutdown touches Pekko's internal dispatcher.
+   * The result is out; the model stays as it is until the system is terminated. Stopping here would
+   * tear down the queues' streams inside the run, and stream shutdown touches Pekko's internal
+   * dispatcher.
    */
   private Behavior<Command> finished() {
     return Behaviors.ignore();
@@ -218,7 +340,10 @@ public final class Machine extends AbstractBehavior<Command> {
     return this;
   }
 
-  /** Unmount and mount again between groups (generic/650's _test_cycle_mount): every queue must be drained. */
+  /**
+   * Unmount and mount again between groups (generic/650's _test_cycle_mount): every queue must be
+   * drained.
+   */
   private void remount() {
     remountsLeft = queues.size() + 1;
     queues.forEach(q -> q.tell(new FlowProtocol.QueueRemount(getContext().getSelf())));
@@ -239,8 +364,9 @@ public final class Machine extends AbstractBehavior<Command> {
       collect();
     } else if (perturbation != null) {
       int group = plans.get(nextJob).group();
-      perturbation.tell(new Perturbation.BeforeGroup(group, group == plans.get(plans.size() - 1).group(),
-          getContext().getSelf()));
+      perturbation.tell(
+          new Perturbation.BeforeGroup(
+              group, group == plans.get(plans.size() - 1).group(), getContext().getSelf()));
     } else {
       startNextGroup();
     }
@@ -258,15 +384,26 @@ public final class Machine extends AbstractBehavior<Command> {
   private Behavior<Command> onStalled(Stalled s) {
     if (stall == null) {
       stallOutstanding = s.outstanding();
-      stall = "stall: job " + s.job() + " has had " + s.outstanding().size() + " request(s) outstanding since "
-          + s.sinceNanos() + " ns without a completion (stall-limit " + spec.stallLimitNanos() + " ns): "
-          + s.outstanding();
+      stall =
+          "stall: job "
+              + s.job()
+              + " has had "
+              + s.outstanding().size()
+              + " request(s) outstanding since "
+              + s.sinceNanos()
+              + " ns without a completion (stall-limit "
+              + spec.stallLimitNanos()
+              + " ns): "
+              + s.outstanding();
       collect();
     }
     return this;
   }
 
-  /** A queue's device: its own instance, or the machine's one for a device that is one physical unit. */
+  /**
+   * A queue's device: its own instance, or the machine's one for a device that is one physical
+   * unit.
+   */
   private io.mqroute.actors.device.Device device() {
     io.mqroute.actors.device.Device d = spec.device().get();
     if (!d.onePerMachine()) {
@@ -292,10 +429,14 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     collecting = true;
     ActorContext<Command> ctx = getContext();
-    router.tell(new FlowProtocol.RouterReport(ctx.messageAdapter(FlowProtocol.RouterStats.class, GotRouter::new)));
-    ActorRef<FlowProtocol.QueueStats> qa = ctx.messageAdapter(FlowProtocol.QueueStats.class, GotQueue::new);
+    router.tell(
+        new FlowProtocol.RouterReport(
+            ctx.messageAdapter(FlowProtocol.RouterStats.class, GotRouter::new)));
+    ActorRef<FlowProtocol.QueueStats> qa =
+        ctx.messageAdapter(FlowProtocol.QueueStats.class, GotQueue::new);
     queues.forEach(q -> q.tell(new FlowProtocol.QueueReport(qa)));
-    ActorRef<CoreProtocol.CoreStats> ca = ctx.messageAdapter(CoreProtocol.CoreStats.class, GotCore::new);
+    ActorRef<CoreProtocol.CoreStats> ca =
+        ctx.messageAdapter(CoreProtocol.CoreStats.class, GotCore::new);
     cores.forEach(c -> c.tell(new CoreProtocol.Report(ca)));
     if (perturbation != null) {
       perturbation.tell(new Perturbation.Collect(ctx.getSelf()));
@@ -303,7 +444,9 @@ public final class Machine extends AbstractBehavior<Command> {
   }
 
   private Behavior<Command> maybeFinish() {
-    if (routerStats == null || queueStats.size() < queues.size() || coreStats.size() < cores.size()
+    if (routerStats == null
+        || queueStats.size() < queues.size()
+        || coreStats.size() < cores.size()
         || (perturbation != null && perturbationReport == null)) {
       return this;
     }
@@ -312,36 +455,68 @@ public final class Machine extends AbstractBehavior<Command> {
     for (FlowProtocol.QueueStats qs : queueStats) {
       qs.violations().forEach(v -> violations.add("queue " + qs.queue() + ": " + v));
       if (stall == null && qs.onRing() + qs.queued() > 0) {
-        violations.add("queue " + qs.queue() + ": " + (qs.onRing() + qs.queued())
-            + " request(s) left after every job finished: " + qs.stuck());
+        violations.add(
+            "queue "
+                + qs.queue()
+                + ": "
+                + (qs.onRing() + qs.queued())
+                + " request(s) left after every job finished: "
+                + qs.stuck());
       }
     }
     if (routerStats.admissionBreaches() > 0) {
-      violations.add("router: background admission exceeded max_background " + routerStats.admissionBreaches()
-          + " time(s) beyond the one-per-queue rule");
+      violations.add(
+          "router: background admission exceeded max_background "
+              + routerStats.admissionBreaches()
+              + " time(s) beyond the one-per-queue rule");
     }
     String stallReport = stall;
     if (stall != null) {
       java.util.Set<Long> held = new java.util.HashSet<>(routerStats.holding());
       queueStats.forEach(qs -> held.addAll(qs.stuck()));
-      List<String> lost = stallOutstanding.stream().filter(id -> !held.contains(id))
-          .map(id -> "0x" + Long.toHexString(id)).toList();
+      List<String> lost =
+          stallOutstanding.stream()
+              .filter(id -> !held.contains(id))
+              .map(id -> "0x" + Long.toHexString(id))
+              .toList();
       if (!lost.isEmpty()) {
-        violations.add("lost request(s) " + lost + ": outstanding at job " + plans.get(JobPlan.jobOf(
-            stallOutstanding.get(0))).name() + " but on no queue's ring or overflow list and not waiting in the router");
+        violations.add(
+            "lost request(s) "
+                + lost
+                + ": outstanding at job "
+                + plans.get(JobPlan.jobOf(stallOutstanding.get(0))).name()
+                + " but on no queue's ring or overflow list and not waiting in the router");
       }
       StringBuilder sb = new StringBuilder(stall);
       for (FlowProtocol.QueueStats qs : queueStats) {
         if (qs.onRing() + qs.queued() > 0) {
-          sb.append("; queue ").append(qs.queue()).append(" (cpu ").append(qs.homeCpu()).append("): on ring ")
-              .append(qs.onRing()).append(", overflow ").append(qs.queued()).append(", enomem ")
-              .append(qs.enomem()).append(", stuck ").append(qs.stuck());
+          sb.append("; queue ")
+              .append(qs.queue())
+              .append(" (cpu ")
+              .append(qs.homeCpu())
+              .append("): on ring ")
+              .append(qs.onRing())
+              .append(", overflow ")
+              .append(qs.queued())
+              .append(", enomem ")
+              .append(qs.enomem())
+              .append(", stuck ")
+              .append(qs.stuck());
         }
       }
       stallReport = sb.toString();
     }
-    result.complete(new MachineResult(List.of(jobStats), littles(), routerStats, List.copyOf(queueStats),
-        List.copyOf(coreStats), List.copyOf(violations), stallReport, clock.nanoTime(), perturbationReport));
+    result.complete(
+        new MachineResult(
+            List.of(jobStats),
+            littles(),
+            routerStats,
+            List.copyOf(queueStats),
+            List.copyOf(coreStats),
+            List.copyOf(violations),
+            stallReport,
+            clock.nanoTime(),
+            perturbationReport));
     return finished();
   }
 }

@@ -8,7 +8,15 @@ public final class MachineProtocol {
   private MachineProtocol() {}
 
   public sealed interface Command
-      permits JobDone, Stalled, Violation, GotRouter, GotQueue, GotCore, Remounted, Proceed, GotPerturbation {}
+      permits JobDone,
+          Stalled,
+          Violation,
+          GotRouter,
+          GotQueue,
+          GotCore,
+          Remounted,
+          Proceed,
+          GotPerturbation {}
 
   /** A job has issued everything and every request it issued has ended. */
   public record JobDone(int job, JobStats stats, LittlesLaw little) implements Command {}

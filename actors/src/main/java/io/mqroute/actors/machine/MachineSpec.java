@@ -15,8 +15,8 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Everything a machine run is built from, resolved and validated (see {@link MachineSpecParser} for the
- * HOCON keys and their defaults).
+ * Everything a machine run is built from, resolved and validated (see {@link MachineSpecParser} for
+ * the HOCON keys and their defaults).
  */
 public record MachineSpec(
     CpuTopology topology,
@@ -32,9 +32,10 @@ public record MachineSpec(
 
   /**
    * @param registered the queue ids that exist (all of 0..count-1 unless a reduced set is given)
-   * @param homeCpu    per queue, the CPU its server thread / IRQ is bound to
-   * @param pollers    device pollers (server threads) per queue
-   * @param enomemProbability chance that a ring insertion fails with ENOMEM (fault injection; 0 = never)
+   * @param homeCpu per queue, the CPU its server thread / IRQ is bound to
+   * @param pollers device pollers (server threads) per queue
+   * @param enomemProbability chance that a ring insertion fails with ENOMEM (fault injection; 0 =
+   *     never)
    */
   public record Queues(
       QueueKind kind,
@@ -49,8 +50,8 @@ public record MachineSpec(
       DispatchOrder dispatch) {}
 
   /**
-   * @param pendingQueueNanos cost of the pre-cleanup {@code fiq->pending} hop per request (seed 000), or -1
-   *                          for direct dispatch
+   * @param pendingQueueNanos cost of the pre-cleanup {@code fiq->pending} hop per request (seed
+   *     000), or -1 for direct dispatch
    */
   public record Router(
       String selector,

@@ -41,13 +41,16 @@ import java.util.stream.IntStream;
  */
 public final class MachineSpecParser {
   /**
-   * Refusal of ENOMEM on a ring queue, for machine blocks and chaos profiles: fuse_uring_queue_fuse_req allocates
-   * nothing, a request without a free ring entry waits in fuse_req_queue.
+   * Refusal of ENOMEM on a ring queue, for machine blocks and chaos profiles:
+   * fuse_uring_queue_fuse_req allocates nothing, a request without a free ring entry waits in
+   * fuse_req_queue.
    */
-  public static final String NO_URING_ENOMEM = "ENOMEM is virtqueue_add_sgs failing, which only virtio queues have;"
-      + " per-cpu fuse-over-io-uring queues have no such path (ring-full models a ring without free entries)";
+  public static final String NO_URING_ENOMEM =
+      "ENOMEM is virtqueue_add_sgs failing, which only virtio queues have;"
+          + " per-cpu fuse-over-io-uring queues have no such path (ring-full models a ring without free entries)";
 
-  public static final List<String> KEYS = List.of("machine", "queues", "router", "wake", "device", "stall-limit");
+  public static final List<String> KEYS =
+      List.of("machine", "queues", "router", "wake", "device", "stall-limit");
 
   /** intel_idle's Skylake-SP table (skx_cstates): exit latency and target residency. */
   public static final List<CState> SKX_CSTATES =
@@ -59,7 +62,8 @@ public final class MachineSpecParser {
   private MachineSpecParser() {}
 
   /**
-   * @param root    an object holding (at least) the {@link #KEYS}; other keys are the caller's business
+   * @param root an object holding (at least) the {@link #KEYS}; other keys are the caller's
+   *     business
    * @param baseDir where relative device files are resolved
    */
   public static MachineSpec parse(StrictConfig root, Path baseDir) {
@@ -68,48 +72,84 @@ public final class MachineSpecParser {
     int perNode = m.integer("cores-per-node", 4, 1, 1024);
     CpuTopology topology = CpuTopology.uniform(nodes, perNode);
 
-    StrictConfig cpu = m.object("cpu", List.of("submit-cost", "server-cost", "completion-cost", "wake-cost",
-        "reap-cost", "switch-cost", "migrate-cost", "c-states", "governor", "min-freq-ratio"));
+    StrictConfig cpu =
+        m.object(
+            "cpu",
+            List.of(
+                "submit-cost",
+                "server-cost",
+                "completion-cost",
+                "wake-cost",
+                "reap-cost",
+                "switch-cost",
+                "migrate-cost",
+                "c-states",
+                "governor",
+                "min-freq-ratio"));
     CpuCosts d = CpuCosts.DEFAULT;
-    CpuCosts costs = new CpuCosts(
-        cpu.nanos("submit-cost", d.submitNanos()),
-        cpu.nanos("server-cost", d.serverNanos()),
-        cpu.nanos("completion-cost", d.completionNanos()),
-        cpu.nanos("wake-cost", d.wakeNanos()),
-        cpu.nanos("reap-cost", d.reapNanos()),
-        cpu.nanos("switch-cost", d.switchNanos()),
-        cpu.nanos("migrate-cost", d.migrateNanos()));
+    CpuCosts costs =
+        new CpuCosts(
+            cpu.nanos("submit-cost", d.submitNanos()),
+            cpu.nanos("server-cost", d.serverNanos()),
+            cpu.nanos("completion-cost", d.completionNanos()),
+            cpu.nanos("wake-cost", d.wakeNanos()),
+            cpu.nanos("reap-cost", d.reapNanos()),
+            cpu.nanos("switch-cost", d.switchNanos()),
+            cpu.nanos("migrate-cost", d.migrateNanos()));
     String cs = cpu.string("c-states", "skx");
-    List<CState> cstates = switch (cs) {
-      case "skx" -> SKX_CSTATES;
-      case "none" -> List.of();
-      default -> throw cpu.error("c-states", "unknown C-state table \"" + cs + "\" (valid: skx, none)");
-    };
+    List<CState> cstates =
+        switch (cs) {
+          case "skx" -> SKX_CSTATES;
+          case "none" -> List.of();
+          default ->
+              throw cpu.error(
+                  "c-states", "unknown C-state table \"" + cs + "\" (valid: skx, none)");
+        };
     String gov = cpu.string("governor", "performance");
     double minRatio = cpu.number("min-freq-ratio", Governor.SCHEDUTIL.minRatio(), 0.01, 1.0);
-    Governor governor = switch (gov) {
-      case "performance" -> Governor.PERFORMANCE;
-      case "schedutil" -> new Governor(true, minRatio, Governor.SCHEDUTIL.halfLifeNanos(),
-          Governor.SCHEDUTIL.rateLimitNanos());
-      default -> throw cpu.error("governor", "unknown governor \"" + gov + "\" (valid: performance, schedutil)");
-    };
+    Governor governor =
+        switch (gov) {
+          case "performance" -> Governor.PERFORMANCE;
+          case "schedutil" ->
+              new Governor(
+                  true,
+                  minRatio,
+                  Governor.SCHEDUTIL.halfLifeNanos(),
+                  Governor.SCHEDUTIL.rateLimitNanos());
+          default ->
+              throw cpu.error(
+                  "governor", "unknown governor \"" + gov + "\" (valid: performance, schedutil)");
+        };
 
     MachineSpec.Queues queues = queues(root, topology);
     MachineSpec.Router router = router(root, queues);
     var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
     String deviceSpec = root.string("device", "exponential(40us)");
-    root.parse("device", deviceSpec, s -> Devices.parse(s, baseDir)); // validate once, with a location
+    root.parse(
+        "device", deviceSpec, s -> Devices.parse(s, baseDir)); // validate once, with a location
     Supplier<Device> device = () -> Devices.parse(deviceSpec, baseDir);
     long stall = root.nanos("stall-limit", 1_000_000_000L);
     if (stall == 0) {
       throw root.error("stall-limit", "must be > 0");
     }
-    return new MachineSpec(topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
+    return new MachineSpec(
+        topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
   }
 
   private static MachineSpec.Queues queues(StrictConfig root, CpuTopology topology) {
-    StrictConfig q = root.object("queues", List.of("kind", "count", "registered", "ring-size", "pollers",
-        "full-ring", "enqueue-error", "enomem-probability", "dispatch"));
+    StrictConfig q =
+        root.object(
+            "queues",
+            List.of(
+                "kind",
+                "count",
+                "registered",
+                "ring-size",
+                "pollers",
+                "full-ring",
+                "enqueue-error",
+                "enomem-probability",
+                "dispatch"));
     QueueKind kind = q.parse("kind", "per-cpu", QueueKind::parse);
     int cpus = topology.cpuCount();
     int count;
@@ -124,7 +164,9 @@ public final class MachineSpecParser {
         registered = q.ints("registered", List.of());
         for (int r : registered) {
           if (r < 0 || r >= cpus) {
-            throw q.error("registered", "queue " + r + " is not a CPU of this machine (0.." + (cpus - 1) + ")");
+            throw q.error(
+                "registered",
+                "queue " + r + " is not a CPU of this machine (0.." + (cpus - 1) + ")");
           }
         }
       } else {
@@ -140,12 +182,19 @@ public final class MachineSpecParser {
       registered = IntStream.range(0, count).boxed().toList();
       home = new int[count];
       if (kind == QueueKind.VIRTIO) {
-        if (count > cpus) { // virtio_fs_setup_vqs: num_request_queues = min(num_request_queues, nr_cpu_ids)
-          throw q.error("count", count + " virtio request queues on " + cpus + " CPUs: virtio-fs uses at most one per"
-              + " CPU (virtio_fs_setup_vqs caps it at nr_cpu_ids)");
+        if (count > cpus) { // virtio_fs_setup_vqs: num_request_queues = min(num_request_queues,
+          // nr_cpu_ids)
+          throw q.error(
+              "count",
+              count
+                  + " virtio request queues on "
+                  + cpus
+                  + " CPUs: virtio-fs uses at most one per"
+                  + " CPU (virtio_fs_setup_vqs caps it at nr_cpu_ids)");
         }
-        int[] map = GroupCpusEvenly.map(
-            IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
+        int[] map =
+            GroupCpusEvenly.map(
+                IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
         java.util.Arrays.fill(home, -1);
         for (int c = 0; c < cpus; c++) {
           if (home[map[c]] < 0) {
@@ -169,7 +218,13 @@ public final class MachineSpecParser {
     if (enomem > 0 && kind == QueueKind.PER_CPU) {
       throw q.error("enomem-probability", NO_URING_ENOMEM);
     }
-    return new MachineSpec.Queues(kind, count, new ArrayList<>(registered), home, ring, pollers,
+    return new MachineSpec.Queues(
+        kind,
+        count,
+        new ArrayList<>(registered),
+        home,
+        ring,
+        pollers,
         q.parse("full-ring", "refill-on-completion", Strategies::fullRing),
         q.parse("enqueue-error", "fail", Strategies::enqueueError),
         enomem,
@@ -177,23 +232,41 @@ public final class MachineSpecParser {
   }
 
   private static MachineSpec.Router router(StrictConfig root, MachineSpec.Queues queues) {
-    StrictConfig r = root.object("router", List.of("selector", "selector-params", "admission", "max-background",
-        "congestion-threshold", "pending-queue"));
+    StrictConfig r =
+        root.object(
+            "router",
+            List.of(
+                "selector",
+                "selector-params",
+                "admission",
+                "max-background",
+                "congestion-threshold",
+                "pending-queue"));
     // mainline's choice for the kind: fuse-over-io-uring's qid = task_cpu, virtio-fs's mq_map[cpu]
-    String selector = r.string("selector", queues.kind() == QueueKind.PER_CPU ? "static-cpu" : "mq-map");
+    String selector =
+        r.string("selector", queues.kind() == QueueKind.PER_CPU ? "static-cpu" : "mq-map");
     Map<String, String> params = r.stringMap("selector-params");
-    QueueSelector sel = r.parse("selector", selector, s -> Selectors.create(s, params)); // validate them now
+    QueueSelector sel =
+        r.parse("selector", selector, s -> Selectors.create(s, params)); // validate them now
     if (sel.indexesQueuesByCpu() && queues.kind() != QueueKind.PER_CPU) {
-      throw r.error("selector", "\"" + selector + "\" takes the submitting CPU as the queue index (fuse-over-io-uring's"
-          + " qid = task_cpu), which needs kind = per-cpu queues; with " + queues.kind().spec()
-          + " queues use mq-map or a load-based selector");
+      throw r.error(
+          "selector",
+          "\""
+              + selector
+              + "\" takes the submitting CPU as the queue index (fuse-over-io-uring's"
+              + " qid = task_cpu), which needs kind = per-cpu queues; with "
+              + queues.kind().spec()
+              + " queues use mq-map or a load-based selector");
     }
     String adm = r.string("admission", "per-queue");
-    BackgroundAdmission.Mode mode = switch (adm) {
-      case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;
-      case "global" -> BackgroundAdmission.Mode.GLOBAL;
-      default -> throw r.error("admission", "unknown admission \"" + adm + "\" (valid: per-queue, global)");
-    };
+    BackgroundAdmission.Mode mode =
+        switch (adm) {
+          case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;
+          case "global" -> BackgroundAdmission.Mode.GLOBAL;
+          default ->
+              throw r.error(
+                  "admission", "unknown admission \"" + adm + "\" (valid: per-queue, global)");
+        };
     int maxBg = r.integer("max-background", BackgroundAdmission.DEFAULT_MAX_BACKGROUND, 1, 65535);
     int congestion = r.integer("congestion-threshold", maxBg * 3 / 4, 0, 65535);
     long pending = -1;

@@ -23,10 +23,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * The device side of one queue: its busy-polling thread(s) (the DPU model), or the FUSE server thread(s) of
- * a ring queue. When a worker is free and the current batch is used up it takes everything that has
- * arrived as the next batch and starts it in the {@link DispatchOrder} (the serial virtiofsd loop of
- * fv_queue_thread; LIFO within a batch is the seed 004 bug).
+ * The device side of one queue: its busy-polling thread(s) (the DPU model), or the FUSE server
+ * thread(s) of a ring queue. When a worker is free and the current batch is used up it takes
+ * everything that has arrived as the next batch and starts it in the {@link DispatchOrder} (the
+ * serial virtiofsd loop of fv_queue_thread; LIFO within a batch is the seed 004 bug).
  */
 public final class Poller extends AbstractBehavior<PollerCommand> {
   private final NanoClock clock;
@@ -36,6 +36,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private final DispatchOrder order;
   private final int concurrency;
   private final long serverNanos;
+
   /** Where the server thread runs: the queue's CPU, until hotplug moves it. */
   private ActorRef<CoreProtocol.Command> core;
 
@@ -45,30 +46,49 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private int batchPos;
   private int batchLen;
   private int busy;
-  /** Injected faults (all off unless a chaos run turns them on; then they draw from {@code faults}). */
+
+  /**
+   * Injected faults (all off unless a chaos run turns them on; then they draw from {@code faults}).
+   */
   private final RandomSource faults;
+
   private final boolean commitBeforeNext;
   private double eioProbability;
   private boolean stalled;
   private double slowdown = 1;
 
   /**
-   * @param serverNanos CPU work on {@code core} per request before the device (a FUSE server thread), 0 for
-   *                    a device that polls from outside the host's CPUs
-   * @param commitBeforeNext a fuse-over-io-uring ring thread: it takes its next request only after the queue has
-   *                         ended the last one ({@link FlowProtocol.Committed}), as COMMIT_AND_FETCH commits
-   *                         (nr_reqs--, fuse_request_end, the waiter's wake-up) before it fetches
+   * @param serverNanos CPU work on {@code core} per request before the device (a FUSE server
+   *     thread), 0 for a device that polls from outside the host's CPUs
+   * @param commitBeforeNext a fuse-over-io-uring ring thread: it takes its next request only after
+   *     the queue has ended the last one ({@link FlowProtocol.Committed}), as COMMIT_AND_FETCH
+   *     commits (nr_reqs--, fuse_request_end, the waiter's wake-up) before it fetches
    */
-  public static Behavior<PollerCommand> create(Device device, RandomSource service, DispatchOrder order,
-      int pollers, long serverNanos, ActorRef<CoreProtocol.Command> core, RandomSource faults,
+  public static Behavior<PollerCommand> create(
+      Device device,
+      RandomSource service,
+      DispatchOrder order,
+      int pollers,
+      long serverNanos,
+      ActorRef<CoreProtocol.Command> core,
+      RandomSource faults,
       boolean commitBeforeNext) {
-    return Behaviors.setup(ctx -> new Poller(ctx, device, service, order, pollers, serverNanos, core, faults,
-        commitBeforeNext));
+    return Behaviors.setup(
+        ctx ->
+            new Poller(
+                ctx, device, service, order, pollers, serverNanos, core, faults, commitBeforeNext));
   }
 
-  private Poller(ActorContext<PollerCommand> ctx, Device device,
-      RandomSource service, DispatchOrder order, int pollers, long serverNanos,
-      ActorRef<CoreProtocol.Command> core, RandomSource faults, boolean commitBeforeNext) {
+  private Poller(
+      ActorContext<PollerCommand> ctx,
+      Device device,
+      RandomSource service,
+      DispatchOrder order,
+      int pollers,
+      long serverNanos,
+      ActorRef<CoreProtocol.Command> core,
+      RandomSource faults,
+      boolean commitBeforeNext) {
     super(ctx);
     this.clock = NanoClock.of(ctx.getSystem());
     this.ctx = ctx;
@@ -91,10 +111,12 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         .onMessage(WorkerFree.class, w -> release())
         .onMessage(FlowProtocol.Committed.class, c -> release())
         .onMessage(PollerFault.class, this::onFault)
-        .onMessage(FlowProtocol.MoveServer.class, m -> {
-          core = m.core();
-          return this;
-        })
+        .onMessage(
+            FlowProtocol.MoveServer.class,
+            m -> {
+              core = m.core();
+              return this;
+            })
         .build();
   }
 
@@ -154,29 +176,42 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     busy++;
     if (device.onCpu()) { // the server thread does the I/O itself: its CPU work is the service
       long svc = service(s);
-      core.tell(new CoreProtocol.Exec<>(serverNanos + svc, Work.SERVER, getContext().getSelf(),
-          new ServerDone(s, 0)));
-    } else if (serverNanos > 0) { // the device is asked when the server thread hands the request over
-      core.tell(new CoreProtocol.Exec<>(serverNanos, Work.SERVER, getContext().getSelf(),
-          new ServerDone(s, ServerDone.ASK_DEVICE)));
+      core.tell(
+          new CoreProtocol.Exec<>(
+              serverNanos + svc, Work.SERVER, getContext().getSelf(), new ServerDone(s, 0)));
+    } else if (serverNanos
+        > 0) { // the device is asked when the server thread hands the request over
+      core.tell(
+          new CoreProtocol.Exec<>(
+              serverNanos,
+              Work.SERVER,
+              getContext().getSelf(),
+              new ServerDone(s, ServerDone.ASK_DEVICE)));
     } else {
       deviceTime(s, service(s));
     }
   }
 
-  /** The device's time for the request from now: a disk books its head when the request reaches it. */
+  /**
+   * The device's time for the request from now: a disk books its head when the request reaches it.
+   */
   private long service(Serve s) {
     Request r = s.item().request();
-    long svc = device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
+    long svc =
+        device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
     return slowdown != 1 ? Math.round(svc * slowdown) : svc;
   }
 
   private Behavior<PollerCommand> onServerDone(ServerDone d) {
-    deviceTime(d.serve(), d.deviceNanos() == ServerDone.ASK_DEVICE ? service(d.serve()) : d.deviceNanos());
+    deviceTime(
+        d.serve(), d.deviceNanos() == ServerDone.ASK_DEVICE ? service(d.serve()) : d.deviceNanos());
     return this;
   }
 
-  /** Device time: the worker is busy for the device's worker share of it, the request done at its end. */
+  /**
+   * Device time: the worker is busy for the device's worker share of it, the request done at its
+   * end.
+   */
   private void deviceTime(Serve s, long nanos) {
     if (nanos == 0) {
       complete(s, true);
@@ -204,7 +239,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     boolean holds = releasesWorker && commitBeforeNext;
     FlowProtocol.OnRing item = s.item();
     if (eio || holds) {
-      item = new FlowProtocol.OnRing(item.request(), item.acceptedNanos(), eio ? Status.EIO : item.status(), holds);
+      item =
+          new FlowProtocol.OnRing(
+              item.request(), item.acceptedNanos(), eio ? Status.EIO : item.status(), holds);
     }
     s.done().complete(item);
     if (releasesWorker && !holds) {

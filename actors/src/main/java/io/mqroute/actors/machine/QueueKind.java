@@ -25,7 +25,8 @@ public enum QueueKind {
         return k;
       }
     }
-    throw new IllegalArgumentException(io.mqroute.policies.NameSuggester.unknown(
-        "queue kind", s, java.util.Arrays.stream(values()).map(QueueKind::spec).toList()));
+    throw new IllegalArgumentException(
+        io.mqroute.policies.NameSuggester.unknown(
+            "queue kind", s, java.util.Arrays.stream(values()).map(QueueKind::spec).toList()));
   }
 }

@@ -42,31 +42,37 @@ import org.apache.pekko.stream.javadsl.Sink;
 import org.apache.pekko.stream.javadsl.Source;
 
 /**
- * One request queue (a virtqueue, or a fuse-over-io-uring ring queue): a ring of {@code ring-size} slots and
- * an overflow list, as virtio_fs_enqueue_req / virtio_fs_request_dispatch_work handle them. A slot is held
- * from the moment a request is put on the ring until its completion is harvested. The decisions (ring, overflow
- * list, full-ring strategy, ENOMEM policy, dispatch work, counters, invariants) are the {@link RingQueue} the
- * cluster's device queue runs too; this actor is its virtual-time shell: the ring feeds the poller through a
- * Pekko Stream (bounded source queue → mapAsyncUnordered), so the device's demand, not a mailbox, moves
- * requests (the queue never offers more than it has free slots); completions are harvested on the home core;
- * the delayed retry is a typed timer; and the chaos faults (LOSE, device faults) live here.
+ * One request queue (a virtqueue, or a fuse-over-io-uring ring queue): a ring of {@code ring-size}
+ * slots and an overflow list, as virtio_fs_enqueue_req / virtio_fs_request_dispatch_work handle
+ * them. A slot is held from the moment a request is put on the ring until its completion is
+ * harvested. The decisions (ring, overflow list, full-ring strategy, ENOMEM policy, dispatch work,
+ * counters, invariants) are the {@link RingQueue} the cluster's device queue runs too; this actor
+ * is its virtual-time shell: the ring feeds the poller through a Pekko Stream (bounded source queue
+ * → mapAsyncUnordered), so the device's demand, not a mailbox, moves requests (the queue never
+ * offers more than it has free slots); completions are harvested on the home core; the delayed
+ * retry is a typed timer; and the chaos faults (LOSE, device faults) live here.
  */
 public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final int index;
   private final int homeCpu;
   private final int ringSize;
   private final RingQueue<OnRing> queue;
+
   /** Requests the LOSE fault will still drop. */
   private int toLose;
+
   private long maxWaitNanos;
   private long errors;
   private final ActorRef<PollerCommand> poller;
   private final long completionNanos;
+
   /**
-   * Where requests are harvested and ended: the home (interrupt) CPU of a virtqueue; for a ring queue the CPU its
-   * ring thread runs on (COMMIT_AND_FETCH ends the request in that thread's io_uring_enter).
+   * Where requests are harvested and ended: the home (interrupt) CPU of a virtqueue; for a ring
+   * queue the CPU its ring thread runs on (COMMIT_AND_FETCH ends the request in that thread's
+   * io_uring_enter).
    */
   private ActorRef<CoreProtocol.Command> core;
+
   private int coreCpu;
   private final boolean uring;
   private final ActorRef<RouterCommand> router;
@@ -75,6 +81,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   /** Served by the device, slot still held until the home core harvests it. */
   private final ArrayDeque<OnRing> served = new ArrayDeque<>();
+
   private boolean harvestPending;
   private final List<String> violations = new ArrayList<>();
   private final java.util.LinkedHashMap<Long, Request> onRingIds = new java.util.LinkedHashMap<>();
@@ -82,27 +89,45 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   /**
    * Everything a queue is built from.
    *
-   * @param uring a fuse-io-uring ring queue (per-cpu kind): a request that waits for a slot keeps its place at the
-   *              head; otherwise a virtqueue, whose dispatch work re-queues it at the tail
+   * @param uring a fuse-io-uring ring queue (per-cpu kind): a request that waits for a slot keeps
+   *     its place at the head; otherwise a virtqueue, whose dispatch work re-queues it at the tail
    */
   public record Settings(
-      int index, int homeCpu, int ringSize, FullRingStrategy fullRing, EnqueueErrorPolicy enqueueError,
-      double enomemProbability, long completionNanos, boolean uring) {}
+      int index,
+      int homeCpu,
+      int ringSize,
+      FullRingStrategy fullRing,
+      EnqueueErrorPolicy enqueueError,
+      double enomemProbability,
+      long completionNanos,
+      boolean uring) {}
 
-  public static Behavior<QueueCommand> create(Settings s, RandomSource faults,
-      Behavior<PollerCommand> poller, ActorRef<CoreProtocol.Command> core, ActorRef<RouterCommand> router) {
+  public static Behavior<QueueCommand> create(
+      Settings s,
+      RandomSource faults,
+      Behavior<PollerCommand> poller,
+      ActorRef<CoreProtocol.Command> core,
+      ActorRef<RouterCommand> router) {
     return Behaviors.setup(ctx -> new RequestQueue(ctx, s, faults, poller, core, router));
   }
 
-  private RequestQueue(ActorContext<QueueCommand> ctx, Settings s,
-      RandomSource faults, Behavior<PollerCommand> pollerBehavior, ActorRef<CoreProtocol.Command> core,
+  private RequestQueue(
+      ActorContext<QueueCommand> ctx,
+      Settings s,
+      RandomSource faults,
+      Behavior<PollerCommand> pollerBehavior,
+      ActorRef<CoreProtocol.Command> core,
       ActorRef<RouterCommand> router) {
     super(ctx);
     this.index = s.index();
     this.homeCpu = s.homeCpu();
     this.ringSize = s.ringSize();
-    RingQueue.Builder<OnRing> b = RingQueue.newBuilder(new Shell()).ringSize(s.ringSize()).fullRing(s.fullRing())
-        .enqueueError(s.enqueueError()).enomem(s.enomemProbability(), faults);
+    RingQueue.Builder<OnRing> b =
+        RingQueue.newBuilder(new Shell())
+            .ringSize(s.ringSize())
+            .fullRing(s.fullRing())
+            .enqueueError(s.enqueueError())
+            .enomem(s.enomemProbability(), faults);
     this.queue = (s.uring() ? b.misfitStaysAtHead() : b).build();
     this.completionNanos = s.completionNanos();
     this.core = core;
@@ -110,17 +135,21 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.uring = s.uring();
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
-    ActorRef<PollerCommand> poller = ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
+    ActorRef<PollerCommand> poller =
+        ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     this.poller = poller;
     ActorRef<QueueCommand> self = ctx.getSelf();
-    this.ring = Source.<OnRing>queue(ringSize)
-        .mapAsyncUnordered(ringSize, item -> {
-          CompletableFuture<OnRing> done = new CompletableFuture<>();
-          poller.tell(new Serve(item, done));
-          return done;
-        })
-        .to(Sink.foreach(item -> self.tell(new Served(item))))
-        .run(Materializer.createMaterializer(ctx));
+    this.ring =
+        Source.<OnRing>queue(ringSize)
+            .mapAsyncUnordered(
+                ringSize,
+                item -> {
+                  CompletableFuture<OnRing> done = new CompletableFuture<>();
+                  poller.tell(new Serve(item, done));
+                  return done;
+                })
+            .to(Sink.foreach(item -> self.tell(new Served(item))))
+            .run(Materializer.createMaterializer(ctx));
   }
 
   @Override
@@ -134,27 +163,38 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         .onMessage(Evacuate.class, m -> onEvacuate())
         .onMessage(QueueFault.class, this::onFault)
         .onMessage(QueueRemount.class, this::onRemount)
-        .onMessage(FlowProtocol.MoveServer.class, m -> {
-          poller.tell(m);
-          if (uring) {
-            core = m.core();
-            coreCpu = m.cpu();
-          }
-          return this;
-        })
+        .onMessage(
+            FlowProtocol.MoveServer.class,
+            m -> {
+              poller.tell(m);
+              if (uring) {
+                core = m.core();
+                coreCpu = m.cpu();
+              }
+              return this;
+            })
         .build();
   }
 
   /** What the queue's decisions do in virtual time (see {@link RingQueue.Port}). */
   private final class Shell implements RingQueue.Port<OnRing> {
-    /** The slot is held: offer the request to the ring stream, which has room for every held slot. */
+    /**
+     * The slot is held: offer the request to the ring stream, which has room for every held slot.
+     */
     @Override
     public void toRing(OnRing item) {
       onRingIds.put(item.request().id(), item.request());
       QueueOfferResult r = ring.offer(item);
       if (r != QueueOfferResult.enqueued()) {
-        violations.add("ring stream refused request " + item.request().id() + " with " + queue.onRing() + "/"
-            + ringSize + " slots held: " + r);
+        violations.add(
+            "ring stream refused request "
+                + item.request().id()
+                + " with "
+                + queue.onRing()
+                + "/"
+                + ringSize
+                + " slots held: "
+                + r);
       }
     }
 
@@ -165,11 +205,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
     @Override
     public void armRetry(long delayNanos) {
-      getContext().scheduleOnce(Duration.ofNanos(delayNanos), getContext().getSelf(), RetryTick.INSTANCE);
+      getContext()
+          .scheduleOnce(Duration.ofNanos(delayNanos), getContext().getSelf(), RetryTick.INSTANCE);
     }
   }
 
-  /** virtio_fs_send_req (see {@link RingQueue#enqueue}), unless the LOSE fault forgets the request. */
+  /**
+   * virtio_fs_send_req (see {@link RingQueue#enqueue}), unless the LOSE fault forgets the request.
+   */
   private Behavior<QueueCommand> onEnqueue(Enqueue e) {
     long now = clock.nanoTime();
     if (toLose > 0) {
@@ -182,15 +225,17 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   }
 
   /**
-   * The device is done with a request. Like the virtio IRQ scheduling done_work on the queue's CPU, the first
-   * completion asks the home core for a harvest; everything completed by the time it runs is harvested in
-   * one batch (virtqueue_get_buf in a loop), which frees the slots and then refills once.
+   * The device is done with a request. Like the virtio IRQ scheduling done_work on the queue's CPU,
+   * the first completion asks the home core for a harvest; everything completed by the time it runs
+   * is harvested in one batch (virtqueue_get_buf in a loop), which frees the slots and then refills
+   * once.
    */
   private Behavior<QueueCommand> onServed(Served s) {
     served.addLast(s.item());
     if (!harvestPending) {
       harvestPending = true;
-      core.tell(new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
+      core.tell(
+          new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
     }
     return this;
   }
@@ -204,7 +249,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       }
       end(item, item.status());
       if (item.holdsWorker()) {
-        poller.tell(FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
+        poller.tell(
+            FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
       }
     }
     queue.refill(clock.nanoTime());
@@ -216,7 +262,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     return this;
   }
 
-  /** The request has ended: pay the completion work on the home core, then let the router wake the waiter. */
+  /**
+   * The request has ended: pay the completion work on the home core, then let the router wake the
+   * waiter.
+   */
   private void end(OnRing item, Status status) {
     Request r = item.request();
     long now = clock.nanoTime();
@@ -224,53 +273,93 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     if (status != Status.OK) {
       errors++;
     }
-    Completion c = new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), now, index);
-    core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, new Ended(r, c, coreCpu)));
+    Completion c =
+        new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), now, index);
+    core.tell(
+        new CoreProtocol.Exec<>(
+            completionNanos, Work.COMPLETION, router, new Ended(r, c, coreCpu)));
   }
 
   private Behavior<QueueCommand> onReport(QueueReport q) {
     List<Long> stuck = stuckIds();
     List<String> v = new ArrayList<>(violations);
     queue.checkInvariants(v);
-    q.replyTo().tell(new QueueStats(index, homeCpu, queue.accepted(), queue.completed(), queue.maxOccupancy(),
-        queue.overflowWaits(), queue.overflowNanos(), queue.delayedRetries(), queue.ringAttempts(), queue.enomem(),
-        queue.onRing(), queue.queued(), v, stuck, queue.rerouted(), maxWaitNanos, errors));
+    q.replyTo()
+        .tell(
+            new QueueStats(
+                index,
+                homeCpu,
+                queue.accepted(),
+                queue.completed(),
+                queue.maxOccupancy(),
+                queue.overflowWaits(),
+                queue.overflowNanos(),
+                queue.delayedRetries(),
+                queue.ringAttempts(),
+                queue.enomem(),
+                queue.onRing(),
+                queue.queued(),
+                v,
+                stuck,
+                queue.rerouted(),
+                maxWaitNanos,
+                errors));
     return this;
   }
 
   /** blk_mq_hctx_notify_offline's spirit: nothing new waits here; queued requests go elsewhere. */
   private Behavior<QueueCommand> onEvacuate() {
-    queue.evacuate(clock.nanoTime(), item -> router.tell(new FlowProtocol.Reroute(item.request(), index)));
+    queue.evacuate(
+        clock.nanoTime(), item -> router.tell(new FlowProtocol.Reroute(item.request(), index)));
     return this;
   }
 
   private Behavior<QueueCommand> onFault(QueueFault f) {
     Fault fault = f.fault();
     switch (fault.kind()) {
-      case ENOMEM -> queue.setEnomemProbability(fault.value() == 0 ? queue.configuredEnomemProbability()
-          : fault.value());
-      // back at the full size, the storm's own requests completed: that completion refills (see setRingLimit)
-      case RING_LIMIT -> queue.setRingLimit(
-          fault.value() == 0 ? ringSize : (int) Math.max(1, Math.min(ringSize, fault.value())), clock.nanoTime());
+      case ENOMEM ->
+          queue.setEnomemProbability(
+              fault.value() == 0 ? queue.configuredEnomemProbability() : fault.value());
+      // back at the full size, the storm's own requests completed: that completion refills (see
+      // setRingLimit)
+      case RING_LIMIT ->
+          queue.setRingLimit(
+              fault.value() == 0 ? ringSize : (int) Math.max(1, Math.min(ringSize, fault.value())),
+              clock.nanoTime());
       case LOSE -> toLose = (int) fault.value();
       case EIO, STALL, SLOWDOWN -> poller.tell(new FlowProtocol.PollerFault(fault));
     }
     return this;
   }
 
-  /** virtio_fs_drain_queue at unmount: in_flight must be 0 by now (every job has reaped everything). */
+  /**
+   * virtio_fs_drain_queue at unmount: in_flight must be 0 by now (every job has reaped everything).
+   */
   private Behavior<QueueCommand> onRemount(QueueRemount r) {
     List<String> problems = new ArrayList<>();
     long inFlight = queue.inFlight();
     if (inFlight != 0 || queue.onRing() != 0 || queue.queued() != 0 || !served.isEmpty()) {
       List<Long> stuck = stuckIds();
-      problems.add("queue " + index + " (cpu " + homeCpu + "): unmount with in_flight " + inFlight + " (on ring "
-          + queue.onRing() + ", overflow " + queue.queued() + "): " + stuck);
+      problems.add(
+          "queue "
+              + index
+              + " (cpu "
+              + homeCpu
+              + "): unmount with in_flight "
+              + inFlight
+              + " (on ring "
+              + queue.onRing()
+              + ", overflow "
+              + queue.queued()
+              + "): "
+              + stuck);
     }
     List<String> broken = new ArrayList<>();
-    queue.checkInvariants(broken); // reported here too, so a chaos run names the iteration it broke in
+    queue.checkInvariants(
+        broken); // reported here too, so a chaos run names the iteration it broke in
     broken.forEach(v -> problems.add("queue " + index + ": " + v));
-    // the next mount starts a fresh queue: no fault carries over (the chaos controller's open windows end
+    // the next mount starts a fresh queue: no fault carries over (the chaos controller's open
+    // windows end
     // on their own; closing one that a remount already ended changes nothing)
     queue.resetFaults();
     toLose = 0;

@@ -33,11 +33,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * Picks a queue for every request (fuse_uring_get_queue / virtio_fs_send_req's mq_map lookup), applies
- * background admission (fuse_request_queue_background + flush_bg_queue, or fuse_uring_queue_bq_req +
- * fuse_uring_flush_bg: the {@link BackgroundGate} the cluster's host router uses too), answers "no queue" with
- * EINVAL (foreground) or ENOTCONN (background), and on the way back decrements nr_reqs and wakes the waiter on the
- * CPU the {@link WakePolicy} picks.
+ * Picks a queue for every request (fuse_uring_get_queue / virtio_fs_send_req's mq_map lookup),
+ * applies background admission (fuse_request_queue_background + flush_bg_queue, or
+ * fuse_uring_queue_bq_req + fuse_uring_flush_bg: the {@link BackgroundGate} the cluster's host
+ * router uses too), answers "no queue" with EINVAL (foreground) or ENOTCONN (background), and on
+ * the way back decrements nr_reqs and wakes the waiter on the CPU the {@link WakePolicy} picks.
  */
 public final class Router extends AbstractBehavior<RouterCommand> {
   private final QueueSelector selector;
@@ -51,13 +51,20 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private final List<ActorRef<CoreProtocol.Command>> cores;
   private final ActorRef<CoreProtocol.Command> pending;
   private final long pendingNanos;
-  /** For queues served by a group of CPUs (virtio), each CPU's queue; null when a queue has one CPU. */
+
+  /**
+   * For queues served by a group of CPUs (virtio), each CPU's queue; null when a queue has one CPU.
+   */
   private final int[] cpuToQueue;
+
   private final NanoClock clock;
   private final WakeTargets wakeTargets;
   private final boolean rings;
 
-  /** Background requests: blocked submitters, the lists waiting for admission, and the admission counters. */
+  /**
+   * Background requests: blocked submitters, the lists waiting for admission, and the admission
+   * counters.
+   */
   private final BackgroundGate<Request> gate;
 
   private long routed;
@@ -67,26 +74,42 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   /**
    * What a router is built from.
    *
-   * @param wakeTargets where woken synchronous waiters go (select_idle_sibling); the jobs read their CPU there
-   * @param rings       the queues are fuse-over-io-uring rings (FR_URING): only then does wake_up_on_current_cpu
-   *                    apply
+   * @param wakeTargets where woken synchronous waiters go (select_idle_sibling); the jobs read
+   *     their CPU there
+   * @param rings the queues are fuse-over-io-uring rings (FR_URING): only then does
+   *     wake_up_on_current_cpu apply
    */
   public record Settings(
-      QueueSelector selector, MutableRoutingView view, BackgroundAdmission admission, WakePolicy wake,
-      CpuCosts costs, int[] homeCpu, long pendingNanos, WakeTargets wakeTargets, boolean rings, int[] cpuToQueue) {}
+      QueueSelector selector,
+      MutableRoutingView view,
+      BackgroundAdmission admission,
+      WakePolicy wake,
+      CpuCosts costs,
+      int[] homeCpu,
+      long pendingNanos,
+      WakeTargets wakeTargets,
+      boolean rings,
+      int[] cpuToQueue) {}
 
   /**
-   * @param queues  the queue actors by index; may still be filling while the router starts
+   * @param queues the queue actors by index; may still be filling while the router starts
    * @param pending a core-like single server for the fiq->pending hop, or null for direct dispatch
    */
-  public static Behavior<RouterCommand> create(Settings s, RandomSource routing,
-      List<ActorRef<QueueCommand>> queues, List<ActorRef<CoreProtocol.Command>> cores,
+  public static Behavior<RouterCommand> create(
+      Settings s,
+      RandomSource routing,
+      List<ActorRef<QueueCommand>> queues,
+      List<ActorRef<CoreProtocol.Command>> cores,
       ActorRef<CoreProtocol.Command> pending) {
     return Behaviors.setup(ctx -> new Router(ctx, s, routing, queues, cores, pending));
   }
 
-  private Router(ActorContext<RouterCommand> ctx, Settings s, RandomSource routing,
-      List<ActorRef<QueueCommand>> queues, List<ActorRef<CoreProtocol.Command>> cores,
+  private Router(
+      ActorContext<RouterCommand> ctx,
+      Settings s,
+      RandomSource routing,
+      List<ActorRef<QueueCommand>> queues,
+      List<ActorRef<CoreProtocol.Command>> cores,
       ActorRef<CoreProtocol.Command> pending) {
     super(ctx);
     this.selector = s.selector();
@@ -103,22 +126,26 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     this.clock = NanoClock.of(ctx.getSystem());
     this.wakeTargets = s.wakeTargets();
     this.rings = s.rings();
-    this.gate = new BackgroundGate<>(admission, homeCpu.length, new BackgroundGate.Port<>() {
-      @Override
-      public int select(Request r) {
-        return Router.this.select(r);
-      }
+    this.gate =
+        new BackgroundGate<>(
+            admission,
+            homeCpu.length,
+            new BackgroundGate.Port<>() {
+              @Override
+              public int select(Request r) {
+                return Router.this.select(r);
+              }
 
-      @Override
-      public void reserve(int queue) {
-        view.addNrReqs(queue, 1);
-      }
+              @Override
+              public void reserve(int queue) {
+                view.addNrReqs(queue, 1);
+              }
 
-      @Override
-      public void dispatch(int queue, Request r) {
-        Router.this.dispatch(queue, r);
-      }
-    });
+              @Override
+              public void dispatch(int queue, Request r) {
+                Router.this.dispatch(queue, r);
+              }
+            });
     this.routedPerQueue = new long[homeCpu.length];
     this.cpuToQueue = s.cpuToQueue();
   }
@@ -169,9 +196,9 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   }
 
   /**
-   * The CPU the submitting task is on now: a request submitted (or held back for admission) on a CPU that has
-   * since gone offline is routed from where select_fallback_rq put the task — an online CPU of the same node
-   * first — since task_cpu() is never an offline CPU.
+   * The CPU the submitting task is on now: a request submitted (or held back for admission) on a
+   * CPU that has since gone offline is routed from where select_fallback_rq put the task — an
+   * online CPU of the same node first — since task_cpu() is never an offline CPU.
    */
   private int taskCpu(int cpu) {
     if (cpu < 0 || view.cpuOnline(cpu)) {
@@ -190,7 +217,8 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     routed++;
     routedPerQueue[q]++;
     if (pending != null) {
-      pending.tell(new CoreProtocol.Exec<>(pendingNanos, Work.PENDING, queues.get(q), new Enqueue(r)));
+      pending.tell(
+          new CoreProtocol.Exec<>(pendingNanos, Work.PENDING, queues.get(q), new Enqueue(r)));
     } else {
       queues.get(q).tell(new Enqueue(r));
     }
@@ -204,51 +232,83 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (r.background()) {
       gate.ended(q);
     }
-    int home = e.completingCpu(); // the waker's CPU: the queue's, or its ring thread's after hotplug moved it
+    int home =
+        e.completingCpu(); // the waker's CPU: the queue's, or its ring thread's after hotplug
+    // moved it
     int task = JobPlan.jobOf(r.id());
     if (wakeTargets == null || task >= wakeTargets.tasks()) {
       wakeFixed(r, c, home);
     } else if (wakeTargets.running(task)) {
-      // awake (submitting, or woken for an earlier completion): the application reaps this one where it runs
+      // awake (submitting, or woken for an earlier completion): the application reaps this one
+      // where it runs
       wakeTargets.workQueued(task);
-      cores.get(wakeTargets.taskCpu(task)).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP,
-          r.replyTo(), c, false)); // not a wake-up: no iowait boost
+      cores
+          .get(wakeTargets.taskCpu(task))
+          .tell(
+              new CoreProtocol.Exec<>(
+                  costs.reapNanos(),
+                  Work.REAP,
+                  r.replyTo(),
+                  c,
+                  false)); // not a wake-up: no iowait boost
     } else {
       int prev = wakeTargets.taskCpu(task);
-      // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed 003 patch
-      // (synchronous requests only); a background request's waiter is woken by io_uring's CQE task_work
-      int target = wake == WakePolicy.COMPLETING_CPU && rings && !r.background()
-          ? wakeTargets.wakeOnCurrent(task, prev, home)
-          : wakeTargets.wake(task, prev, home, !rings); // virtio-fs ends requests in done_work, a kworker
+      // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed
+      // 003 patch
+      // (synchronous requests only); a background request's waiter is woken by io_uring's CQE
+      // task_work
+      int target =
+          wake == WakePolicy.COMPLETING_CPU && rings && !r.background()
+              ? wakeTargets.wakeOnCurrent(task, prev, home)
+              : wakeTargets.wake(
+                  task, prev, home, !rings); // virtio-fs ends requests in done_work, a kworker
       long migrate = target != prev ? costs.migrateNanos() : 0;
       wakeTargets.workQueued(task);
       if (target == home) {
-        cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c,
-            inIowait(r)));
+        cores
+            .get(home)
+            .tell(
+                new CoreProtocol.Exec<>(
+                    costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c, inIowait(r)));
       } else {
-        cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos() + migrate,
-            Work.WAKE, r.replyTo(), c, inIowait(r)));
+        cores
+            .get(target)
+            .tell(
+                new CoreProtocol.Exec<>(
+                    costs.wakeNanos() + costs.reapNanos() + migrate,
+                    Work.WAKE,
+                    r.replyTo(),
+                    c,
+                    inIowait(r)));
       }
     }
     return this;
   }
 
-  /** Without scheduler state (a request from outside the machine's jobs): the wake policy's fixed CPU. */
+  /**
+   * Without scheduler state (a request from outside the machine's jobs): the wake policy's fixed
+   * CPU.
+   */
   private void wakeFixed(Request r, Completion c, int home) {
     int target = wake.wakeCpu(r.cpu(), home);
     if (target == home || target < 0) {
-      cores.get(home).tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r)));
+      cores
+          .get(home)
+          .tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r)));
     } else {
-      cores.get(target).tell(new CoreProtocol.Exec<>(costs.wakeNanos() + costs.reapNanos(), Work.WAKE,
-          r.replyTo(), c, inIowait(r)));
+      cores
+          .get(target)
+          .tell(
+              new CoreProtocol.Exec<>(
+                  costs.wakeNanos() + costs.reapNanos(), Work.WAKE, r.replyTo(), c, inIowait(r)));
     }
   }
 
   /**
-   * Whether the waiter slept in an I/O wait, which gets its CPU schedutil's iowait boost: an async engine's
-   * application waits in io_uring_enter with requests in flight, counted as iowait (io_uring since 6.5; libaio's
-   * io_getevents is not, and is approximated the same way). A synchronous request's waiter sleeps in
-   * request_wait_answer, a plain wait_event: not iowait.
+   * Whether the waiter slept in an I/O wait, which gets its CPU schedutil's iowait boost: an async
+   * engine's application waits in io_uring_enter with requests in flight, counted as iowait
+   * (io_uring since 6.5; libaio's io_getevents is not, and is approximated the same way). A
+   * synchronous request's waiter sleeps in request_wait_answer, a plain wait_event: not iowait.
    */
   private static boolean inIowait(Request r) {
     return r.background();
@@ -283,8 +343,9 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   }
 
   /**
-   * A request from the overflow list of a queue whose CPU went away: it keeps its admission (it was already
-   * sent), moves its nr_reqs and, per queue, its active-background slot to the queue picked now.
+   * A request from the overflow list of a queue whose CPU went away: it keeps its admission (it was
+   * already sent), moves its nr_reqs and, per queue, its active-background slot to the queue picked
+   * now.
    */
   private Behavior<RouterCommand> onReroute(Reroute rr) {
     Request r = rr.request();
@@ -314,8 +375,12 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       }
     }
     if (admission.numBackground() != 0 || gate.blockedNow() != 0) {
-      problems.add("router: unmount with " + admission.numBackground() + " background request(s) counted and "
-          + gate.blockedNow() + " blocked");
+      problems.add(
+          "router: unmount with "
+              + admission.numBackground()
+              + " background request(s) counted and "
+              + gate.blockedNow()
+              + " blocked");
     }
     m.replyTo().tell(new MachineProtocol.Remounted(problems));
     return this;
@@ -336,9 +401,19 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         offlineQueues.add(q);
       }
     }
-    r.replyTo().tell(new RouterStats(routed, noQueue, gate.blockedCount(), gate.maxNum(), gate.maxActive(),
-        gate.breaches(),
-        routedPerQueue.clone(), holding, offlineCpus, offlineQueues));
+    r.replyTo()
+        .tell(
+            new RouterStats(
+                routed,
+                noQueue,
+                gate.blockedCount(),
+                gate.maxNum(),
+                gate.maxActive(),
+                gate.breaches(),
+                routedPerQueue.clone(),
+                holding,
+                offlineCpus,
+                offlineQueues));
     return this;
   }
 }

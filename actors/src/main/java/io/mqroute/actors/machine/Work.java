@@ -4,7 +4,9 @@ package io.mqroute.actors.machine;
 public enum Work {
   /** The application's submit path. */
   SUBMIT,
-  /** A FUSE server thread handling a request of its queue (and, for a passthrough server, the I/O). */
+  /**
+   * A FUSE server thread handling a request of its queue (and, for a passthrough server, the I/O).
+   */
   SERVER,
   /** Ending a request in the kernel on the completing core. */
   COMPLETION,
@@ -18,15 +20,18 @@ public enum Work {
   THINK;
 
   /**
-   * Whether work of this kind always wakes a thread from an I/O wait: a ring thread woken for a request (it waits
-   * in io_uring_enter with its FUSE commands in flight, which io_uring counts as iowait since 6.5). An application's
-   * wake-up depends on its engine and is decided where the wake-up is made (the router).
+   * Whether work of this kind always wakes a thread from an I/O wait: a ring thread woken for a
+   * request (it waits in io_uring_enter with its FUSE commands in flight, which io_uring counts as
+   * iowait since 6.5). An application's wake-up depends on its engine and is decided where the
+   * wake-up is made (the router).
    */
   boolean iowaitWakeup() {
     return this == SERVER;
   }
 
-  /** Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch). */
+  /**
+   * Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch).
+   */
   int thread() {
     return switch (this) {
       case SUBMIT, WAKE, REAP, THINK -> 0;

@@ -1,9 +1,10 @@
 package io.mqroute.actors.runtime;
 
 /**
- * A deterministic run was broken: during {@link VirtualTimeDriver#runUntil} a task reached the run queue, or a
- * message reached a simulated actor, from a thread other than the driver (typically a {@code CompletionStage} callback on the common pool, an actor on a real
- * dispatcher talking to a simulated one, or a test thread sending a message). Its results must not be trusted.
+ * A deterministic run was broken: during {@link VirtualTimeDriver#runUntil} a task reached the run
+ * queue, or a message reached a simulated actor, from a thread other than the driver (typically a
+ * {@code CompletionStage} callback on the common pool, an actor on a real dispatcher talking to a
+ * simulated one, or a test thread sending a message). Its results must not be trusted.
  */
 public final class ForeignTaskException extends IllegalStateException {
   private static final long serialVersionUID = 1L;
@@ -11,9 +12,13 @@ public final class ForeignTaskException extends IllegalStateException {
   private final transient RunStats stats;
 
   ForeignTaskException(RunStats stats, String lastSource) {
-    super(stats.foreignTasks() + " task(s)/message(s) from foreign threads during a virtual-time run (last: " + lastSource
-        + "); the run is not deterministic. Wrap CompletionStages with DirectStage.of and keep Pekko-internal "
-        + "actors out of the simulation. Stats: " + stats);
+    super(
+        stats.foreignTasks()
+            + " task(s)/message(s) from foreign threads during a virtual-time run (last: "
+            + lastSource
+            + "); the run is not deterministic. Wrap CompletionStages with DirectStage.of and keep Pekko-internal "
+            + "actors out of the simulation. Stats: "
+            + stats);
     this.stats = stats;
   }
 

@@ -3,12 +3,13 @@ package io.mqroute.actors.runtime;
 import org.apache.pekko.actor.ClassicActorSystemProvider;
 
 /**
- * The only time source a behaviour may read: virtual nanoseconds when the ActorSystem runs in virtual time,
- * {@link System#nanoTime()} otherwise. Only differences between two readings are meaningful (the origin is the
- * system's creation in virtual time and arbitrary in real time).
+ * The only time source a behaviour may read: virtual nanoseconds when the ActorSystem runs in
+ * virtual time, {@link System#nanoTime()} otherwise. Only differences between two readings are
+ * meaningful (the origin is the system's creation in virtual time and arbitrary in real time).
  *
- * <p>Obtain it once per actor, in {@code Behaviors.setup}: {@code NanoClock clock = NanoClock.of(ctx.getSystem());}.
- * This package is the only place in {@code actors/src/main} allowed to call {@code System.nanoTime}.
+ * <p>Obtain it once per actor, in {@code Behaviors.setup}: {@code NanoClock clock =
+ * NanoClock.of(ctx.getSystem());}. This package is the only place in {@code actors/src/main}
+ * allowed to call {@code System.nanoTime}.
  */
 @FunctionalInterface
 public interface NanoClock {
@@ -20,6 +21,8 @@ public interface NanoClock {
 
   /** The virtual clock of {@code system} if it runs in virtual time, else {@link #SYSTEM}. */
   static NanoClock of(ClassicActorSystemProvider system) {
-    return system.classicSystem().scheduler() instanceof VirtualTimeScheduler virtual ? virtual : SYSTEM;
+    return system.classicSystem().scheduler() instanceof VirtualTimeScheduler virtual
+        ? virtual
+        : SYSTEM;
   }
 }

@@ -11,25 +11,31 @@ import scala.concurrent.ExecutionContext;
 import scala.concurrent.duration.FiniteDuration;
 
 /**
- * Real-time Pekko scheduler plug-in with nanosecond deadlines, for microsecond timers in real time (Pekko's default
- * {@code LightArrayRevolverScheduler} rounds every delay up to its tick, 10 ms by default, 1 ms at best). Selected by
- * {@link ClockMode#REAL_PRECISE}.
+ * Real-time Pekko scheduler plug-in with nanosecond deadlines, for microsecond timers in real time
+ * (Pekko's default {@code LightArrayRevolverScheduler} rounds every delay up to its tick, 10 ms by
+ * default, 1 ms at best). Selected by {@link ClockMode#REAL_PRECISE}.
  *
- * <p>Cost trade-off: one timer thread parks until {@code mqroute.runtime.precise-scheduler.spin} before the earliest
- * deadline and then busy-spins, so while timers are pending closer than that it burns a core. Timer tasks are handed
- * to their {@link ExecutionContext}; typed timers pass the parasitic one, so they run on the timer thread and only
- * enqueue a message. Accuracy is bounded by how soon the OS runs that thread: on a contended machine expect
- * tails of milliseconds.
+ * <p>Cost trade-off: one timer thread parks until {@code mqroute.runtime.precise-scheduler.spin}
+ * before the earliest deadline and then busy-spins, so while timers are pending closer than that it
+ * burns a core. Timer tasks are handed to their {@link ExecutionContext}; typed timers pass the
+ * parasitic one, so they run on the timer thread and only enqueue a message. Accuracy is bounded by
+ * how soon the OS runs that thread: on a contended machine expect tails of milliseconds.
  */
 public final class PreciseRealTimeScheduler extends AbstractScheduler implements Closeable {
   private final LoggingAdapter log;
   private final long spinNanos;
   private final TimerQueue timers = new TimerQueue();
   private final Thread thread;
-  /** Set when a timer earlier than the one being waited for arrives, so a spinning timer thread re-checks. */
+
+  /**
+   * Set when a timer earlier than the one being waited for arrives, so a spinning timer thread
+   * re-checks.
+   */
   private volatile boolean headChanged;
 
-  /** The constructor Pekko calls reflectively; starts the timer thread from {@code threadFactory}. */
+  /**
+   * The constructor Pekko calls reflectively; starts the timer thread from {@code threadFactory}.
+   */
   public PreciseRealTimeScheduler(Config config, LoggingAdapter log, ThreadFactory threadFactory) {
     this.log = log;
     this.spinNanos = RuntimeSettings.from(config).preciseSpinNanos();
@@ -38,17 +44,26 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
   }
 
   @Override
-  public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
+  public Cancellable scheduleOnce(
+      FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
     return wakeIfEarliest(timers.addOnce(System.nanoTime(), delay, runnable, executor));
   }
 
-  /** Fixed-rate timer: deadlines are {@code start + initialDelay + k * interval}, so a late timer catches up. */
-  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook it delegates to.
+  /**
+   * Fixed-rate timer: deadlines are {@code start + initialDelay + k * interval}, so a late timer
+   * catches up.
+   */
+  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook
+  // it delegates to.
   @SuppressWarnings("deprecation")
   @Override
-  public Cancellable schedule(FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable,
+  public Cancellable schedule(
+      FiniteDuration initialDelay,
+      FiniteDuration interval,
+      Runnable runnable,
       ExecutionContext executor) {
-    return wakeIfEarliest(timers.addFixedRate(System.nanoTime(), initialDelay, interval, runnable, executor));
+    return wakeIfEarliest(
+        timers.addFixedRate(System.nanoTime(), initialDelay, interval, runnable, executor));
   }
 
   /** One microsecond: finer is below what the timer thread can honour. */
@@ -57,7 +72,9 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
     return 1.0e6;
   }
 
-  /** Stops the timer thread and runs the pending {@code TaskRunOnClose} tasks (Pekko's contract). */
+  /**
+   * Stops the timer thread and runs the pending {@code TaskRunOnClose} tasks (Pekko's contract).
+   */
   @Override
   public void close() {
     timers.closeAndRunOnCloseTasks(log);

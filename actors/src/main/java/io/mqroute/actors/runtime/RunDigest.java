@@ -1,9 +1,10 @@
 package io.mqroute.actors.runtime;
 
 /**
- * An order-sensitive 64-bit digest of a sequence of {@code long} values, to show that two runs produced the same
- * results in the same order (same seed, same digest, in every JVM). Not cryptographic; each step is a multiply-xorshift
- * mix, so a changed, missing or reordered value changes the digest with overwhelming probability. Not thread-safe.
+ * An order-sensitive 64-bit digest of a sequence of {@code long} values, to show that two runs
+ * produced the same results in the same order (same seed, same digest, in every JVM). Not
+ * cryptographic; each step is a multiply-xorshift mix, so a changed, missing or reordered value
+ * changes the digest with overwhelming probability. Not thread-safe.
  */
 public final class RunDigest {
   private static final long SEED = 0x6A09E667F3BCC909L;

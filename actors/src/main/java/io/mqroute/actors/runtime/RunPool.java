@@ -6,8 +6,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 
 /**
- * Threads that each drive one virtual-time run at a time (experiment variants, chaos seeds): daemon threads, so an
- * interrupted command does not hang the JVM, and a run's failure comes back as the run's own exception.
+ * Threads that each drive one virtual-time run at a time (experiment variants, chaos seeds): daemon
+ * threads, so an interrupted command does not hang the JVM, and a run's failure comes back as the
+ * run's own exception.
  */
 public final class RunPool implements AutoCloseable {
   private final ExecutorService pool;
@@ -16,11 +17,14 @@ public final class RunPool implements AutoCloseable {
     if (threads < 1) {
       throw new IllegalArgumentException("need at least one thread, was " + threads);
     }
-    this.pool = Executors.newFixedThreadPool(threads, r -> {
-      Thread t = new Thread(r, name);
-      t.setDaemon(true);
-      return t;
-    });
+    this.pool =
+        Executors.newFixedThreadPool(
+            threads,
+            r -> {
+              Thread t = new Thread(r, name);
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   public <T> Future<T> submit(java.util.concurrent.Callable<T> run) {

@@ -5,13 +5,14 @@ import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The {@link java.util.concurrent.ExecutorService} a virtual-time dispatcher sees: it only appends to the shared
- * {@link RunQueue}; the driver thread runs the tasks.
+ * The {@link java.util.concurrent.ExecutorService} a virtual-time dispatcher sees: it only appends
+ * to the shared {@link RunQueue}; the driver thread runs the tasks.
  *
- * <p>It keeps accepting tasks after {@link #shutdown()}. A Pekko dispatcher shuts its executor down after
- * {@code shutdown-timeout} without actors and lazily creates a new one, and a message racing with that may still be
- * handed to the old instance; rejecting it would lose a mailbox run. Since this object owns neither threads nor the
- * queue, "terminated" is reached as soon as it is shut down.
+ * <p>It keeps accepting tasks after {@link #shutdown()}. A Pekko dispatcher shuts its executor down
+ * after {@code shutdown-timeout} without actors and lazily creates a new one, and a message racing
+ * with that may still be handed to the old instance; rejecting it would lose a mailbox run. Since
+ * this object owns neither threads nor the queue, "terminated" is reached as soon as it is shut
+ * down.
  */
 final class RunQueueExecutor extends AbstractExecutorService {
   private final RunQueue queue;

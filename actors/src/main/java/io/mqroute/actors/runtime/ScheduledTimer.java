@@ -19,13 +19,19 @@ final class ScheduledTimer implements Cancellable, Comparable<ScheduledTimer> {
   private final TimerQueue queue;
   final Runnable task;
   final ExecutionContext executionContext;
+
   /** 0 for a one-shot timer, the period in nanoseconds for a fixed-rate timer. */
   final long intervalNanos;
+
   long deadline;
   long sequence;
   volatile int state = PENDING;
 
-  ScheduledTimer(TimerQueue queue, long deadline, long intervalNanos, Runnable task,
+  ScheduledTimer(
+      TimerQueue queue,
+      long deadline,
+      long intervalNanos,
+      Runnable task,
       ExecutionContext executionContext) {
     this.queue = queue;
     this.deadline = deadline;
@@ -38,7 +44,10 @@ final class ScheduledTimer implements Cancellable, Comparable<ScheduledTimer> {
     return intervalNanos > 0;
   }
 
-  /** Pekko semantics for a task that throws: a repeated task is not run again. The failure is logged. */
+  /**
+   * Pekko semantics for a task that throws: a repeated task is not run again. The failure is
+   * logged.
+   */
   void failed(RuntimeException failure, LoggingAdapter log) {
     if (isPeriodic()) {
       cancel();
@@ -71,6 +80,12 @@ final class ScheduledTimer implements Cancellable, Comparable<ScheduledTimer> {
 
   @Override
   public String toString() {
-    return "ScheduledTimer[deadline=" + deadline + ", interval=" + intervalNanos + ", task=" + task + "]";
+    return "ScheduledTimer[deadline="
+        + deadline
+        + ", interval="
+        + intervalNanos
+        + ", task="
+        + task
+        + "]";
   }
 }

@@ -9,18 +9,21 @@ import scala.concurrent.ExecutionContext;
 import scala.concurrent.duration.FiniteDuration;
 
 /**
- * Timers ordered by (deadline, sequence number) in a binary heap, shared by the virtual-time and the precise real-time
- * scheduler. Thread-safe: every method takes this object's monitor.
+ * Timers ordered by (deadline, sequence number) in a binary heap, shared by the virtual-time and
+ * the precise real-time scheduler. Thread-safe: every method takes this object's monitor.
  *
- * <p>Cancelled timers stay in the heap and are dropped when they reach its head (removing an arbitrary element from a
- * binary heap is O(n)). The heap is compacted when more than half of it is cancelled, so a model that keeps
- * re-arming a long timeout does not grow it without bound.
+ * <p>Cancelled timers stay in the heap and are dropped when they reach its head (removing an
+ * arbitrary element from a binary heap is O(n)). The heap is compacted when more than half of it is
+ * cancelled, so a model that keeps re-arming a long timeout does not grow it without bound.
  *
- * <p>Deadlines are in the owning scheduler's clock (virtual or {@code System.nanoTime}); this class never reads a
- * clock. {@link #NO_DEADLINE} means "no timer".
+ * <p>Deadlines are in the owning scheduler's clock (virtual or {@code System.nanoTime}); this class
+ * never reads a clock. {@link #NO_DEADLINE} means "no timer".
  */
 final class TimerQueue {
-  /** Returned by {@link #nextDeadline()} when no live timer exists; real deadlines are capped below it. */
+  /**
+   * Returned by {@link #nextDeadline()} when no live timer exists; real deadlines are capped below
+   * it.
+   */
   static final long NO_DEADLINE = Long.MAX_VALUE;
 
   private static final int COMPACT_MIN_CANCELLED = 256;
@@ -33,15 +36,19 @@ final class TimerQueue {
   /**
    * Adds a timer.
    *
-   * @param deadline absolute deadline; values at or above {@link #NO_DEADLINE} are capped just below it
+   * @param deadline absolute deadline; values at or above {@link #NO_DEADLINE} are capped just
+   *     below it
    * @param intervalNanos 0 for one-shot, the period for fixed-rate timers
-   * @throws IllegalStateException after {@link #close()} (Pekko's contract for a scheduler that cannot schedule)
+   * @throws IllegalStateException after {@link #close()} (Pekko's contract for a scheduler that
+   *     cannot schedule)
    */
-  synchronized ScheduledTimer add(long deadline, long intervalNanos, Runnable task, ExecutionContext ec) {
+  synchronized ScheduledTimer add(
+      long deadline, long intervalNanos, Runnable task, ExecutionContext ec) {
     if (closed) {
       throw new IllegalStateException("scheduler is closed; cannot schedule " + task);
     }
-    ScheduledTimer timer = new ScheduledTimer(this, Math.min(deadline, NO_DEADLINE - 1), intervalNanos, task, ec);
+    ScheduledTimer timer =
+        new ScheduledTimer(this, Math.min(deadline, NO_DEADLINE - 1), intervalNanos, task, ec);
     timer.sequence = nextSequence++;
     heap.add(timer);
     return timer;
@@ -52,8 +59,15 @@ final class TimerQueue {
     return add(deadlineAfter(now, delay), 0L, task, ec);
   }
 
-  /** A fixed-rate timer first due {@code initialDelay} after {@code now}, then every {@code interval}. */
-  ScheduledTimer addFixedRate(long now, FiniteDuration initialDelay, FiniteDuration interval, Runnable task,
+  /**
+   * A fixed-rate timer first due {@code initialDelay} after {@code now}, then every {@code
+   * interval}.
+   */
+  ScheduledTimer addFixedRate(
+      long now,
+      FiniteDuration initialDelay,
+      FiniteDuration interval,
+      Runnable task,
       ExecutionContext ec) {
     long intervalNanos = interval.toNanos();
     if (intervalNanos <= 0) {
@@ -62,7 +76,10 @@ final class TimerQueue {
     return add(deadlineAfter(now, initialDelay), intervalNanos, task, ec);
   }
 
-  /** True if {@code timer} is now the earliest timer (a waiting timer thread must re-check its deadline). */
+  /**
+   * True if {@code timer} is now the earliest timer (a waiting timer thread must re-check its
+   * deadline).
+   */
   synchronized boolean isHead(ScheduledTimer timer) {
     return heap.peek() == timer;
   }
@@ -74,10 +91,10 @@ final class TimerQueue {
   }
 
   /**
-   * Removes and returns the earliest live timer whose deadline is at or before {@code instant}, or null. A fixed-rate
-   * timer is re-armed one period later with a new sequence number before it is returned, so that it orders after
-   * timers already scheduled for that instant; it stays the same {@link ScheduledTimer}, so cancelling the handle
-   * the caller holds stops it.
+   * Removes and returns the earliest live timer whose deadline is at or before {@code instant}, or
+   * null. A fixed-rate timer is re-armed one period later with a new sequence number before it is
+   * returned, so that it orders after timers already scheduled for that instant; it stays the same
+   * {@link ScheduledTimer}, so cancelling the handle the caller holds stops it.
    */
   synchronized ScheduledTimer pollDue(long instant) {
     ScheduledTimer head = liveHead();
@@ -106,9 +123,9 @@ final class TimerQueue {
   }
 
   /**
-   * Closes the queue and runs, on the calling thread, the pending {@link Scheduler.TaskRunOnClose} tasks in deadline
-   * order (Pekko's contract for a closeable scheduler; dispatcher shutdown actions are such tasks). Failures are
-   * logged, not thrown.
+   * Closes the queue and runs, on the calling thread, the pending {@link Scheduler.TaskRunOnClose}
+   * tasks in deadline order (Pekko's contract for a closeable scheduler; dispatcher shutdown
+   * actions are such tasks). Failures are logged, not thrown.
    */
   void closeAndRunOnCloseTasks(LoggingAdapter log) {
     for (Runnable task : close()) {
@@ -122,7 +139,8 @@ final class TimerQueue {
 
   /**
    * Closes the queue: later {@link #add} calls throw, all timers are dropped, and the live {@link
-   * Scheduler.TaskRunOnClose} tasks are returned in deadline order for the caller to run (outside this lock).
+   * Scheduler.TaskRunOnClose} tasks are returned in deadline order for the caller to run (outside
+   * this lock).
    */
   synchronized List<Runnable> close() {
     closed = true;
@@ -141,7 +159,10 @@ final class TimerQueue {
     return closed;
   }
 
-  /** Called by {@link ScheduledTimer#cancel()}; false if the timer already fired (one-shot) or was cancelled. */
+  /**
+   * Called by {@link ScheduledTimer#cancel()}; false if the timer already fired (one-shot) or was
+   * cancelled.
+   */
   synchronized boolean markCancelled(ScheduledTimer timer) {
     if (timer.state != ScheduledTimer.PENDING) {
       return false;

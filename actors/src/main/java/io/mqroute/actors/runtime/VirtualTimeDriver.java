@@ -11,26 +11,34 @@ import org.apache.pekko.stream.SystemMaterializer;
  * Runs one virtual-time ActorSystem on the thread that created the driver (the driver thread).
  *
  * <p>Typical sequence (what {@link SimSystem} does):
+ *
  * <ol>
- *   <li>{@link #bindToCurrentThread} right after the ActorSystem is created;</li>
- *   <li>{@link #awaitStart}: the start barrier. The root (the system's guardian on {@link SimDispatcher}) and some
- *       Pekko internals are created from other threads, so without it the driver could find the queue empty and
- *       jump the clock, or receive their tasks in the middle of a run;</li>
- *   <li>{@link #runUntil} a done condition or a virtual horizon: the deterministic part;</li>
- *   <li>{@link #terminate}.</li>
+ *   <li>{@link #bindToCurrentThread} right after the ActorSystem is created;
+ *   <li>{@link #awaitStart}: the start barrier. The root (the system's guardian on {@link
+ *       SimDispatcher}) and some Pekko internals are created from other threads, so without it the
+ *       driver could find the queue empty and jump the clock, or receive their tasks in the middle
+ *       of a run;
+ *   <li>{@link #runUntil} a done condition or a virtual horizon: the deterministic part;
+ *   <li>{@link #terminate}.
  * </ol>
  *
- * <p>All methods must be called on the driver thread. Several systems may run concurrently, one driver thread each.
+ * <p>All methods must be called on the driver thread. Several systems may run concurrently, one
+ * driver thread each.
  */
 public final class VirtualTimeDriver {
-  /** Upper bound of one wait for foreign work; the done condition may be completed by another thread. */
+  /**
+   * Upper bound of one wait for foreign work; the done condition may be completed by another
+   * thread.
+   */
   private static final long PARK_SLICE_NANOS = 1_000_000L;
 
   private final VirtualTimeScheduler scheduler;
   private final RunQueue queue;
   private final Thread thread;
+
   /** Counters of the current {@link #runUntil}; driver thread only. */
   private long runTasks;
+
   private long runTimers;
 
   private VirtualTimeDriver(VirtualTimeScheduler scheduler) {
@@ -41,8 +49,8 @@ public final class VirtualTimeDriver {
   }
 
   /**
-   * Binds the run queue of {@code system} to the calling thread: tasks this thread submits are queued without
-   * synchronisation, tasks from any other thread count as foreign.
+   * Binds the run queue of {@code system} to the calling thread: tasks this thread submits are
+   * queued without synchronisation, tasks from any other thread count as foreign.
    *
    * @throws IllegalStateException if the system does not run in virtual time
    */
@@ -50,7 +58,10 @@ public final class VirtualTimeDriver {
     return new VirtualTimeDriver(VirtualTimeScheduler.of(system));
   }
 
-  /** As {@link #bindToCurrentThread(ClassicActorSystemProvider)}, for a scheduler used without an ActorSystem. */
+  /**
+   * As {@link #bindToCurrentThread(ClassicActorSystemProvider)}, for a scheduler used without an
+   * ActorSystem.
+   */
   public static VirtualTimeDriver bindToCurrentThread(VirtualTimeScheduler scheduler) {
     return new VirtualTimeDriver(scheduler);
   }
@@ -61,8 +72,8 @@ public final class VirtualTimeDriver {
   }
 
   /**
-   * Runs tasks as they arrive, from this thread or others, until {@code done} is true; never fires a timer, so
-   * virtual time does not move. Used as the start barrier.
+   * Runs tasks as they arrive, from this thread or others, until {@code done} is true; never fires
+   * a timer, so virtual time does not move. Used as the start barrier.
    *
    * @return true if {@code done} became true, false if {@code wallTimeout} passed first
    */
@@ -71,36 +82,43 @@ public final class VirtualTimeDriver {
   }
 
   /**
-   * The start barrier: makes Pekko finish creating what it puts on the simulation dispatcher asynchronously, then runs
-   * tasks as they arrive (never advancing virtual time) until {@code rootStarted} is true and no task from another
-   * thread is pending. After it returns, a deterministic run may begin.
+   * The start barrier: makes Pekko finish creating what it puts on the simulation dispatcher
+   * asynchronously, then runs tasks as they arrive (never advancing virtual time) until {@code
+   * rootStarted} is true and no task from another thread is pending. After it returns, a
+   * deterministic run may begin.
    *
-   * <p>In virtual time the system materializer's stream supervisor lives on the simulation dispatcher (it follows
-   * {@code pekko.stream.materializer.dispatcher}); its guardian creates it from a Pekko thread some time after the
-   * system has started, which would otherwise land in the middle of a run.
+   * <p>In virtual time the system materializer's stream supervisor lives on the simulation
+   * dispatcher (it follows {@code pekko.stream.materializer.dispatcher}); its guardian creates it
+   * from a Pekko thread some time after the system has started, which would otherwise land in the
+   * middle of a run.
    *
    * @return true if started within {@code wallTimeout}
    */
-  public boolean awaitStart(ClassicActorSystemProvider system, BooleanSupplier rootStarted, Duration wallTimeout) {
+  public boolean awaitStart(
+      ClassicActorSystemProvider system, BooleanSupplier rootStarted, Duration wallTimeout) {
     requireDriverThread();
-    // Blocks until the supervisor's creation has been queued here (its guardian replies right after actorOf).
+    // Blocks until the supervisor's creation has been queued here (its guardian replies right after
+    // actorOf).
     SystemMaterializer.get(system).materializer();
     return pumpUntil(() -> rootStarted.getAsBoolean() && !queue.hasForeign(), wallTimeout);
   }
 
   /**
-   * The deterministic discrete-event loop: runs ready tasks in FIFO order until the queue is empty, then moves the
-   * clock to the earliest timer deadline and fires every timer due at that instant, and repeats.
+   * The deterministic discrete-event loop: runs ready tasks in FIFO order until the queue is empty,
+   * then moves the clock to the earliest timer deadline and fires every timer due at that instant,
+   * and repeats.
    *
-   * <p>{@code done} is evaluated every {@code mqroute.runtime.check-done-every} tasks and whenever the queue drains.
-   * The run returns when it is true ({@link RunStats.StopReason#DONE}), when the next deadline lies beyond
-   * {@code horizonNanos} (the clock is then set to the horizon; {@code HORIZON}), or when there is neither a ready
-   * task nor a timer ({@code IDLE}). Always give a finite horizon: periodic timers keep the timer queue non-empty
-   * forever, so without one a condition that never becomes true spins for ever.
+   * <p>{@code done} is evaluated every {@code mqroute.runtime.check-done-every} tasks and whenever
+   * the queue drains. The run returns when it is true ({@link RunStats.StopReason#DONE}), when the
+   * next deadline lies beyond {@code horizonNanos} (the clock is then set to the horizon; {@code
+   * HORIZON}), or when there is neither a ready task nor a timer ({@code IDLE}). Always give a
+   * finite horizon: periodic timers keep the timer queue non-empty forever, so without one a
+   * condition that never becomes true spins for ever.
    *
-   * @param horizonNanos absolute virtual time (nanoseconds since system start) the run must not pass
-   * @throws ForeignTaskException if a task from another thread was pending at the start, arrived, or ran during the
-   *     run (the run stops right after running such a task)
+   * @param horizonNanos absolute virtual time (nanoseconds since system start) the run must not
+   *     pass
+   * @throws ForeignTaskException if a task from another thread was pending at the start, arrived,
+   *     or ran during the run (the run stops right after running such a task)
    */
   public RunStats runUntil(long horizonNanos, BooleanSupplier done) {
     requireDriverThread();
@@ -111,10 +129,19 @@ public final class VirtualTimeDriver {
     runTasks = 0;
     runTimers = 0;
     RunStats.StopReason reason =
-        foreignAtStart > 0 ? RunStats.StopReason.FOREIGN_TASK : loop(horizonNanos, done, arrivalsAtStart);
+        foreignAtStart > 0
+            ? RunStats.StopReason.FOREIGN_TASK
+            : loop(horizonNanos, done, arrivalsAtStart);
     long foreign = foreignAtStart + (queue.foreignArrivals() - arrivalsAtStart);
-    RunStats stats = new RunStats(foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason, runTasks, runTimers,
-        startVirtual, scheduler.nanoTime(), foreign, System.nanoTime() - wallStart);
+    RunStats stats =
+        new RunStats(
+            foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason,
+            runTasks,
+            runTimers,
+            startVirtual,
+            scheduler.nanoTime(),
+            foreign,
+            System.nanoTime() - wallStart);
     if (foreign > 0) {
       throw new ForeignTaskException(stats, queue.lastForeignSource());
     }
@@ -169,9 +196,10 @@ public final class VirtualTimeDriver {
   }
 
   /**
-   * Terminates {@code system} and runs its shutdown on this thread until it has terminated. If nothing arrives for
-   * {@code mqroute.runtime.terminate-idle-advance} of wall time, the clock jumps to the next timer, in case shutdown
-   * code waits on one. Not deterministic, and need not be.
+   * Terminates {@code system} and runs its shutdown on this thread until it has terminated. If
+   * nothing arrives for {@code mqroute.runtime.terminate-idle-advance} of wall time, the clock
+   * jumps to the next timer, in case shutdown code waits on one. Not deterministic, and need not
+   * be.
    *
    * @return true if the system terminated within {@code wallTimeout}
    */
@@ -179,7 +207,10 @@ public final class VirtualTimeDriver {
     ActorSystem classic = system.classicSystem();
     classic.terminate();
     scala.concurrent.Future<?> terminated = classic.whenTerminated();
-    return pump(terminated::isCompleted, wallTimeout, scheduler.settings().terminateIdleAdvance().toNanos());
+    return pump(
+        terminated::isCompleted,
+        wallTimeout,
+        scheduler.settings().terminateIdleAdvance().toNanos());
   }
 
   private boolean pump(BooleanSupplier done, Duration wallTimeout, long idleAdvanceNanos) {
@@ -188,7 +219,8 @@ public final class VirtualTimeDriver {
     long idleSince = System.nanoTime();
     long ran = 0;
     while (!done.getAsBoolean()) {
-      // foreign first: shutdown is driven from Pekko's own threads, and a livelocked model must not starve it
+      // foreign first: shutdown is driven from Pekko's own threads, and a livelocked model must not
+      // starve it
       Runnable task = queue.pollForeign();
       if (task == null) {
         task = queue.pollLocal();
@@ -224,7 +256,8 @@ public final class VirtualTimeDriver {
     try {
       task.run();
     } catch (RuntimeException e) {
-      // A mailbox handles actor failures itself; what escapes is a bug in a plain Runnable. Report it and keep the
+      // A mailbox handles actor failures itself; what escapes is a bug in a plain Runnable. Report
+      // it and keep the
       // simulation going, as a thread pool would.
       scheduler.reportTaskFailure(e, task);
     }
@@ -233,9 +266,13 @@ public final class VirtualTimeDriver {
   private void requireDriverThread() {
     Thread current = Thread.currentThread();
     if (current != thread || queue.driver() != thread) {
-      throw new IllegalStateException("virtual-time driver bound to thread " + thread.getName()
-          + " (run queue bound to " + (queue.driver() == null ? "none" : queue.driver().getName())
-          + ") called from " + current.getName());
+      throw new IllegalStateException(
+          "virtual-time driver bound to thread "
+              + thread.getName()
+              + " (run queue bound to "
+              + (queue.driver() == null ? "none" : queue.driver().getName())
+              + ") called from "
+              + current.getName());
     }
   }
 }

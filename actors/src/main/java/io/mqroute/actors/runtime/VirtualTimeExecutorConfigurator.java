@@ -7,10 +7,10 @@ import org.apache.pekko.dispatch.ExecutorServiceConfigurator;
 import org.apache.pekko.dispatch.ExecutorServiceFactory;
 
 /**
- * Dispatcher executor plug-in for virtual time:
- * {@code mqroute.sim-dispatcher.executor = "io.mqroute.actors.runtime.VirtualTimeExecutorConfigurator"}
- * (set by {@link ClockMode#VIRTUAL}). Every executor it creates appends to the run queue of the same ActorSystem's
- * {@link VirtualTimeScheduler}; no thread is involved.
+ * Dispatcher executor plug-in for virtual time: {@code mqroute.sim-dispatcher.executor =
+ * "io.mqroute.actors.runtime.VirtualTimeExecutorConfigurator"} (set by {@link ClockMode#VIRTUAL}).
+ * Every executor it creates appends to the run queue of the same ActorSystem's {@link
+ * VirtualTimeScheduler}; no thread is involved.
  */
 public final class VirtualTimeExecutorConfigurator extends ExecutorServiceConfigurator {
   private final VirtualTimeScheduler scheduler;
@@ -23,16 +23,22 @@ public final class VirtualTimeExecutorConfigurator extends ExecutorServiceConfig
   public VirtualTimeExecutorConfigurator(Config config, DispatcherPrerequisites prerequisites) {
     super(config, prerequisites);
     if (!(prerequisites.scheduler() instanceof VirtualTimeScheduler virtual)) {
-      throw new IllegalStateException("executor = " + VirtualTimeExecutorConfigurator.class.getName()
-          + " requires pekko.scheduler.implementation = " + VirtualTimeScheduler.class.getName() + ", got "
-          + prerequisites.scheduler().getClass().getName());
+      throw new IllegalStateException(
+          "executor = "
+              + VirtualTimeExecutorConfigurator.class.getName()
+              + " requires pekko.scheduler.implementation = "
+              + VirtualTimeScheduler.class.getName()
+              + ", got "
+              + prerequisites.scheduler().getClass().getName());
     }
     this.scheduler = virtual;
   }
 
   @Override
-  public ExecutorServiceFactory createExecutorServiceFactory(String id, ThreadFactory threadFactory) {
-    // A new view per call: the dispatcher shuts executors down and recreates them; the queue outlives them all.
+  public ExecutorServiceFactory createExecutorServiceFactory(
+      String id, ThreadFactory threadFactory) {
+    // A new view per call: the dispatcher shuts executors down and recreates them; the queue
+    // outlives them all.
     return scheduler::newExecutorService;
   }
 }

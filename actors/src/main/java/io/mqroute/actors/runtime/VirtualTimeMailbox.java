@@ -9,12 +9,13 @@ import org.apache.pekko.dispatch.ProducesMessageQueue;
 import scala.Option;
 
 /**
- * Mailbox type that {@link ClockMode#VIRTUAL} installs as the default for typed actors and stream actors, so that a
- * message sent into the simulation from a foreign thread is noticed even when the receiving mailbox is already
- * scheduled (see {@link VirtualTimeMessageQueue}). Same queue semantics as Pekko's defaults for those actors
- * ({@code SingleConsumerOnlyUnboundedMailbox}).
+ * Mailbox type that {@link ClockMode#VIRTUAL} installs as the default for typed actors and stream
+ * actors, so that a message sent into the simulation from a foreign thread is noticed even when the
+ * receiving mailbox is already scheduled (see {@link VirtualTimeMessageQueue}). Same queue
+ * semantics as Pekko's defaults for those actors ({@code SingleConsumerOnlyUnboundedMailbox}).
  */
-public final class VirtualTimeMailbox implements MailboxType, ProducesMessageQueue<VirtualTimeMessageQueue> {
+public final class VirtualTimeMailbox
+    implements MailboxType, ProducesMessageQueue<VirtualTimeMessageQueue> {
 
   /** The constructor Pekko calls reflectively. */
   public VirtualTimeMailbox(ActorSystem.Settings settings, Config config) {
@@ -24,7 +25,8 @@ public final class VirtualTimeMailbox implements MailboxType, ProducesMessageQue
   @Override
   public MessageQueue create(Option<ActorRef> owner, Option<ActorSystem> system) {
     if (system.isEmpty()) {
-      throw new IllegalStateException(VirtualTimeMailbox.class.getName() + " needs the owning ActorSystem");
+      throw new IllegalStateException(
+          VirtualTimeMailbox.class.getName() + " needs the owning ActorSystem");
     }
     return new VirtualTimeMessageQueue(VirtualTimeScheduler.of(system.get()).runQueue());
   }

@@ -13,25 +13,31 @@ import scala.concurrent.ExecutionContext;
 import scala.concurrent.duration.FiniteDuration;
 
 /**
- * Pekko scheduler plug-in with a virtual nanosecond clock; also the owner of the run queue that virtual-time
- * dispatchers ({@link VirtualTimeExecutorConfigurator}) feed. Selected with
- * {@code pekko.scheduler.implementation = "io.mqroute.actors.runtime.VirtualTimeScheduler"} (see {@link ClockMode}).
+ * Pekko scheduler plug-in with a virtual nanosecond clock; also the owner of the run queue that
+ * virtual-time dispatchers ({@link VirtualTimeExecutorConfigurator}) feed. Selected with {@code
+ * pekko.scheduler.implementation = "io.mqroute.actors.runtime.VirtualTimeScheduler"} (see {@link
+ * ClockMode}).
  *
- * <p>Nothing happens by itself: the clock stands still and timers never fire until a {@link VirtualTimeDriver} on
- * the driver thread runs the ready tasks and, when none are left, jumps the clock to the earliest deadline. Timers
- * fire inline on the driver thread in (deadline, sequence) order and ignore their {@link ExecutionContext}: typed
- * timers pass the parasitic context anyway and stream timers only post a message, while dispatching a timer to a real
- * thread pool would race with the driver.
+ * <p>Nothing happens by itself: the clock stands still and timers never fire until a {@link
+ * VirtualTimeDriver} on the driver thread runs the ready tasks and, when none are left, jumps the
+ * clock to the earliest deadline. Timers fire inline on the driver thread in (deadline, sequence)
+ * order and ignore their {@link ExecutionContext}: typed timers pass the parasitic context anyway
+ * and stream timers only post a message, while dispatching a timer to a real thread pool would race
+ * with the driver.
  *
- * <p>The clock starts at 0 when the ActorSystem is created. Deadlines are {@code now + delay} with negative delays
- * treated as 0 and overflow saturated.
+ * <p>The clock starts at 0 when the ActorSystem is created. Deadlines are {@code now + delay} with
+ * negative delays treated as 0 and overflow saturated.
  */
 public final class VirtualTimeScheduler extends AbstractScheduler implements Closeable, NanoClock {
   private final LoggingAdapter log;
   private final RuntimeSettings settings;
   private final TimerQueue timers = new TimerQueue();
   private final RunQueue runQueue = new RunQueue();
-  /** Written only by the driver thread; read by any thread that schedules a timer or asks for the time. */
+
+  /**
+   * Written only by the driver thread; read by any thread that schedules a timer or asks for the
+   * time.
+   */
   private volatile long now;
 
   /**
@@ -49,28 +55,37 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   /**
    * The virtual-time scheduler of {@code system}.
    *
-   * @throws IllegalStateException if the system was not created with {@link ClockMode#VIRTUAL}'s configuration
+   * @throws IllegalStateException if the system was not created with {@link ClockMode#VIRTUAL}'s
+   *     configuration
    */
   public static VirtualTimeScheduler of(ClassicActorSystemProvider system) {
     Scheduler scheduler = system.classicSystem().scheduler();
     if (scheduler instanceof VirtualTimeScheduler virtual) {
       return virtual;
     }
-    throw new IllegalStateException("ActorSystem " + system.classicSystem().name()
-        + " does not run in virtual time: pekko.scheduler.implementation is " + scheduler.getClass().getName()
-        + "; create it with ClockMode.VIRTUAL.config()");
+    throw new IllegalStateException(
+        "ActorSystem "
+            + system.classicSystem().name()
+            + " does not run in virtual time: pekko.scheduler.implementation is "
+            + scheduler.getClass().getName()
+            + "; create it with ClockMode.VIRTUAL.config()");
   }
 
   @Override
-  public Cancellable scheduleOnce(FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
+  public Cancellable scheduleOnce(
+      FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
     return timers.addOnce(now, delay, runnable, executor);
   }
 
   /** Fixed-rate timer: fires at {@code now + initialDelay + k * interval}, k = 0, 1, 2, ... */
-  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook it delegates to.
+  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook
+  // it delegates to.
   @SuppressWarnings("deprecation")
   @Override
-  public Cancellable schedule(FiniteDuration initialDelay, FiniteDuration interval, Runnable runnable,
+  public Cancellable schedule(
+      FiniteDuration initialDelay,
+      FiniteDuration interval,
+      Runnable runnable,
       ExecutionContext executor) {
     return timers.addFixedRate(now, initialDelay, interval, runnable, executor);
   }
@@ -81,7 +96,10 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
     return 1.0e9;
   }
 
-  /** Pekko's contract for a closeable scheduler: run the pending {@link Scheduler.TaskRunOnClose} tasks. */
+  /**
+   * Pekko's contract for a closeable scheduler: run the pending {@link Scheduler.TaskRunOnClose}
+   * tasks.
+   */
   @Override
   public void close() {
     timers.closeAndRunOnCloseTasks(log);
@@ -118,8 +136,8 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   }
 
   /**
-   * Sets the clock to {@code instant} (never backwards) and fires, inline, every timer due at or before it, including
-   * timers that the fired tasks schedule for that same instant.
+   * Sets the clock to {@code instant} (never backwards) and fires, inline, every timer due at or
+   * before it, including timers that the fired tasks schedule for that same instant.
    *
    * @return the number of timers fired
    */
@@ -144,7 +162,10 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
     log.error(e, "virtual-time task {} failed", task);
   }
 
-  /** Moves the clock forward to {@code instant} without firing anything; the caller knows no timer is due before. */
+  /**
+   * Moves the clock forward to {@code instant} without firing anything; the caller knows no timer
+   * is due before.
+   */
   void advanceClockTo(long instant) {
     if (instant > now) {
       now = instant;

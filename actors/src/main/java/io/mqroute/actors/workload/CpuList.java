@@ -11,38 +11,38 @@ import java.util.List;
  */
 public record CpuList(List<Integer> cpus, String text) {
 
-    /** No {@code cpus_allowed}: every online CPU. */
-    public static final CpuList ALL = new CpuList(List.of(), "");
+  /** No {@code cpus_allowed}: every online CPU. */
+  public static final CpuList ALL = new CpuList(List.of(), "");
 
-    /** Copies the list. */
-    public CpuList {
-        cpus = List.copyOf(cpus);
-        text = text == null ? "" : text;
-    }
+  /** Copies the list. */
+  public CpuList {
+    cpus = List.copyOf(cpus);
+    text = text == null ? "" : text;
+  }
 
-    /** True when no restriction was given. */
-    public boolean isAll() {
-        return cpus.isEmpty();
-    }
+  /** True when no restriction was given. */
+  public boolean isAll() {
+    return cpus.isEmpty();
+  }
 
-    /** Whether a CPU may run the job (always true for {@link #ALL}). */
-    public boolean allows(int cpu) {
-        return isAll() || cpus.contains(cpu);
-    }
+  /** Whether a CPU may run the job (always true for {@link #ALL}). */
+  public boolean allows(int cpu) {
+    return isAll() || cpus.contains(cpu);
+  }
 
-    /**
-     * The CPU of the {@code cloneIndex}-th clone (0-based) under {@link CpusAllowedPolicy#SPLIT}:
-     * fio hands out the listed CPUs in order and wraps around. -1 for {@link #ALL}.
-     */
-    public int cpuForClone(int cloneIndex) {
-        if (isAll()) {
-            return -1;
-        }
-        return cpus.get(Math.floorMod(cloneIndex, cpus.size()));
+  /**
+   * The CPU of the {@code cloneIndex}-th clone (0-based) under {@link CpusAllowedPolicy#SPLIT}: fio
+   * hands out the listed CPUs in order and wraps around. -1 for {@link #ALL}.
+   */
+  public int cpuForClone(int cloneIndex) {
+    if (isAll()) {
+      return -1;
     }
+    return cpus.get(Math.floorMod(cloneIndex, cpus.size()));
+  }
 
-    @Override
-    public String toString() {
-        return isAll() ? "all" : text;
-    }
+  @Override
+  public String toString() {
+    return isAll() ? "all" : text;
+  }
 }

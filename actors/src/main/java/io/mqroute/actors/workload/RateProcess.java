@@ -6,5 +6,6 @@ package io.mqroute.actors.workload;
  * with the same mean, an open-loop arrival process.
  */
 public enum RateProcess {
-    LINEAR, POISSON
+  LINEAR,
+  POISSON
 }

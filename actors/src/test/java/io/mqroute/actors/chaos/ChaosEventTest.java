@@ -10,10 +10,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class ChaosEventTest {
   @ParameterizedTest
-  @ValueSource(strings = {
-      "at 12ms offline cpu 3", "at 20ms online cpu 3", "at 5ms eio queue 2 rate 0.5 for 1ms",
-      "at 5ms enomem queue 2 rate 1", "at 7ms stall queue 1 for 2ms", "at 9ms slow queue 0 x10 for 3ms",
-      "at 11ms ring-full queue 3 slots 1 for 2ms", "at 1ms lose queue 0 count 1", "at 1500ns offline cpu 1"})
+  @ValueSource(
+      strings = {
+        "at 12ms offline cpu 3", "at 20ms online cpu 3", "at 5ms eio queue 2 rate 0.5 for 1ms",
+        "at 5ms enomem queue 2 rate 1", "at 7ms stall queue 1 for 2ms",
+            "at 9ms slow queue 0 x10 for 3ms",
+        "at 11ms ring-full queue 3 slots 1 for 2ms", "at 1ms lose queue 0 count 1",
+            "at 1500ns offline cpu 1"
+      })
   void theLogSyntaxReadsBackToTheSameEvent(String line) {
     ChaosEvent e = ChaosEvent.parse(line);
     assertThat(e.toString()).isEqualTo(line);
@@ -32,12 +36,19 @@ class ChaosEventTest {
 
   @Test
   void mistakesAreNamed() {
-    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms reboot cpu 1")).hasMessageContaining("unknown event \"reboot\"");
-    assertThatThrownBy(() -> ChaosEvent.parse("at soon offline cpu 1")).hasMessageContaining("event time");
-    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms offline queue 1")).hasMessageContaining("expected \"cpu\"");
-    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms eio queue 1 rate 2")).hasMessageContaining("[0, 1]");
-    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms ring-full queue 1 slots 0")).hasMessageContaining("at least 1");
-    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms stall queue 1 for")).hasMessageContaining("for DURATION");
-    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms offline cpu -1")).hasMessageContaining("whole number");
+    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms reboot cpu 1"))
+        .hasMessageContaining("unknown event \"reboot\"");
+    assertThatThrownBy(() -> ChaosEvent.parse("at soon offline cpu 1"))
+        .hasMessageContaining("event time");
+    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms offline queue 1"))
+        .hasMessageContaining("expected \"cpu\"");
+    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms eio queue 1 rate 2"))
+        .hasMessageContaining("[0, 1]");
+    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms ring-full queue 1 slots 0"))
+        .hasMessageContaining("at least 1");
+    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms stall queue 1 for"))
+        .hasMessageContaining("for DURATION");
+    assertThatThrownBy(() -> ChaosEvent.parse("at 1ms offline cpu -1"))
+        .hasMessageContaining("whole number");
   }
 }

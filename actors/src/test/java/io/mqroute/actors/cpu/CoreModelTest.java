@@ -7,7 +7,10 @@ import org.junit.jupiter.api.Test;
 
 class CoreModelTest {
   private static final List<CState> SKX =
-      List.of(new CState("C1", 2_000, 2_000), new CState("C1E", 10_000, 20_000), new CState("C6", 133_000, 600_000));
+      List.of(
+          new CState("C1", 2_000, 2_000),
+          new CState("C1E", 10_000, 20_000),
+          new CState("C6", 133_000, 600_000));
 
   @Test
   void noCostsNoStatesIsPureQueueing() {
@@ -22,9 +25,11 @@ class CoreModelTest {
     CoreModel m = new CoreModel(SKX, Governor.PERFORMANCE, 0);
     assertThat(m.start(1_000_000, 1_000)).isEqualTo(1_000_000 + 133_000 + 1_000); // idle 1 ms: C6
     m.finish(1_134_000);
-    assertThat(m.start(1_134_000 + 50_000, 1_000)).isEqualTo(1_184_000 + 10_000 + 1_000); // idle 50 us: C1E
+    assertThat(m.start(1_134_000 + 50_000, 1_000))
+        .isEqualTo(1_184_000 + 10_000 + 1_000); // idle 50 us: C1E
     m.finish(1_195_000);
-    assertThat(m.start(1_195_000 + 3_000, 1_000)).isEqualTo(1_198_000 + 2_000 + 1_000); // idle 3 us: C1
+    assertThat(m.start(1_195_000 + 3_000, 1_000))
+        .isEqualTo(1_198_000 + 2_000 + 1_000); // idle 3 us: C1
     assertThat(m.cstateExits()).containsExactly(1, 1, 1);
     assertThat(m.wakeups()).isEqualTo(3);
   }
@@ -43,7 +48,8 @@ class CoreModelTest {
     long first = m.start(t, 10_000) - t;
     assertThat(first).isEqualTo(25_000); // 10 us of work at 0.4 of full speed
     t += first;
-    // Busy at 40% speed is a 40% load (frequency-invariant PELT), so the frequency climbs by the 1.25
+    // Busy at 40% speed is a 40% load (frequency-invariant PELT), so the frequency climbs by the
+    // 1.25
     // headroom per PELT time constant: rising but below max after 100 ms, at max after 500 ms.
     while (t < 100_000_000L) {
       t = m.continueWith(t, 10_000);
@@ -62,7 +68,8 @@ class CoreModelTest {
     CoreModel boosted = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
     CoreModel plain = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
     double highest = 0;
-    // a short piece of work every 20 us for 5 ms: a light load that alone keeps schedutil at its minimum
+    // a short piece of work every 20 us for 5 ms: a light load that alone keeps schedutil at its
+    // minimum
     for (long t = 20_000; t < 5_000_000; t += 20_000) {
       boosted.finish(boosted.start(t, 1_000, true));
       plain.finish(plain.start(t, 1_000, false));
@@ -71,7 +78,8 @@ class CoreModelTest {
         highest = Math.max(highest, boosted.frequency());
       }
     }
-    // 1/8, 1/4, 1/2 (0.625 with the headroom) at the first three wake-ups, then 1.0 as soon as the rate limit of
+    // 1/8, 1/4, 1/2 (0.625 with the headroom) at the first three wake-ups, then 1.0 as soon as the
+    // rate limit of
     // that change has passed
     assertThat(highest).isEqualTo(1.0);
   }
@@ -87,7 +95,8 @@ class CoreModelTest {
     m.finish(m.start(300_000, 100, true));
     // sugov: max(util, boost) with 25 % headroom = 1.25 x 1/2 (the boost alone would be 0.5)
     assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
-    // the next wake-up doubles the boost to 1, but the change at 300 us holds the frequency until 1.3 ms
+    // the next wake-up doubles the boost to 1, but the change at 300 us holds the frequency until
+    // 1.3 ms
     m.finish(m.start(400_000, 100, true));
     assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
     m.finish(m.start(1_350_000, 100, true));
@@ -108,18 +117,22 @@ class CoreModelTest {
   @Test
   void schedutilIsAskedOncePerPeltPeriodNotAtEveryItem() {
     CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
-    // boost to 1/2 (frequency 0.625), then plain work every 10 us: the boost is not halved away item by item
-    // (cpufreq_update_util runs when update_load_avg decays, once a PELT period, and at iowait enqueues)
+    // boost to 1/2 (frequency 0.625), then plain work every 10 us: the boost is not halved away
+    // item by item
+    // (cpufreq_update_util runs when update_load_avg decays, once a PELT period, and at iowait
+    // enqueues)
     for (long t = 100_000; t <= 300_000; t += 100_000) {
       m.finish(m.start(t, 100, true));
     }
     for (long t = 310_000; t < 2_000_000; t += 10_000) {
       m.finish(m.start(t, 100, false));
     }
-    // the rate limit of the change at 300 us ended at 1.3 ms, but the only update since (at the 1.024 ms period
+    // the rate limit of the change at 300 us ended at 1.3 ms, but the only update since (at the
+    // 1.024 ms period
     // boundary) came before it: the boost stands until the next boundary
     assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
-    // past the 2.048 ms boundary one update halves the boost (1/4, below the minimum with the headroom)
+    // past the 2.048 ms boundary one update halves the boost (1/4, below the minimum with the
+    // headroom)
     for (long t = 2_050_000; t < 2_100_000; t += 10_000) {
       m.finish(m.start(t, 100, false));
     }
@@ -130,11 +143,17 @@ class CoreModelTest {
   void aBoostResetAfterAQuietTickStartsAgainAndOrdinaryWorkDoesNotKeepAStaleOne() {
     CoreModel m = new CoreModel(List.of(), Governor.SCHEDUTIL, 0);
     for (long t = 100_000; t <= 400_000; t += 100_000) {
-      m.finish(m.start(t, 100, true)); // 1/8, 1/4, 1/2 (0.625 at 300 us), then 1 pending behind the rate limit
+      m.finish(
+          m.start(
+              t, 100,
+              true)); // 1/8, 1/4, 1/2 (0.625 at 300 us), then 1 pending behind the rate limit
     }
-    // quiet for more than a tick: sugov_iowait_reset, to 1/8 for this I/O wake-up (and pending, so it applies)
+    // quiet for more than a tick: sugov_iowait_reset, to 1/8 for this I/O wake-up (and pending, so
+    // it applies)
     m.finish(m.start(5_000_000, 100, true));
-    for (long t = 5_100_000; t <= 7_500_000; t += 100_000) { // 1/4, 1/2, 1, each held by the 1 ms rate limit
+    for (long t = 5_100_000;
+        t <= 7_500_000;
+        t += 100_000) { // 1/4, 1/2, 1, each held by the 1 ms rate limit
       m.finish(m.start(t, 100, true));
     }
     assertThat(m.frequency()).as("the boost builds up again").isEqualTo(1.0);

@@ -30,7 +30,8 @@ class FallbackCpuTest {
   @Test
   void allowedCpusAnywhereThenAffinityBreaksToTheLowestOnlineCpu() {
     assertThat(fallback(1, onlineExcept(1), new int[] {1, 6})).isEqualTo(6); // allowed, other node
-    // a thread pinned to its dead CPU: affinity broken, the lowest online CPU of all (not of its node)
+    // a thread pinned to its dead CPU: affinity broken, the lowest online CPU of all (not of its
+    // node)
     assertThat(fallback(5, onlineExcept(5), new int[] {5})).isEqualTo(0);
     assertThat(fallback(1, onlineExcept(0, 1, 6), new int[] {1, 6})).isEqualTo(2);
   }

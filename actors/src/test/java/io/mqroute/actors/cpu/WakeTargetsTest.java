@@ -5,13 +5,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
-/** select_idle_sibling's fast path as WakeTargets models it, on two LLCs of four CPUs and one task. */
+/**
+ * select_idle_sibling's fast path as WakeTargets models it, on two LLCs of four CPUs and one task.
+ */
 class WakeTargetsTest {
   private static final int[] LLC = {0, 0, 0, 0, 1, 1, 1, 1};
   private static final int[] ALL = IntStream.range(0, LLC.length).toArray();
 
   private static WakeTargets oneTask(int startCpu, int... allowed) {
-    return new WakeTargets(LLC, new int[] {startCpu}, new int[][] {allowed.length == 0 ? ALL : allowed});
+    return new WakeTargets(
+        LLC, new int[] {startCpu}, new int[][] {allowed.length == 0 ? ALL : allowed});
   }
 
   @Test

@@ -17,8 +17,14 @@ class DevicesTest {
   @Test
   void parsesEveryKindAndPrintsItsSpecBack() {
     for (String spec :
-        new String[] {"fixed(40us)", "exponential(40us)", "lognormal(30us, 0.5)", "cpu(20us)", "null",
-            "dpu(2500ns, 40us, 0.25)"}) {
+        new String[] {
+          "fixed(40us)",
+          "exponential(40us)",
+          "lognormal(30us, 0.5)",
+          "cpu(20us)",
+          "null",
+          "dpu(2500ns, 40us, 0.25)"
+        }) {
       assertThat(Devices.parse(spec, HERE).spec()).isEqualTo(spec);
     }
     assertThat(Devices.parse("hdd(8500us, 7200, 180MB/s, 1ms)", HERE).spec())
@@ -32,9 +38,12 @@ class DevicesTest {
         .hasMessageContaining("exponential");
     assertThatThrownBy(() -> Devices.parse("fixed(40)", HERE))
         .hasMessageContaining("must be a duration like 40us, 1ms or 2s, got \"40\"");
-    assertThatThrownBy(() -> Devices.parse("fixed(1us, 2us)", HERE)).hasMessageContaining("takes 1 argument");
-    assertThatThrownBy(() -> Devices.parse("lognormal(30us, x)", HERE)).hasMessageContaining("bad number");
-    assertThatThrownBy(() -> Devices.parse("exponential(0us)", HERE)).hasMessageContaining("must be > 0");
+    assertThatThrownBy(() -> Devices.parse("fixed(1us, 2us)", HERE))
+        .hasMessageContaining("takes 1 argument");
+    assertThatThrownBy(() -> Devices.parse("lognormal(30us, x)", HERE))
+        .hasMessageContaining("bad number");
+    assertThatThrownBy(() -> Devices.parse("exponential(0us)", HERE))
+        .hasMessageContaining("must be > 0");
   }
 
   @Test
@@ -110,15 +119,17 @@ class DevicesTest {
     }
     Path bad = dir.resolve("bad.csv");
     Files.writeString(bad, "100\n-5\n");
-    assertThatThrownBy(() -> Devices.parse("empirical(bad.csv)", dir)).hasMessageEndingWith(
-        "bad.csv:2: expected a non-negative number of nanoseconds, got \"-5\"");
+    assertThatThrownBy(() -> Devices.parse("empirical(bad.csv)", dir))
+        .hasMessageEndingWith(
+            "bad.csv:2: expected a non-negative number of nanoseconds, got \"-5\"");
   }
 
   @Test
   void empiricalReadsTheLatencyColumnOfAnFioLog(@TempDir Path dir) throws Exception {
     // fio's write_lat_log: time (ms), latency (ns), direction, block size, offset
     Path log = dir.resolve("clat.log");
-    Files.writeString(log, "1, 40000, 0, 4096, 0\n2, 41000, 0, 4096, 8192\n3, 90000, 0, 4096, 4096\n");
+    Files.writeString(
+        log, "1, 40000, 0, 4096, 0\n2, 41000, 0, 4096, 8192\n3, 90000, 0, 4096, 4096\n");
     EmpiricalDevice d = (EmpiricalDevice) Devices.parse("empirical(clat.log)", dir);
     assertThat(d.sampleCount()).isEqualTo(3);
     SplittableRandom rnd = new SplittableRandom(4);
@@ -133,9 +144,13 @@ class DevicesTest {
 
   @org.junit.jupiter.api.Test
   @org.junit.jupiter.api.Timeout(20)
-  void anEmpiricalSampleFileMustBeARegularFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-    org.junit.jupiter.api.Assumptions.assumeTrue(java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> Devices.parse("empirical(/dev/zero)", dir))
-        .isInstanceOf(IllegalArgumentException.class).hasMessage("/dev/zero: not a regular file");
+  void anEmpiricalSampleFileMustBeARegularFile(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
+    org.junit.jupiter.api.Assumptions.assumeTrue(
+        java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> Devices.parse("empirical(/dev/zero)", dir))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("/dev/zero: not a regular file");
   }
 }

@@ -12,10 +12,10 @@ import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -90,7 +90,8 @@ class FileBackendTest {
   void aFileShortenedBehindTheBackendsBackReadsZerosPastItsEnd() throws IOException {
     try (FileBackend fb = new FileBackend(root(), MAX)) {
       assertThat(fb.write(2, 0, bytes("abcdef"))).isEqualTo(Status.OK);
-      try (FileChannel other = FileChannel.open(fb.root().resolve("f-2"), StandardOpenOption.WRITE)) {
+      try (FileChannel other =
+          FileChannel.open(fb.root().resolve("f-2"), StandardOpenOption.WRITE)) {
         other.truncate(3);
       }
       ByteBuffer dst = ByteBuffer.allocate(6);
@@ -146,7 +147,8 @@ class FileBackendTest {
   void noIdLeavesTheRoot() throws IOException {
     Path root = root();
     // no id cap here: the naming itself must keep even the largest id inside the root
-    try (FileBackend fb = new FileBackend(root, MAX, FileBackend.DEFAULT_MAX_OPEN, Long.MAX_VALUE)) {
+    try (FileBackend fb =
+        new FileBackend(root, MAX, FileBackend.DEFAULT_MAX_OPEN, Long.MAX_VALUE)) {
       for (long id : new long[] {0, 1, 10, Long.MAX_VALUE - 1}) {
         assertThat(fb.pathOf(id).getParent()).isEqualTo(fb.root());
         assertThat(fb.write(id, 0, bytes("x"))).isEqualTo(Status.OK);
@@ -179,7 +181,8 @@ class FileBackendTest {
     Path root = root();
     Files.setPosixFilePermissions(root, PosixFilePermissions.fromString("r-xr-xr-x"));
     try {
-      // root (uid 0) ignores the permission bits, as in this CI container: then the directory case covers EIO
+      // root (uid 0) ignores the permission bits, as in this CI container: then the directory case
+      // covers EIO
       assumeTrue(!Files.isWritable(root), "running with CAP_DAC_OVERRIDE");
       try (FileBackend fb = new FileBackend(root, MAX)) {
         assertThat(fb.write(0, 0, 1)).isEqualTo(Status.EIO);
@@ -218,22 +221,25 @@ class FileBackendTest {
 
   @Test
   void concurrentCallersOnFewChannelsNeverSeeAClosedChannel() throws Exception {
-    // cache of 1 with 4 threads on 3 files: evictions happen while other threads do I/O on the evicted channel
+    // cache of 1 with 4 threads on 3 files: evictions happen while other threads do I/O on the
+    // evicted channel
     ExecutorService pool = Executors.newFixedThreadPool(4);
     try (FileBackend fb = new FileBackend(root(), MAX, 1)) {
       List<Future<List<Status>>> results = new ArrayList<>();
       for (int t = 0; t < 4; t++) {
         int thread = t;
-        results.add(pool.submit(() -> {
-          List<Status> statuses = new ArrayList<>();
-          for (int i = 0; i < 300; i++) {
-            long file = (thread + i) % 3;
-            ByteBuffer src = ByteBuffer.allocate(8).putLong(0, i);
-            statuses.add(fb.write(file, thread * 4096L + (i % 16) * 8L, src));
-            statuses.add(fb.read(file, thread * 4096L, 64));
-          }
-          return statuses;
-        }));
+        results.add(
+            pool.submit(
+                () -> {
+                  List<Status> statuses = new ArrayList<>();
+                  for (int i = 0; i < 300; i++) {
+                    long file = (thread + i) % 3;
+                    ByteBuffer src = ByteBuffer.allocate(8).putLong(0, i);
+                    statuses.add(fb.write(file, thread * 4096L + (i % 16) * 8L, src));
+                    statuses.add(fb.read(file, thread * 4096L, 64));
+                  }
+                  return statuses;
+                }));
       }
       for (Future<List<Status>> f : results) {
         assertThat(f.get(30, TimeUnit.SECONDS)).containsOnly(Status.OK);
@@ -260,7 +266,8 @@ class FileBackendTest {
     try (Stream<Path> s = Files.list(root)) {
       assertThat(s.map(p -> p.getFileName().toString())).containsExactly("f-3");
     }
-    assertThatThrownBy(() -> new FileBackend(root, MAX, 1, 0)).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new FileBackend(root, MAX, 1, 0))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -306,7 +313,8 @@ class FileBackendTest {
       assumeTrue(false, "cannot give the directory to another user here: " + e);
       return;
     }
-    assertThatThrownBy(() -> new FileBackend(root, MAX)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> new FileBackend(root, MAX))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("is owned by nobody");
   }
 }

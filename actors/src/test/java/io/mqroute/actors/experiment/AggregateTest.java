@@ -34,7 +34,9 @@ class AggregateTest {
     assertThat(Aggregate.t975(99)).isCloseTo(1.9842, within(0.001));
     assertThat(Aggregate.t975(999)).isCloseTo(1.9623, within(0.001));
     for (int df = 2; df < 2000; df++) {
-      assertThat(Aggregate.t975(df)).as("decreasing at %d", df).isLessThanOrEqualTo(Aggregate.t975(df - 1));
+      assertThat(Aggregate.t975(df))
+          .as("decreasing at %d", df)
+          .isLessThanOrEqualTo(Aggregate.t975(df - 1));
     }
     assertThat(Aggregate.t975(Integer.MAX_VALUE)).isCloseTo(1.960, within(1e-6));
   }

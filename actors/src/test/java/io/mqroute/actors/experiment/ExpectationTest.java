@@ -9,14 +9,16 @@ import org.junit.jupiter.api.Test;
 /** Bands over variants' metrics: arithmetic, comparisons, and the verdict line a user reads. */
 class ExpectationTest {
   /** iops: a = 100, b = 40, c = 0; p99.9 (µs): a = 10, b = 250. */
-  private static final Expectation.MetricSource VALUES = (metric, ref) -> switch (metric + ":" + ref.variant()) {
-    case "iops:a" -> 100;
-    case "iops:b" -> 40;
-    case "iops:c" -> 0;
-    case "p99.9:a" -> 10;
-    case "p99.9:b" -> 250;
-    default -> throw new IllegalArgumentException(metric + " " + ref);
-  };
+  private static final Expectation.MetricSource VALUES =
+      (metric, ref) ->
+          switch (metric + ":" + ref.variant()) {
+            case "iops:a" -> 100;
+            case "iops:b" -> 40;
+            case "iops:c" -> 0;
+            case "p99.9:a" -> 10;
+            case "p99.9:b" -> 250;
+            default -> throw new IllegalArgumentException(metric + " " + ref);
+          };
 
   private static Expectation.Verdict eval(String text) {
     return Expectation.parse(text).evaluate(VALUES);
@@ -43,7 +45,8 @@ class ExpectationTest {
 
   @Test
   void aFailedEqualityShowsTheDigitsThatDiffer() {
-    Expectation.Verdict v = Expectation.parse("iops(a) * 358 == iops(a) * 358 + 1").evaluate(VALUES);
+    Expectation.Verdict v =
+        Expectation.parse("iops(a) * 358 == iops(a) * 358 + 1").evaluate(VALUES);
     assertThat(v.holds()).isFalse();
     assertThat(v.toString()).endsWith("(35800 == 35801)");
   }
@@ -60,10 +63,13 @@ class ExpectationTest {
 
   @Test
   void referencesCarryTheirSweepPoint() {
-    Expectation e = Expectation.parse("bw(patched, iodepth=4, numjobs=1) >= 1.5 * bw(unpatched, iodepth=4, numjobs=1)");
-    assertThat(e.refs()).containsExactly(
-        new Expectation.Ref("patched", Map.of("iodepth", "4", "numjobs", "1")),
-        new Expectation.Ref("unpatched", Map.of("iodepth", "4", "numjobs", "1")));
+    Expectation e =
+        Expectation.parse(
+            "bw(patched, iodepth=4, numjobs=1) >= 1.5 * bw(unpatched, iodepth=4, numjobs=1)");
+    assertThat(e.refs())
+        .containsExactly(
+            new Expectation.Ref("patched", Map.of("iodepth", "4", "numjobs", "1")),
+            new Expectation.Ref("unpatched", Map.of("iodepth", "4", "numjobs", "1")));
   }
 
   @Test
@@ -72,7 +78,9 @@ class ExpectationTest {
         .hasMessageContaining("expected a number or a metric at column 12");
     assertThatThrownBy(() -> Expectation.parse("iops(a) >= 2 2"))
         .hasMessageContaining("unexpected \"2\" at column 14");
-    assertThatThrownBy(() -> Expectation.parse("iops(, x=1) > 0")).hasMessageContaining("missing variant name");
-    assertThatThrownBy(() -> Expectation.parse("iops(a, x) > 0")).hasMessageContaining("expected key=value");
+    assertThatThrownBy(() -> Expectation.parse("iops(, x=1) > 0"))
+        .hasMessageContaining("missing variant name");
+    assertThatThrownBy(() -> Expectation.parse("iops(a, x) > 0"))
+        .hasMessageContaining("expected key=value");
   }
 }

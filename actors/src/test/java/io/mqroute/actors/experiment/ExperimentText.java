@@ -5,7 +5,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
-/** Runs an experiment written inline in a test: the text goes to a file in {@code dir}, one run at a time. */
+/**
+ * Runs an experiment written inline in a test: the text goes to a file in {@code dir}, one run at a
+ * time.
+ */
 final class ExperimentText {
   private ExperimentText() {}
 

@@ -11,12 +11,14 @@ import org.junit.jupiter.api.Test;
 
 class ResultJsonTest {
   private static MachineResult machine(List<String> violations, String stall) {
-    return new MachineResult(List.of(), List.of(), null, List.of(), List.of(), violations, stall, 0);
+    return new MachineResult(
+        List.of(), List.of(), null, List.of(), List.of(), violations, stall, 0);
   }
 
   @Test
   void theSummaryIsKeyedLikeFioWithRoomForAConfidenceInterval() throws Exception {
-    Summary s = new Summary(1234.5, 4096.0 * 1234, 15_000.25, 15_000, 20_000, 30_000, 40_000, 617, 2);
+    Summary s =
+        new Summary(1234.5, 4096.0 * 1234, 15_000.25, 15_000, 20_000, 30_000, 40_000, 617, 2);
     String text = ResultJson.render(ResultJson.summary(s));
     JsonNode o = new ObjectMapper().readTree(text);
     List<String> keys = new ArrayList<>();
@@ -42,6 +44,7 @@ class ResultJsonTest {
   void aStallOutranksAViolation() {
     assertThat(ResultJson.status(machine(List.of(), null))).isEqualTo("ok");
     assertThat(ResultJson.status(machine(List.of("lost request 3"), null))).isEqualTo("VIOLATION");
-    assertThat(ResultJson.status(machine(List.of("lost request 3"), "queue 0 stuck"))).isEqualTo("STALL");
+    assertThat(ResultJson.status(machine(List.of("lost request 3"), "queue 0 stuck")))
+        .isEqualTo("STALL");
   }
 }

@@ -9,16 +9,20 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A disk is one head for the whole machine: eight server threads or two queues in front of it do not make eight or
- * two disks. Random 4 KiB writes cost a seek and half a turn each (1 ms + 4.17 ms at 7200 rpm), so about 193 IOPS
- * whatever is in front of the disk.
+ * A disk is one head for the whole machine: eight server threads or two queues in front of it do
+ * not make eight or two disks. Random 4 KiB writes cost a seek and half a turn each (1 ms + 4.17 ms
+ * at 7200 rpm), so about 193 IOPS whatever is in front of the disk.
  */
 class SharedDiskTest {
   @TempDir Path dir;
 
   @Test
   void aPoolOrMoreQueuesShareOneDisksRate() throws IOException {
-    ExperimentResult r = ExperimentText.run(dir, "disk", """
+    ExperimentResult r =
+        ExperimentText.run(
+            dir,
+            "disk",
+            """
         name = disk
         seed = 1
         machine { numa-nodes = 1, cores-per-node = 2 }
@@ -45,7 +49,9 @@ class SharedDiskTest {
         """);
     double perRequest = 1e9 / (1_000_000 + 30_000_000_000.0 / 7200 + 4096 * 1e9 / 180e6);
     for (VariantResult v : r.variants()) {
-      assertThat(v.summary().iops()).as(v.variant().id()).isCloseTo(perRequest, within(perRequest * 0.05));
+      assertThat(v.summary().iops())
+          .as(v.variant().id())
+          .isCloseTo(perRequest, within(perRequest * 0.05));
     }
   }
 }

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** Little's law per job: holds only for a job that ended with both sides equal; a stalled job is not evaluated. */
+/**
+ * Little's law per job: holds only for a job that ended with both sides equal; a stalled job is not
+ * evaluated.
+ */
 class LittlesLawTest {
   @Test
   void equalSidesHold() {

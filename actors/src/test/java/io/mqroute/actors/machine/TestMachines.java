@@ -10,16 +10,22 @@ final class TestMachines {
 
   static MachineSpec parse(String hocon) {
     return MachineSpecParser.parse(
-        StrictConfig.of(ConfigFactory.parseString(hocon), "", MachineSpecParser.KEYS), Path.of("."));
+        StrictConfig.of(ConfigFactory.parseString(hocon), "", MachineSpecParser.KEYS),
+        Path.of("."));
   }
 
   /** One CPU, no CPU costs, no C-states: pure queueing in front of {@code queues}. */
   static MachineSpec pureQueueing(String queues, String device) {
-    return parse("machine { numa-nodes = 1, cores-per-node = 1, cpu { submit-cost = 0, server-cost = 0,"
-        + " completion-cost = 0, wake-cost = 0, reap-cost = 0, switch-cost = 0, migrate-cost = 0, c-states = none } }\n"
-        + "queues { " + queues + " }\n"
-        + "router { selector = single }\n"
-        + "device = \"" + device + "\"\n"
-        + "stall-limit = 10s\n");
+    return parse(
+        "machine { numa-nodes = 1, cores-per-node = 1, cpu { submit-cost = 0, server-cost = 0,"
+            + " completion-cost = 0, wake-cost = 0, reap-cost = 0, switch-cost = 0, migrate-cost = 0, c-states = none } }\n"
+            + "queues { "
+            + queues
+            + " }\n"
+            + "router { selector = single }\n"
+            + "device = \""
+            + device
+            + "\"\n"
+            + "stall-limit = 10s\n");
   }
 }

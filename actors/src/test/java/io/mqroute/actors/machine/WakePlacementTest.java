@@ -10,26 +10,54 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Seed 003's mechanism on a whole machine: a synchronous reader on per-core rings, woken by a plain wake_up,
- * leaves its busy CPU for an idle sibling after every request; woken on the completing CPU it stays.
+ * Seed 003's mechanism on a whole machine: a synchronous reader on per-core rings, woken by a plain
+ * wake_up, leaves its busy CPU for an idle sibling after every request; woken on the completing CPU
+ * it stays.
  */
 class WakePlacementTest {
   private static final int CPUS = 8;
 
   private static MachineSpec spec(String queues, String wake) {
-    return TestMachines.parse("machine { numa-nodes = 2, cores-per-node = 4 }\n"
-        + "queues { " + queues + " }\n"
-        + "router { selector = " + (queues.contains("virtio") ? "mq-map" : "static-cpu") + " }\n"
-        + "wake = " + wake + "\n"
-        + "device = \"cpu(2us)\"\n");
+    return TestMachines.parse(
+        "machine { numa-nodes = 2, cores-per-node = 4 }\n"
+            + "queues { "
+            + queues
+            + " }\n"
+            + "router { selector = "
+            + (queues.contains("virtio") ? "mq-map" : "static-cpu")
+            + " }\n"
+            + "wake = "
+            + wake
+            + "\n"
+            + "device = \"cpu(2us)\"\n");
   }
 
   private static MachineResult run(MachineSpec spec) {
     int[] all = java.util.stream.IntStream.range(0, CPUS).toArray();
-    JobPlan psync = new JobPlan(0, "qd1", 0, all, 1, 1, true, 1.0, true, 4096, 4096, 1L << 30, 0, 0,
-        10_000_000L, 0, true, 0, false);
-    MachineResult r = MachineRun.run("wake", spec, List.of(psync), i -> new JobStats(JobInfo.named("qd1")), 5)
-        .result();
+    JobPlan psync =
+        new JobPlan(
+            0,
+            "qd1",
+            0,
+            all,
+            1,
+            1,
+            true,
+            1.0,
+            true,
+            4096,
+            4096,
+            1L << 30,
+            0,
+            0,
+            10_000_000L,
+            0,
+            true,
+            0,
+            false);
+    MachineResult r =
+        MachineRun.run("wake", spec, List.of(psync), i -> new JobStats(JobInfo.named("qd1")), 5)
+            .result();
     assertThat(r.healthy()).as(r.violations() + " " + r.stall()).isTrue();
     return r;
   }
@@ -54,29 +82,36 @@ class WakePlacementTest {
       }
     }
     assertThat(queuesUsed(current)).isEqualTo(1);
-    // every plain wake-up is remote: IPI, C-state exit, cold cache; on the completing CPU none of it
+    // every plain wake-up is remote: IPI, C-state exit, cold cache; on the completing CPU none of
+    // it
     assertThat(ios(current)).isGreaterThan(ios(plain));
   }
 
   @Test
   void everyCoresBusyTimeIsItsWorkSwitchesExitsAndFrequencyStretch() {
-    MachineResult plain = run(TestMachines.parse("machine { numa-nodes = 2, cores-per-node = 4,"
-        + " cpu { governor = schedutil } }\nqueues { kind = per-cpu, ring-size = 8 }\n"
-        + "router { selector = static-cpu }\nwake = waiter-cpu\ndevice = \"cpu(2us)\"\n"));
+    MachineResult plain =
+        run(
+            TestMachines.parse(
+                "machine { numa-nodes = 2, cores-per-node = 4,"
+                    + " cpu { governor = schedutil } }\nqueues { kind = per-cpu, ring-size = 8 }\n"
+                    + "router { selector = static-cpu }\nwake = waiter-cpu\ndevice = \"cpu(2us)\"\n"));
     long exits = 0;
     long stretch = 0;
     for (CoreProtocol.CoreStats c : plain.cores()) {
       long work = Arrays.stream(c.nanosByKind()).sum();
-      assertThat(work + c.switchNanos() + c.exitNanos() + c.stretchNanos()).as("cpu %d", c.cpu())
+      assertThat(work + c.switchNanos() + c.exitNanos() + c.stretchNanos())
+          .as("cpu %d", c.cpu())
           .isEqualTo(c.busyNanos());
       exits += c.exitNanos();
       stretch += c.stretchNanos();
     }
-    // the ping-pong leaves CPUs idle long enough for C-states, and schedutil runs them below the maximum
+    // the ping-pong leaves CPUs idle long enough for C-states, and schedutil runs them below the
+    // maximum
     assertThat(exits).isPositive();
     assertThat(stretch).isPositive();
     assertThat(io.mqroute.actors.experiment.MachineReport.cpuTimePerRequest(plain))
-        .startsWith("  cpu time per request: submit ").contains("c-state exits", "below max frequency");
+        .startsWith("  cpu time per request: submit ")
+        .contains("c-state exits", "below max frequency");
   }
 
   @Test

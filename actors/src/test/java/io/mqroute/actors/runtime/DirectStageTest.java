@@ -18,8 +18,11 @@ class DirectStageTest {
   void convertedScalaStageRunsEvenCompletedCallbacksOnAnotherThread() throws Exception {
     CompletionStage<String> converted = FutureConverters.asJava(Futures.successful("x"));
 
-    Thread callbackThread = converted.thenApply(value -> Thread.currentThread()).toCompletableFuture()
-        .get(10, TimeUnit.SECONDS);
+    Thread callbackThread =
+        converted
+            .thenApply(value -> Thread.currentThread())
+            .toCompletableFuture()
+            .get(10, TimeUnit.SECONDS);
 
     assertThat(callbackThread).isNotSameAs(Thread.currentThread());
   }
@@ -32,7 +35,8 @@ class DirectStageTest {
 
     Promise<String> promise = Futures.promise();
     CompletableFuture<Thread> callbackThread =
-        DirectStage.of(FutureConverters.asJava(promise.future())).thenApply(value -> Thread.currentThread());
+        DirectStage.of(FutureConverters.asJava(promise.future()))
+            .thenApply(value -> Thread.currentThread());
     Thread completer = new Thread(() -> promise.success("y"), "completer");
     completer.start();
     completer.join(10_000);

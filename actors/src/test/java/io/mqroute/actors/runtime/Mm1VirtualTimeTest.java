@@ -18,13 +18,16 @@ class Mm1VirtualTimeTest {
   private static final long HORIZON = TimeUnit.HOURS.toNanos(1);
 
   static SimSystem.Outcome<Mm1Result> run(Mm1Params params) {
-    return SimSystem.run("mm1", TestConfigs.QUIET, HORIZON, result -> Mm1Model.root(params, result));
+    return SimSystem.run(
+        "mm1", TestConfigs.QUIET, HORIZON, result -> Mm1Model.root(params, result));
   }
 
   @Test
   void meanSojournMatchesTheory() {
-    // ρ = 0.5: over 200k requests the standard deviation of the sample mean is 0.66 % (300 seeds of the same model
-    // in a plain loop), so 3 % is a 4.5-sigma band. At ρ = 0.8 it would be 2 %, too wide for a useful check.
+    // ρ = 0.5: over 200k requests the standard deviation of the sample mean is 0.66 % (300 seeds of
+    // the same model
+    // in a plain loop), so 3 % is a 4.5-sigma band. At ρ = 0.8 it would be 2 %, too wide for a
+    // useful check.
     Mm1Params params = Mm1Params.rho05(42, 200_000);
 
     SimSystem.Outcome<Mm1Result> outcome = run(params);
@@ -38,10 +41,12 @@ class Mm1VirtualTimeTest {
     // Sojourn time in M/M/1 is exponential with rate μ−λ: median = ln 2 / (μ−λ).
     assertThat((double) result.latencies().getValueAtPercentile(50))
         .isCloseTo(Math.log(2) * theory, within(0.05 * Math.log(2) * theory));
-    // The run ends at the last completion: about requests / λ of virtual time (the driver is exact, the Poisson
+    // The run ends at the last completion: about requests / λ of virtual time (the driver is exact,
+    // the Poisson
     // process is not, hence the 2 % band).
     double expectedSpan = params.requests() * params.meanInterarrivalNanos();
-    assertThat((double) outcome.stats().finalVirtualNanos()).isCloseTo(expectedSpan, within(0.02 * expectedSpan));
+    assertThat((double) outcome.stats().finalVirtualNanos())
+        .isCloseTo(expectedSpan, within(0.02 * expectedSpan));
     assertThat(outcome.stats().finalVirtualNanos()).isEqualTo(result.lastCompletionNanos());
   }
 

@@ -20,12 +20,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import scala.concurrent.ExecutionContext;
 
-/** The real-time scheduler: ordering, cancellation, fixed rate, close. Waits on latches, never sleeps. */
+/**
+ * The real-time scheduler: ordering, cancellation, fixed rate, close. Waits on latches, never
+ * sleeps.
+ */
 class PreciseRealTimeSchedulerTest {
   private static final ExecutionContext INLINE = ExecutionContexts.fromExecutor(Runnable::run);
 
   private final PreciseRealTimeScheduler scheduler =
-      new PreciseRealTimeScheduler(ConfigFactory.empty(), NoLogging.getInstance(), Executors.defaultThreadFactory());
+      new PreciseRealTimeScheduler(
+          ConfigFactory.empty(), NoLogging.getInstance(), Executors.defaultThreadFactory());
 
   @AfterEach
   void close() {
@@ -34,7 +38,8 @@ class PreciseRealTimeSchedulerTest {
 
   @BeforeEach
   void warmUp() throws InterruptedException {
-    // The first call loads classes and bootstraps lambdas for milliseconds; keep that out of the timed tests.
+    // The first call loads classes and bootstraps lambdas for milliseconds; keep that out of the
+    // timed tests.
     CountDownLatch fired = new CountDownLatch(1);
     scheduler.scheduleOnce(Duration.ZERO, fired::countDown, INLINE);
     assertThat(fired.await(30, TimeUnit.SECONDS)).isTrue();
@@ -45,21 +50,31 @@ class PreciseRealTimeSchedulerTest {
     List<Integer> order = new CopyOnWriteArrayList<>();
     CountDownLatch fired = new CountDownLatch(3);
     long[] firstFiredAfter = {0};
-    // Deadlines 50 ms apart: far more than scheduling three timers can take, even on a loaded machine.
-    scheduler.scheduleOnce(Duration.ofMillis(150), () -> {
-      order.add(3);
-      fired.countDown();
-    }, INLINE);
+    // Deadlines 50 ms apart: far more than scheduling three timers can take, even on a loaded
+    // machine.
+    scheduler.scheduleOnce(
+        Duration.ofMillis(150),
+        () -> {
+          order.add(3);
+          fired.countDown();
+        },
+        INLINE);
     long scheduledAt = System.nanoTime();
-    scheduler.scheduleOnce(Duration.ofMillis(50), () -> {
-      firstFiredAfter[0] = System.nanoTime() - scheduledAt;
-      order.add(1);
-      fired.countDown();
-    }, INLINE);
-    scheduler.scheduleOnce(Duration.ofMillis(100), () -> {
-      order.add(2);
-      fired.countDown();
-    }, INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofMillis(50),
+        () -> {
+          firstFiredAfter[0] = System.nanoTime() - scheduledAt;
+          order.add(1);
+          fired.countDown();
+        },
+        INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofMillis(100),
+        () -> {
+          order.add(2);
+          fired.countDown();
+        },
+        INLINE);
 
     assertThat(fired.await(30, TimeUnit.SECONDS)).isTrue();
     assertThat(order).containsExactly(1, 2, 3);
@@ -70,7 +85,8 @@ class PreciseRealTimeSchedulerTest {
   void cancelledTimerDoesNotRun() throws InterruptedException {
     AtomicBoolean ran = new AtomicBoolean();
     CountDownLatch later = new CountDownLatch(1);
-    Cancellable cancelled = scheduler.scheduleOnce(Duration.ofMillis(20), () -> ran.set(true), INLINE);
+    Cancellable cancelled =
+        scheduler.scheduleOnce(Duration.ofMillis(20), () -> ran.set(true), INLINE);
     scheduler.scheduleOnce(Duration.ofMillis(60), later::countDown, INLINE);
 
     assertThat(cancelled.cancel()).isTrue();
@@ -81,8 +97,9 @@ class PreciseRealTimeSchedulerTest {
   @Test
   void fixedRateTimerRepeatsUntilCancelled() throws InterruptedException {
     CountDownLatch fiveTimes = new CountDownLatch(5);
-    Cancellable repeating = scheduler.scheduleAtFixedRate(Duration.ZERO, Duration.ofNanos(200_000),
-        fiveTimes::countDown, INLINE);
+    Cancellable repeating =
+        scheduler.scheduleAtFixedRate(
+            Duration.ZERO, Duration.ofNanos(200_000), fiveTimes::countDown, INLINE);
 
     assertThat(fiveTimes.await(30, TimeUnit.SECONDS)).isTrue();
     assertThat(repeating.cancel()).isTrue();
@@ -92,7 +109,8 @@ class PreciseRealTimeSchedulerTest {
   @Test
   void closeRunsTaskRunOnCloseAndRefusesNewTimers() {
     AtomicBoolean ranOnClose = new AtomicBoolean();
-    scheduler.scheduleOnce(Duration.ofHours(1), (Scheduler.TaskRunOnClose) () -> ranOnClose.set(true), INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofHours(1), (Scheduler.TaskRunOnClose) () -> ranOnClose.set(true), INLINE);
 
     scheduler.close();
 

@@ -12,14 +12,19 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.junit.jupiter.api.Test;
 
-/** The same M/M/1 behaviours on a fork-join dispatcher in real time: configuration is the only difference. */
+/**
+ * The same M/M/1 behaviours on a fork-join dispatcher in real time: configuration is the only
+ * difference.
+ */
 class RealTimeModeTest {
 
   private static Mm1Result runInRealTime(ClockMode mode, Mm1Params params) throws Exception {
-    Config config = mode.config().withFallback(TestConfigs.QUIET).withFallback(ConfigFactory.load());
+    Config config =
+        mode.config().withFallback(TestConfigs.QUIET).withFallback(ConfigFactory.load());
     CompletableFuture<Mm1Result> result = new CompletableFuture<>();
     ActorSystem<Void> system =
-        ActorSystem.create(Mm1Model.root(params, result), "real-time", config, SimDispatcher.selector());
+        ActorSystem.create(
+            Mm1Model.root(params, result), "real-time", config, SimDispatcher.selector());
     try {
       assertThat(NanoClock.of(system)).isSameAs(NanoClock.SYSTEM);
       return result.get(60, TimeUnit.SECONDS);
@@ -37,7 +42,8 @@ class RealTimeModeTest {
     Mm1Result result = runInRealTime(ClockMode.REAL_PRECISE, params);
 
     assertThat(result.completed()).isEqualTo(5_000);
-    // Real threads only add delay to the modelled service time; the mean cannot fall below half of it.
+    // Real threads only add delay to the modelled service time; the mean cannot fall below half of
+    // it.
     assertThat(result.meanSojournNanos()).isGreaterThan(params.meanServiceNanos() / 2);
   }
 

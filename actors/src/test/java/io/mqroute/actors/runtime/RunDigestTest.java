@@ -8,7 +8,8 @@ class RunDigestTest {
 
   @Test
   void sameSequenceSameDigest() {
-    assertThat(new RunDigest().add(1, 2).add(3).value()).isEqualTo(new RunDigest().add(1).add(2).add(3).value());
+    assertThat(new RunDigest().add(1, 2).add(3).value())
+        .isEqualTo(new RunDigest().add(1).add(2).add(3).value());
   }
 
   @Test
@@ -22,7 +23,8 @@ class RunDigestTest {
 
   @Test
   void valueIsStableAcrossReleases() {
-    // Digests are compared across JVMs and versions; changing the mixing function must be deliberate.
+    // Digests are compared across JVMs and versions; changing the mixing function must be
+    // deliberate.
     assertThat(new RunDigest().add(42, 200_000).hex()).isEqualTo("7ca4d9fb390e3d98");
     assertThat(new RunDigest().hex()).isEqualTo("3564b439cd1e1f16");
   }

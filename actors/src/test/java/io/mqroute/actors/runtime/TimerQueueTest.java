@@ -48,7 +48,9 @@ class TimerQueueTest {
       assertThat(timers.get(i).cancel()).isTrue();
     }
     assertThat(queue.liveCount()).isEqualTo(1_000);
-    assertThat(queue.heapSize()).as("compacted, not 10,000 entries").isLessThanOrEqualTo(1_000 + 256);
+    assertThat(queue.heapSize())
+        .as("compacted, not 10,000 entries")
+        .isLessThanOrEqualTo(1_000 + 256);
     assertThat(queue.nextDeadline()).isEqualTo(1_000 + 9_000);
   }
 
@@ -68,7 +70,8 @@ class TimerQueueTest {
 
   @Test
   void deadlinesSaturateInsteadOfOverflowing() {
-    assertThat(TimerQueue.saturatedAdd(Long.MAX_VALUE - 5, 10)).isEqualTo(TimerQueue.NO_DEADLINE - 1);
+    assertThat(TimerQueue.saturatedAdd(Long.MAX_VALUE - 5, 10))
+        .isEqualTo(TimerQueue.NO_DEADLINE - 1);
     assertThat(TimerQueue.saturatedAdd(7, 3)).isEqualTo(10);
     TimerQueue queue = new TimerQueue();
     queue.add(Long.MAX_VALUE, 0, NOOP, null);
@@ -85,6 +88,7 @@ class TimerQueueTest {
     queue.add(30, 0, cancelledOnClose, null).cancel();
 
     assertThat(queue.close()).containsExactly(onClose);
-    assertThatThrownBy(() -> queue.add(40, 0, NOOP, null)).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> queue.add(40, 0, NOOP, null))
+        .isInstanceOf(IllegalStateException.class);
   }
 }

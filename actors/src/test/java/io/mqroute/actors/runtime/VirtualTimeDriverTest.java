@@ -16,10 +16,14 @@ import org.apache.pekko.event.NoLogging;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** Start barrier, foreign-task detection and thread confinement of the driver, without an ActorSystem. */
+/**
+ * Start barrier, foreign-task detection and thread confinement of the driver, without an
+ * ActorSystem.
+ */
 class VirtualTimeDriverTest {
   private final VirtualTimeScheduler scheduler =
-      new VirtualTimeScheduler(ConfigFactory.empty(), NoLogging.getInstance(), Executors.defaultThreadFactory());
+      new VirtualTimeScheduler(
+          ConfigFactory.empty(), NoLogging.getInstance(), Executors.defaultThreadFactory());
   private final VirtualTimeDriver driver = VirtualTimeDriver.bindToCurrentThread(scheduler);
   private final ExecutorService simExecutor = scheduler.newExecutorService();
   private final ExecutorService otherThread = Executors.newSingleThreadExecutor();
@@ -33,7 +37,9 @@ class VirtualTimeDriverTest {
   @Test
   void pumpRunsForeignTasksWithoutAdvancingVirtualTime() {
     boolean[] timerFired = {false};
-    scheduler.scheduleOnce(Duration.ofNanos(10), () -> timerFired[0] = true,
+    scheduler.scheduleOnce(
+        Duration.ofNanos(10),
+        () -> timerFired[0] = true,
         ExecutionContexts.fromExecutor(Runnable::run));
     AtomicBoolean started = new AtomicBoolean();
     otherThread.execute(() -> simExecutor.execute(() -> started.set(true)));
@@ -54,17 +60,24 @@ class VirtualTimeDriverTest {
     AtomicBoolean sent = new AtomicBoolean();
     CompletableFuture<Void> runStarted = new CompletableFuture<>();
     simExecutor.execute(() -> runStarted.complete(null));
-    // Keeps the run busy (one timer per virtual microsecond) until the other thread has injected its task.
-    scheduler.scheduleAtFixedRate(Duration.ofNanos(1_000), Duration.ofNanos(1_000), () -> {},
+    // Keeps the run busy (one timer per virtual microsecond) until the other thread has injected
+    // its task.
+    scheduler.scheduleAtFixedRate(
+        Duration.ofNanos(1_000),
+        Duration.ofNanos(1_000),
+        () -> {},
         ExecutionContexts.fromExecutor(Runnable::run));
-    otherThread.execute(() -> {
-      runStarted.join();
-      simExecutor.execute(() -> {});
-      sent.set(true);
-    });
+    otherThread.execute(
+        () -> {
+          runStarted.join();
+          simExecutor.execute(() -> {});
+          sent.set(true);
+        });
 
-    ForeignTaskException failure = catchThrowableOfType(ForeignTaskException.class,
-        () -> driver.runUntil(TimeUnit.HOURS.toNanos(1), sent::get));
+    ForeignTaskException failure =
+        catchThrowableOfType(
+            ForeignTaskException.class,
+            () -> driver.runUntil(TimeUnit.HOURS.toNanos(1), sent::get));
 
     assertThat(failure).isNotNull();
     assertThat(failure.stats().foreignTasks()).isEqualTo(1);
@@ -91,14 +104,20 @@ class VirtualTimeDriverTest {
 
   @Test
   void driverRefusesCallsFromAnotherThread() throws Exception {
-    Throwable thrown = otherThread.submit(() -> {
-      try {
-        driver.runUntil(1, () -> true);
-        return null;
-      } catch (IllegalStateException e) {
-        return e;
-      }
-    }).get();
-    assertThat(thrown).isInstanceOf(IllegalStateException.class).hasMessageContaining("bound to thread");
+    Throwable thrown =
+        otherThread
+            .submit(
+                () -> {
+                  try {
+                    driver.runUntil(1, () -> true);
+                    return null;
+                  } catch (IllegalStateException e) {
+                    return e;
+                  }
+                })
+            .get();
+    assertThat(thrown)
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("bound to thread");
   }
 }

@@ -23,15 +23,19 @@ class VirtualTimeSchedulerTest {
   private static final long NEVER = Long.MAX_VALUE;
 
   private final VirtualTimeScheduler scheduler =
-      new VirtualTimeScheduler(ConfigFactory.empty(), NoLogging.getInstance(), Executors.defaultThreadFactory());
+      new VirtualTimeScheduler(
+          ConfigFactory.empty(), NoLogging.getInstance(), Executors.defaultThreadFactory());
   private final VirtualTimeDriver driver = VirtualTimeDriver.bindToCurrentThread(scheduler);
 
   @Test
   void timersFireAtTheirExactVirtualDeadlinesInOrder() {
     List<String> fired = new ArrayList<>();
-    scheduler.scheduleOnce(Duration.ofNanos(40_000), () -> fired.add("40us@" + scheduler.nanoTime()), INLINE);
-    scheduler.scheduleOnce(Duration.ofNanos(7), () -> fired.add("a@" + scheduler.nanoTime()), INLINE);
-    scheduler.scheduleOnce(Duration.ofNanos(7), () -> fired.add("b@" + scheduler.nanoTime()), INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofNanos(40_000), () -> fired.add("40us@" + scheduler.nanoTime()), INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofNanos(7), () -> fired.add("a@" + scheduler.nanoTime()), INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofNanos(7), () -> fired.add("b@" + scheduler.nanoTime()), INLINE);
 
     RunStats stats = driver.runUntil(NEVER, () -> false);
 
@@ -45,17 +49,18 @@ class VirtualTimeSchedulerTest {
   void cancelledTimerDoesNotFireAndItsSchedulerTaskIsTold() {
     boolean[] ran = {false};
     boolean[] toldCancelled = {false};
-    SchedulerTask task = new SchedulerTask() {
-      @Override
-      public void run() {
-        ran[0] = true;
-      }
+    SchedulerTask task =
+        new SchedulerTask() {
+          @Override
+          public void run() {
+            ran[0] = true;
+          }
 
-      @Override
-      public void cancelled() {
-        toldCancelled[0] = true;
-      }
-    };
+          @Override
+          public void cancelled() {
+            toldCancelled[0] = true;
+          }
+        };
     Cancellable handle = scheduler.scheduleOnce(Duration.ofMillis(1), task, INLINE);
 
     assertThat(handle.cancel()).isTrue();
@@ -80,12 +85,17 @@ class VirtualTimeSchedulerTest {
   void fixedRateTimerFiresEveryIntervalUntilCancelled() {
     List<Long> times = new ArrayList<>();
     Cancellable[] handle = new Cancellable[1];
-    handle[0] = scheduler.scheduleAtFixedRate(Duration.ofNanos(100), Duration.ofNanos(250), () -> {
-      times.add(scheduler.nanoTime());
-      if (times.size() == 4) {
-        handle[0].cancel();
-      }
-    }, INLINE);
+    handle[0] =
+        scheduler.scheduleAtFixedRate(
+            Duration.ofNanos(100),
+            Duration.ofNanos(250),
+            () -> {
+              times.add(scheduler.nanoTime());
+              if (times.size() == 4) {
+                handle[0].cancel();
+              }
+            },
+            INLINE);
 
     RunStats stats = driver.runUntil(NEVER, () -> false);
 
@@ -96,10 +106,14 @@ class VirtualTimeSchedulerTest {
   @Test
   void repeatedTaskThatThrowsIsNotRunAgain() {
     int[] runs = {0};
-    scheduler.scheduleAtFixedRate(Duration.ZERO, Duration.ofNanos(10), () -> {
-      runs[0]++;
-      throw new IllegalStateException("boom");
-    }, INLINE);
+    scheduler.scheduleAtFixedRate(
+        Duration.ZERO,
+        Duration.ofNanos(10),
+        () -> {
+          runs[0]++;
+          throw new IllegalStateException("boom");
+        },
+        INLINE);
     driver.runUntil(1_000, () -> false);
     assertThat(runs[0]).isEqualTo(1);
     assertThat(scheduler.pendingTimers()).isZero();
@@ -108,7 +122,8 @@ class VirtualTimeSchedulerTest {
   @Test
   void horizonStopsARunAndMovesTheClockToIt() {
     int[] ticks = {0};
-    scheduler.scheduleAtFixedRate(Duration.ofMillis(1), Duration.ofMillis(1), () -> ticks[0]++, INLINE);
+    scheduler.scheduleAtFixedRate(
+        Duration.ofMillis(1), Duration.ofMillis(1), () -> ticks[0]++, INLINE);
 
     RunStats stats = driver.runUntil(1_000_500_000L, () -> false);
 
@@ -121,13 +136,14 @@ class VirtualTimeSchedulerTest {
   void doneIsCheckedWhileTheQueueNeverDrains() {
     ExecutorService executor = scheduler.newExecutorService();
     long[] count = {0};
-    Runnable endless = new Runnable() {
-      @Override
-      public void run() {
-        count[0]++;
-        executor.execute(this);
-      }
-    };
+    Runnable endless =
+        new Runnable() {
+          @Override
+          public void run() {
+            count[0]++;
+            executor.execute(this);
+          }
+        };
     executor.execute(endless);
 
     RunStats stats = driver.runUntil(NEVER, () -> count[0] >= 5_000);
@@ -154,7 +170,8 @@ class VirtualTimeSchedulerTest {
   @Test
   void closeRunsPendingTaskRunOnCloseTasksAndThenRefusesTimers() {
     boolean[] ran = {false, false};
-    scheduler.scheduleOnce(Duration.ofSeconds(1), (Scheduler.TaskRunOnClose) () -> ran[0] = true, INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofSeconds(1), (Scheduler.TaskRunOnClose) () -> ran[0] = true, INLINE);
     scheduler.scheduleOnce(Duration.ofSeconds(1), () -> ran[1] = true, INLINE);
 
     scheduler.close();

@@ -12,25 +12,28 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * architecture.md §3: behaviours read time only through {@link NanoClock} and wait only through timers. This guard
- * scans the module's main sources; only this runtime package may touch the wall clock.
+ * architecture.md §3: behaviours read time only through {@link NanoClock} and wait only through
+ * timers. This guard scans the module's main sources; only this runtime package may touch the wall
+ * clock.
  */
 class WallClockUsageTest {
   private static final Path MAIN = Path.of("src/main/java");
   private static final Path RUNTIME = MAIN.resolve("io/mqroute/actors/runtime");
   private static final Pattern WALL_CLOCK =
-      Pattern.compile("System\\s*\\.\\s*(nanoTime|currentTimeMillis)\\s*\\(|Thread\\s*\\.\\s*sleep\\s*\\(");
+      Pattern.compile(
+          "System\\s*\\.\\s*(nanoTime|currentTimeMillis)\\s*\\(|Thread\\s*\\.\\s*sleep\\s*\\(");
 
   @Test
   void onlyTheRuntimePackageReadsTheWallClock() throws IOException {
     assertThat(MAIN).isDirectory();
     List<Path> offenders;
     try (Stream<Path> files = Files.walk(MAIN)) {
-      offenders = files
-          .filter(file -> file.toString().endsWith(".java"))
-          .filter(file -> !file.startsWith(RUNTIME))
-          .filter(WallClockUsageTest::readsWallClock)
-          .collect(Collectors.toList());
+      offenders =
+          files
+              .filter(file -> file.toString().endsWith(".java"))
+              .filter(file -> !file.startsWith(RUNTIME))
+              .filter(WallClockUsageTest::readsWallClock)
+              .collect(Collectors.toList());
     }
     assertThat(offenders).as("use NanoClock / typed timers instead").isEmpty();
   }

@@ -27,64 +27,79 @@ import org.openjdk.jmh.annotations.State;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class SelectorBenchmark {
 
-    @Param({"static-cpu", "mq-map", "reduced-v3", "reduced-v3-fg", "random", "round-robin", "p2c",
-            "shortest", "single", "hotplug-aware"})
-    public String selector;
+  @Param({
+    "static-cpu",
+    "mq-map",
+    "reduced-v3",
+    "reduced-v3-fg",
+    "random",
+    "round-robin",
+    "p2c",
+    "shortest",
+    "single",
+    "hotplug-aware"
+  })
+  public String selector;
 
-    @Param({"24", "96", "256"})
-    public int queues;
+  @Param({"24", "96", "256"})
+  public int queues;
 
-    private Events events;
-    private QueueSelector sel;
-    private SeededRandom routing;
-    private int i;
+  private Events events;
+  private QueueSelector sel;
+  private SeededRandom routing;
+  private int i;
 
-    @Setup
-    public void setUp() {
-        events = new Events(queues, 20261130L);
-        sel = switch (selector) {
-            case "reduced-v3-fg" -> Selectors.create("reduced-v3", Map.of("foreground-only", "true"));
-            case "hotplug-aware" -> Selectors.create("hotplug-aware", Map.of("inner", "reduced-v3"));
-            default -> Selectors.create(selector);
+  @Setup
+  public void setUp() {
+    events = new Events(queues, 20261130L);
+    sel =
+        switch (selector) {
+          case "reduced-v3-fg" -> Selectors.create("reduced-v3", Map.of("foreground-only", "true"));
+          case "hotplug-aware" -> Selectors.create("hotplug-aware", Map.of("inner", "reduced-v3"));
+          default -> Selectors.create(selector);
         };
-        routing = SeededRandom.stream(20261130L, "routing");
-        sel.select(events.view, 0, false, routing); // mq-map builds its map here, not in the loop
+    routing = SeededRandom.stream(20261130L, "routing");
+    sel.select(events.view, 0, false, routing); // mq-map builds its map here, not in the loop
+  }
+
+  @Benchmark
+  public int decide() {
+    int k = i++ & Events.MASK;
+    events.view.setNrReqs(events.queue[k], events.depth[k]);
+    return sel.select(events.view, events.cpu[k], events.background[k], routing);
+  }
+
+  /** Pre-generated machine and event stream shared by the benchmarks. */
+  static final class Events {
+    /** Long enough that branch predictors cannot learn the (periodic) event stream. */
+    static final int SIZE = 1 << 16;
+
+    static final int MASK = SIZE - 1;
+    final MutableRoutingView view;
+    final int[] queue = new int[SIZE];
+    final int[] depth = new int[SIZE];
+    final int[] cpu = new int[SIZE];
+    final boolean[] background = new boolean[SIZE];
+
+    Events(int queues, long seed) {
+      view =
+          MutableRoutingView.newBuilder(CpuTopology.uniform(2, queues / 2))
+              .offline(queues / 2 + 1)
+              .build();
+      SeededRandom r = SeededRandom.stream(seed, "bench-events");
+      for (int q = 0; q < queues; q++) {
+        view.setNrReqs(q, geometric(r));
+      }
+      for (int k = 0; k < SIZE; k++) {
+        queue[k] = r.nextInt(queues);
+        depth[k] = geometric(r);
+        cpu[k] = r.nextInt(queues);
+        background[k] = r.nextInt(2) == 1;
+      }
     }
 
-    @Benchmark
-    public int decide() {
-        int k = i++ & Events.MASK;
-        events.view.setNrReqs(events.queue[k], events.depth[k]);
-        return sel.select(events.view, events.cpu[k], events.background[k], routing);
+    private static int geometric(SeededRandom r) {
+      return Math.min(32, (int) r.nextExponential(3.0));
     }
-
-    /** Pre-generated machine and event stream shared by the benchmarks. */
-    static final class Events {
-        /** Long enough that branch predictors cannot learn the (periodic) event stream. */
-        static final int SIZE = 1 << 16;
-        static final int MASK = SIZE - 1;
-        final MutableRoutingView view;
-        final int[] queue = new int[SIZE];
-        final int[] depth = new int[SIZE];
-        final int[] cpu = new int[SIZE];
-        final boolean[] background = new boolean[SIZE];
-
-        Events(int queues, long seed) {
-            view = MutableRoutingView.newBuilder(CpuTopology.uniform(2, queues / 2)).offline(queues / 2 + 1).build();
-            SeededRandom r = SeededRandom.stream(seed, "bench-events");
-            for (int q = 0; q < queues; q++) {
-                view.setNrReqs(q, geometric(r));
-            }
-            for (int k = 0; k < SIZE; k++) {
-                queue[k] = r.nextInt(queues);
-                depth[k] = geometric(r);
-                cpu[k] = r.nextInt(queues);
-                background[k] = r.nextInt(2) == 1;
-            }
-        }
-
-        private static int geometric(SeededRandom r) {
-            return Math.min(32, (int) r.nextExponential(3.0));
-        }
-    }
+  }
 }

@@ -14,8 +14,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Serialize + deserialize one request without a reply address through the pooled Kryo codec (the work Pekko's
- * serializer does per remote message). Targets: at most 300 ns per round trip and 48 bytes per request.
+ * Serialize + deserialize one request without a reply address through the pooled Kryo codec (the
+ * work Pekko's serializer does per remote message). Targets: at most 300 ns per round trip and 48
+ * bytes per request.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -28,7 +29,8 @@ public class WireRoundTripBench {
   @Setup
   public void setup() {
     codec = new KryoCodec(null, 4, 64 * 1024);
-    request = new Request(1_234_567L, Op.READ, 7L, 734_003_200L, 4096, true, 17, 30_000_123_456L, null);
+    request =
+        new Request(1_234_567L, Op.READ, 7L, 734_003_200L, 4096, true, 17, 30_000_123_456L, null);
     encoded = codec.encode(request);
   }
 

@@ -11,7 +11,10 @@ import io.mqroute.actors.runtime.mm1.Mm1Result;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The hand-written DES and the actor model in virtual time are two independent simulators of the same model. */
+/**
+ * The hand-written DES and the actor model in virtual time are two independent simulators of the
+ * same model.
+ */
 class HandDesMm1Test {
 
   @Test
@@ -28,9 +31,12 @@ class HandDesMm1Test {
     Mm1Params params = Mm1Params.rho08(11, 20_000);
 
     HandDesMm1.Result hand = HandDesMm1.run(params);
-    SimSystem.Outcome<Mm1Result> actors = SimSystem.run("cross-check", ConfigFactory.parseString(
-        "pekko.loglevel = WARNING, pekko.stdout-loglevel = WARNING"), TimeUnit.HOURS.toNanos(1),
-        result -> Mm1Model.root(params, result));
+    SimSystem.Outcome<Mm1Result> actors =
+        SimSystem.run(
+            "cross-check",
+            ConfigFactory.parseString("pekko.loglevel = WARNING, pekko.stdout-loglevel = WARNING"),
+            TimeUnit.HOURS.toNanos(1),
+            result -> Mm1Model.root(params, result));
 
     Mm1Result actor = actors.result().orElseThrow();
     assertThat(actor.digest()).isEqualTo(hand.digest());

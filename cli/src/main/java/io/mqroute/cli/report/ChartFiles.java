@@ -14,8 +14,8 @@ final class ChartFiles {
   private ChartFiles() {}
 
   /**
-   * Selects headless AWT unless the user chose otherwise. Must run before the first chart is created: AWT
-   * reads the property once, and the CLI runs on servers and in CI without a display.
+   * Selects headless AWT unless the user chose otherwise. Must run before the first chart is
+   * created: AWT reads the property once, and the CLI runs on servers and in CI without a display.
    */
   static void headless() {
     if (System.getProperty("java.awt.headless") == null) {
@@ -27,12 +27,14 @@ final class ChartFiles {
   static List<Path> save(Chart<?, ?> chart, Path dir, String name) throws IOException {
     Path png = dir.resolve(name + ".png");
     Path svg = dir.resolve(name + ".svg");
-    // Streams rather than XChart's file-name overloads: those append extensions and hide the path in errors.
+    // Streams rather than XChart's file-name overloads: those append extensions and hide the path
+    // in errors.
     try (OutputStream out = Files.newOutputStream(png)) {
       BitmapEncoder.saveBitmap(chart, out, BitmapEncoder.BitmapFormat.PNG);
     }
     try (OutputStream out = Files.newOutputStream(svg)) {
-      VectorGraphicsEncoder.saveVectorGraphic(chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
+      VectorGraphicsEncoder.saveVectorGraphic(
+          chart, out, VectorGraphicsEncoder.VectorGraphicsFormat.SVG);
     }
     return List.of(png, svg);
   }

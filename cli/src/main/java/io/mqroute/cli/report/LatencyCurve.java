@@ -11,8 +11,8 @@ final class LatencyCurve {
   private LatencyCurve() {}
 
   /**
-   * The merged histogram, or empty when nothing completed. These are the samples
-   * {@link io.mqroute.actors.experiment.Summary} reads, so the curve and the table agree.
+   * The merged histogram, or empty when nothing completed. These are the samples {@link
+   * io.mqroute.actors.experiment.Summary} reads, so the curve and the table agree.
    */
   static Optional<Histogram> of(List<JobStats> clones) {
     Histogram all = null;

@@ -26,19 +26,19 @@ import java.util.function.Function;
  * The result files of one {@code mqroute run}, in one directory:
  *
  * <ul>
- *   <li>{@code result.json}: the whole run ({@link ResultJson}; contract in {@code docs/result-json.md});
- *       written last, so its presence means the directory is complete;
- *   <li>{@code <variant>.fio.json}: fio's {@code --output-format=json} document of each variant, exactly
- *       {@link FioJsonReport}'s text (the same document as {@code variants[i].fio});
+ *   <li>{@code result.json}: the whole run ({@link ResultJson}; contract in {@code
+ *       docs/result-json.md}); written last, so its presence means the directory is complete;
+ *   <li>{@code <variant>.fio.json}: fio's {@code --output-format=json} document of each variant,
+ *       exactly {@link FioJsonReport}'s text (the same document as {@code variants[i].fio});
  *   <li>{@code results.csv}: one row per variant ({@link ResultsCsv});
- *   <li>plots as PNG and SVG: {@code latency-percentiles}, {@code iops}, {@code latency-p999}, and per
- *       {@link Sweep} {@code sweep-<key>-iops} and {@code sweep-<key>-p999}.
+ *   <li>plots as PNG and SVG: {@code latency-percentiles}, {@code iops}, {@code latency-p999}, and
+ *       per {@link Sweep} {@code sweep-<key>-iops} and {@code sweep-<key>-p999}.
  * </ul>
  *
- * <p>Use {@link #create} before the run (so that an unusable directory is reported before minutes of
- * simulation, not after) and {@link #write(ExperimentResult)} after it; both report problems as a
- * {@link UserError} {@code cannot write results to DIR: reason}. {@link #write(ExperimentResult, Path,
- * String, Instant, Function)} is the plain I/O underneath.
+ * <p>Use {@link #create} before the run (so that an unusable directory is reported before minutes
+ * of simulation, not after) and {@link #write(ExperimentResult)} after it; both report problems as
+ * a {@link UserError} {@code cannot write results to DIR: reason}. {@link #write(ExperimentResult,
+ * Path, String, Instant, Function)} is the plain I/O underneath.
  */
 public final class ResultFiles {
   public static final String RESULT_JSON = "result.json";
@@ -60,8 +60,8 @@ public final class ResultFiles {
   /**
    * Creates the directory (and its parents).
    *
-   * @param dir     the directory, or null for {@link #defaultDir} under the working directory (with a
-   *                {@code -2}, {@code -3}, ... suffix if a run in the same second already used the name)
+   * @param dir the directory, or null for {@link #defaultDir} under the working directory (with a
+   *     {@code -2}, {@code -3}, ... suffix if a run in the same second already used the name)
    * @param created when the run started: the {@code created} field and the default directory's name
    * @throws UserError if the directory cannot be created or is not writable
    */
@@ -101,7 +101,11 @@ public final class ResultFiles {
    */
   public List<Path> write(ExperimentResult result) {
     try {
-      return write(result, dir, version(), created,
+      return write(
+          result,
+          dir,
+          version(),
+          created,
           result.spec().sweepKeys().isEmpty() ? Sweep.PARAMS : ResultFiles::variantAndPoint);
     } catch (IOException e) {
       throw cannotWrite(dir, e);
@@ -110,7 +114,10 @@ public final class ResultFiles {
     }
   }
 
-  /** A run's sweep coordinates plus its variant's name, so that a sweep plot draws one line per variant. */
+  /**
+   * A run's sweep coordinates plus its variant's name, so that a sweep plot draws one line per
+   * variant.
+   */
   static Map<String, String> variantAndPoint(VariantResult r) {
     Map<String, String> m = new java.util.LinkedHashMap<>();
     m.put(Sweep.VARIANT, r.variant().name());
@@ -121,21 +128,33 @@ public final class ResultFiles {
   /**
    * Writes every file into {@code dir}, which must exist.
    *
-   * @param version    mqroute's version, for {@code mqroute_version} and fio's {@code "fio version"}
+   * @param version mqroute's version, for {@code mqroute_version} and fio's {@code "fio version"}
    * @param sweepPoint a variant's coordinates for sweep plots (see {@link Sweep#detect})
    * @return the files written, {@code result.json} last
    */
-  public static List<Path> write(ExperimentResult result, Path dir, String version, Instant created,
-      Function<VariantResult, Map<String, String>> sweepPoint) throws IOException {
+  public static List<Path> write(
+      ExperimentResult result,
+      Path dir,
+      String version,
+      Instant created,
+      Function<VariantResult, Map<String, String>> sweepPoint)
+      throws IOException {
     List<Path> written = new ArrayList<>();
     for (VariantResult r : result.variants()) {
       Path f = dir.resolve(r.variant().id().replaceAll("[^A-Za-z0-9._-]", "_") + FIO_JSON_SUFFIX);
-      written.add(text(f, FioJsonReport.render(r.result().jobs(), r.variant().workload().globalOptions(),
-          version, ResultJson.fioTimestamp(r))));
+      written.add(
+          text(
+              f,
+              FioJsonReport.render(
+                  r.result().jobs(),
+                  r.variant().workload().globalOptions(),
+                  version,
+                  ResultJson.fioTimestamp(r))));
     }
     written.add(text(dir.resolve(RESULTS_CSV), ResultsCsv.render(result.variants())));
     ChartFiles.headless();
-    written.addAll(ChartFiles.save(PercentileChart.of(result.variants()), dir, "latency-percentiles"));
+    written.addAll(
+        ChartFiles.save(PercentileChart.of(result.variants()), dir, "latency-percentiles"));
     written.addAll(ChartFiles.save(VariantBars.iops(result.variants()), dir, "iops"));
     written.addAll(ChartFiles.save(VariantBars.p999(result.variants()), dir, "latency-p999"));
     for (Sweep s : Sweep.detect(result.variants(), sweepPoint)) {
@@ -147,7 +166,9 @@ public final class ResultFiles {
     return written;
   }
 
-  /** The version {@code mqroute --version} prints: the jar's, or {@code dev} when run from classes. */
+  /**
+   * The version {@code mqroute --version} prints: the jar's, or {@code dev} when run from classes.
+   */
   static String version() {
     String v = ResultFiles.class.getPackage().getImplementationVersion();
     return v == null ? "dev" : v;

@@ -10,19 +10,31 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code results.csv}: one row per variant with the numbers of {@code result.json}'s {@code summary}, in RFC
- * 4180 form (CRLF line ends, fields with a comma, quote or line break quoted, quotes doubled).
+ * {@code results.csv}: one row per variant with the numbers of {@code result.json}'s {@code
+ * summary}, in RFC 4180 form (CRLF line ends, fields with a comma, quote or line break quoted,
+ * quotes doubled).
  *
- * <p>Columns: {@code variant}, then one per parameter any variant overrides or a sweep varies (in order of first
- * appearance; empty where a variant keeps the base value), then {@link #METRICS}. Floats have six decimals, as in
- * the JSON. With replications the numbers are the means over them ({@link VariantResult#summary()}, as the
- * comparison table and {@code result.json}'s summary), {@code replications} says how many, and the status
- * covers all of them.
+ * <p>Columns: {@code variant}, then one per parameter any variant overrides or a sweep varies (in
+ * order of first appearance; empty where a variant keeps the base value), then {@link #METRICS}.
+ * Floats have six decimals, as in the JSON. With replications the numbers are the means over them
+ * ({@link VariantResult#summary()}, as the comparison table and {@code result.json}'s summary),
+ * {@code replications} says how many, and the status covers all of them.
  */
 public final class ResultsCsv {
   /** The columns after the parameters. Latencies are fio's {@code lat}, in nanoseconds. */
-  public static final List<String> METRICS = List.of("iops", "bw_bytes", "lat_mean_ns", "lat_p50_ns",
-      "lat_p99_ns", "lat_p99.9_ns", "lat_p99.99_ns", "errors", "replications", "status", "digest");
+  public static final List<String> METRICS =
+      List.of(
+          "iops",
+          "bw_bytes",
+          "lat_mean_ns",
+          "lat_p50_ns",
+          "lat_p99_ns",
+          "lat_p99.9_ns",
+          "lat_p99.99_ns",
+          "errors",
+          "replications",
+          "status",
+          "digest");
 
   private static final String EOL = "\r\n";
 
@@ -31,10 +43,11 @@ public final class ResultsCsv {
   /** The whole file. */
   public static String render(List<VariantResult> results) {
     Set<String> params = new LinkedHashSet<>();
-    results.forEach(r -> {
-      params.addAll(r.variant().params().keySet());
-      params.addAll(r.variant().point().keySet());
-    });
+    results.forEach(
+        r -> {
+          params.addAll(r.variant().params().keySet());
+          params.addAll(r.variant().point().keySet());
+        });
     StringBuilder sb = new StringBuilder();
     List<String> header = new ArrayList<>();
     header.add("variant");
@@ -66,7 +79,9 @@ public final class ResultsCsv {
 
   /** One field, quoted when RFC 4180 requires it. */
   public static String field(String value) {
-    if (value.indexOf(',') < 0 && value.indexOf('"') < 0 && value.indexOf('\r') < 0
+    if (value.indexOf(',') < 0
+        && value.indexOf('"') < 0
+        && value.indexOf('\r') < 0
         && value.indexOf('\n') < 0) {
       return value;
     }

@@ -8,13 +8,14 @@ import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 
 /**
- * Tells the user about finished variants: a progress bar (one step per variant) on a terminal, else one
- * line per variant on {@code err}. Called from the runner's threads, in completion order.
+ * Tells the user about finished variants: a progress bar (one step per variant) on a terminal, else
+ * one line per variant on {@code err}. Called from the runner's threads, in completion order.
  *
- * <p>The bar writes ANSI codes and carriage returns even into a file or pipe, so it is only used when
- * {@link System#console()} is not null (stdin and stdout are a terminal) and {@code TERM} is not
- * {@code dumb}; then it draws on {@link System#err}, which is where the CLI's {@code err} goes. (With
- * only stderr redirected the bar still goes into that file; use {@code </dev/null} to get plain lines.)
+ * <p>The bar writes ANSI codes and carriage returns even into a file or pipe, so it is only used
+ * when {@link System#console()} is not null (stdin and stdout are a terminal) and {@code TERM} is
+ * not {@code dumb}; then it draws on {@link System#err}, which is where the CLI's {@code err} goes.
+ * (With only stderr redirected the bar still goes into that file; use {@code </dev/null} to get
+ * plain lines.)
  */
 public final class RunProgress implements Consumer<VariantResult>, AutoCloseable {
   private final PrintWriter err;
@@ -30,8 +31,13 @@ public final class RunProgress implements Consumer<VariantResult>, AutoCloseable
     if (System.console() == null || "dumb".equals(System.getenv("TERM"))) {
       return lines(err);
     }
-    ProgressBar bar = new ProgressBarBuilder().setTaskName(experimentName).setInitialMax(variants)
-        .setUnit(" variants", 1).setUpdateIntervalMillis(250).build();
+    ProgressBar bar =
+        new ProgressBarBuilder()
+            .setTaskName(experimentName)
+            .setInitialMax(variants)
+            .setUnit(" variants", 1)
+            .setUpdateIntervalMillis(250)
+            .build();
     return new RunProgress(err, bar);
   }
 
@@ -55,8 +61,12 @@ public final class RunProgress implements Consumer<VariantResult>, AutoCloseable
 
   /** The plain line for a finished variant. */
   static String line(VariantResult r) {
-    return String.format(Locale.ROOT, "mqroute: variant %s done in %.1f s wall (%.3fs virtual)",
-        r.variant().id(), r.wallNanos() / 1e9, r.result().endNanos() / 1e9);
+    return String.format(
+        Locale.ROOT,
+        "mqroute: variant %s done in %.1f s wall (%.3fs virtual)",
+        r.variant().id(),
+        r.wallNanos() / 1e9,
+        r.result().endNanos() / 1e9);
   }
 
   /** Finishes the bar's line (no-op for plain lines). */

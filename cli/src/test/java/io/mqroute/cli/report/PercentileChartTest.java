@@ -16,7 +16,8 @@ class PercentileChartTest {
     assertThat(PercentileChart.position(90)).isCloseTo(1, within(1e-9));
     assertThat(PercentileChart.position(99.9)).isCloseTo(3, within(1e-9));
     assertThat(PercentileChart.position(50)).isCloseTo(Math.log10(2), within(1e-9));
-    assertThat(PercentileChart.percentile(PercentileChart.position(99.99))).isCloseTo(99.99, within(1e-9));
+    assertThat(PercentileChart.percentile(PercentileChart.position(99.99)))
+        .isCloseTo(99.99, within(1e-9));
   }
 
   @Test
@@ -49,6 +50,7 @@ class PercentileChartTest {
     ChartFiles.headless();
     PercentileChart chart = PercentileChart.of(List.of());
     assertThat(chart.getSeriesMap()).isEmpty();
-    assertThat(ChartFiles.save(chart, dir, "empty")).allSatisfy(f -> assertThat(f).isNotEmptyFile());
+    assertThat(ChartFiles.save(chart, dir, "empty"))
+        .allSatisfy(f -> assertThat(f).isNotEmptyFile());
   }
 }

@@ -21,12 +21,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A replicated, swept experiment: every summary output (table, result.json's summary, results.csv) shows the mean
- * over the replications, the per-variant fio text says which replication it is, and a sweep plots one line per
- * variant.
+ * A replicated, swept experiment: every summary output (table, result.json's summary, results.csv)
+ * shows the mean over the replications, the per-variant fio text says which replication it is, and
+ * a sweep plots one line per variant.
  */
 class ReplicatedRunTest {
-  static final String EXPERIMENT = """
+  static final String EXPERIMENT =
+      """
       name = replicated
       seed = 7
       replications = 3
@@ -63,15 +64,19 @@ class ReplicatedRunTest {
     out = tmp.resolve("out");
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    exit = Main.execute(new String[] {"run", conf.toString(), "--out", out.toString(), "--parallel", "2"},
-        new PrintWriter(o, true), new PrintWriter(e, true));
+    exit =
+        Main.execute(
+            new String[] {"run", conf.toString(), "--out", out.toString(), "--parallel", "2"},
+            new PrintWriter(o, true),
+            new PrintWriter(e, true));
     stdout = o.toString();
     assertThat(exit).as(e.toString()).isZero();
   }
 
   @Test
   void theCsvAndTheSummaryAreTheMeansNotTheFirstReplication() throws IOException {
-    JsonNode variants = new ObjectMapper().readTree(out.resolve("result.json").toFile()).path("variants");
+    JsonNode variants =
+        new ObjectMapper().readTree(out.resolve("result.json").toFile()).path("variants");
     List<String> rows = List.of(Files.readString(out.resolve("results.csv")).split("\r\n"));
     List<String> header = List.of(rows.get(0).split(","));
     assertThat(header).contains("fio.iodepth", "replications");
@@ -84,8 +89,10 @@ class ReplicatedRunTest {
       BigDecimal mean = v.path("summary").path("iops").decimalValue();
       assertThat(new BigDecimal(row[header.indexOf("iops")])).isEqualByComparingTo(mean);
       assertThat(row[header.indexOf("replications")]).isEqualTo("3");
-      assertThat(row[header.indexOf("fio.iodepth")]).isEqualTo(v.path("point").path("fio.iodepth").asText());
-      // the first replication alone (fio's document) is a different number: the CSV really is the mean
+      assertThat(row[header.indexOf("fio.iodepth")])
+          .isEqualTo(v.path("point").path("fio.iodepth").asText());
+      // the first replication alone (fio's document) is a different number: the CSV really is the
+      // mean
       double first = v.path("fio").path("jobs").get(0).path("read").path("iops").asDouble();
       assertThat(first).as(v.path("id").asText()).isNotEqualTo(mean.doubleValue());
     }
@@ -96,7 +103,8 @@ class ReplicatedRunTest {
     JsonNode root = new ObjectMapper().readTree(out.resolve("result.json").toFile());
     assertThat(root.path("expectations_hold").asBoolean()).isTrue();
     JsonNode e = root.path("expectations").get(0);
-    assertThat(e.path("expect").asText()).isEqualTo("iops(fast, iodepth=4) > iops(slow, iodepth=4)");
+    assertThat(e.path("expect").asText())
+        .isEqualTo("iops(fast, iodepth=4) > iops(slow, iodepth=4)");
     assertThat(e.path("holds").asBoolean()).isTrue();
     assertThat(e.path("left").asDouble()).isGreaterThan(e.path("right").asDouble());
     assertThat(e.path("right").asDouble()).isPositive();
@@ -104,23 +112,31 @@ class ReplicatedRunTest {
 
   @Test
   void theFioTextSaysWhichReplicationItShows() {
-    assertThat(stdout).contains("=== fast[iodepth=1] {} (replication 1 of 3, seed 7; the table below has the means)");
+    assertThat(stdout)
+        .contains(
+            "=== fast[iodepth=1] {} (replication 1 of 3, seed 7; the table below has the means)");
   }
 
   @Test
   void aSweepDrawsOneLinePerVariant() {
-    ExperimentResult r = ExperimentRunner.run(ExperimentParser.parse(conf, null, Map.of(), false), 2, x -> {});
+    ExperimentResult r =
+        ExperimentRunner.run(ExperimentParser.parse(conf, null, Map.of(), false), 2, x -> {});
     List<Sweep> sweeps = Sweep.detect(r.variants(), ResultFiles::variantAndPoint);
     assertThat(sweeps).hasSize(1);
     assertThat(sweeps.get(0).key()).isEqualTo("fio.iodepth");
     assertThat(sweeps.get(0).lines().keySet()).containsExactly("fast", "slow");
-    assertThat(sweeps.get(0).lines().get("slow")).extracting(Sweep.Point::x).containsExactly(1.0, 4.0);
+    assertThat(sweeps.get(0).lines().get("slow"))
+        .extracting(Sweep.Point::x)
+        .containsExactly(1.0, 4.0);
     assertThat(Files.exists(out.resolve("sweep-fio.iodepth-iops.png"))).isTrue();
     // each point carries its 95% interval over the replications, the one result.json gives
     var series = sweeps.get(0).iopsChart().getSeriesMap().get("slow");
-    assertThat(series.getExtraValues()).containsExactly(
-        r.variants().stream().filter(v -> v.variant().name().equals("slow"))
-            .mapToDouble(v -> v.aggregate(io.mqroute.actors.experiment.Summary::iops).ci95()).toArray());
+    assertThat(series.getExtraValues())
+        .containsExactly(
+            r.variants().stream()
+                .filter(v -> v.variant().name().equals("slow"))
+                .mapToDouble(v -> v.aggregate(io.mqroute.actors.experiment.Summary::iops).ci95())
+                .toArray());
     assertThat(java.util.Arrays.stream(series.getExtraValues()).min().orElse(0)).isPositive();
     java.util.Collection<? extends Number> bars =
         VariantBars.iops(r.variants()).getSeriesMap().values().iterator().next().getExtraValues();
@@ -131,10 +147,15 @@ class ReplicatedRunTest {
   void aSeedOutOfRangeIsOneLine() {
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();
-    int code = Main.execute(new String[] {"run", conf.toString(), "--seed", "-5"}, new PrintWriter(o, true),
-        new PrintWriter(e, true));
+    int code =
+        Main.execute(
+            new String[] {"run", conf.toString(), "--seed", "-5"},
+            new PrintWriter(o, true),
+            new PrintWriter(e, true));
     assertThat(code).isEqualTo(Main.BAD_INPUT);
-    assertThat(e.toString()).isEqualTo("mqroute: --seed must be in 0..2147483647 (like the file's seed), was -5"
-        + System.lineSeparator());
+    assertThat(e.toString())
+        .isEqualTo(
+            "mqroute: --seed must be in 0..2147483647 (like the file's seed), was -5"
+                + System.lineSeparator());
   }
 }

@@ -25,16 +25,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code mqroute run FILE --out DIR} end to end: a tiny experiment (1 CPU, one queue, a fixed 10 us device,
- * 5 ms of psync reads) in two variants that differ in ring size, run twice with the same seed.
+ * {@code mqroute run FILE --out DIR} end to end: a tiny experiment (1 CPU, one queue, a fixed 10 us
+ * device, 5 ms of psync reads) in two variants that differ in ring size, run twice with the same
+ * seed.
  */
 class ResultFilesTest {
   /** Floats as BigDecimal: exact comparisons of the six-decimal numbers. */
   private static final ObjectMapper JSON =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+
   private static final byte[] PNG_MAGIC = {(byte) 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
 
-  static final String EXPERIMENT = """
+  static final String EXPERIMENT =
+      """
       name = tiny
       seed = 7
       machine { numa-nodes = 1, cores-per-node = 1 }
@@ -90,16 +93,29 @@ class ResultFilesTest {
     assertThat(run2.exit()).as(run2.err()).isZero();
     assertThat(run1.out().strip().lines().reduce((a, b) -> b)).hasValue("results: " + first);
     // Not on a terminal: the plain progress lines, one per variant.
-    assertThat(run1.err()).contains("mqroute: variant ring4 done in", "mqroute: variant ring8 done in");
+    assertThat(run1.err())
+        .contains("mqroute: variant ring4 done in", "mqroute: variant ring8 done in");
     assertThat(GraphicsEnvironment.isHeadless()).isTrue();
   }
 
   @Test
   void everyFileIsWritten() throws IOException {
-    for (String name : List.of("result.json", "results.csv", "ring4.fio.json", "ring8.fio.json",
-        "latency-percentiles.png", "latency-percentiles.svg", "iops.png", "iops.svg", "latency-p999.png",
-        "latency-p999.svg", "sweep-queues.ring-size-iops.png", "sweep-queues.ring-size-iops.svg",
-        "sweep-queues.ring-size-p999.png", "sweep-queues.ring-size-p999.svg")) {
+    for (String name :
+        List.of(
+            "result.json",
+            "results.csv",
+            "ring4.fio.json",
+            "ring8.fio.json",
+            "latency-percentiles.png",
+            "latency-percentiles.svg",
+            "iops.png",
+            "iops.svg",
+            "latency-p999.png",
+            "latency-p999.svg",
+            "sweep-queues.ring-size-iops.png",
+            "sweep-queues.ring-size-iops.svg",
+            "sweep-queues.ring-size-p999.png",
+            "sweep-queues.ring-size-p999.svg")) {
       assertThat(first.resolve(name)).as(name).isNotEmptyFile();
     }
     try (var files = Files.list(first)) {
@@ -117,8 +133,16 @@ class ResultFilesTest {
   @Test
   void aSetValueIsRecordedAtTheTopAndInEveryVariant() throws IOException {
     Path out = tmp.resolve("set");
-    Run r = run("run", tmp.resolve("tiny.conf").toString(), "--brief", "--quick", "--set", "fio.iodepth=2",
-        "--out", out.toString());
+    Run r =
+        run(
+            "run",
+            tmp.resolve("tiny.conf").toString(),
+            "--brief",
+            "--quick",
+            "--set",
+            "fio.iodepth=2",
+            "--out",
+            out.toString());
     assertThat(r.exit()).as(r.err()).isZero();
     JsonNode root = json(out.resolve("result.json"));
     assertThat(root.path("quick").asBoolean()).isTrue();
@@ -126,10 +150,17 @@ class ResultFilesTest {
     for (JsonNode v : root.path("variants")) {
       assertThat(v.path("params").path("fio.iodepth").asText()).isEqualTo("2");
     }
-    assertThat(Files.readString(out.resolve("results.csv")).lines().findFirst().orElseThrow()).contains("fio.iodepth");
+    assertThat(Files.readString(out.resolve("results.csv")).lines().findFirst().orElseThrow())
+        .contains("fio.iodepth");
     // both variants set their own ring size: a --set of it would change nothing, so it is refused
-    Run refused = run("run", tmp.resolve("tiny.conf").toString(), "--set", "queues.ring-size=16", "--out",
-        tmp.resolve("refused").toString());
+    Run refused =
+        run(
+            "run",
+            tmp.resolve("tiny.conf").toString(),
+            "--set",
+            "queues.ring-size=16",
+            "--out",
+            tmp.resolve("refused").toString());
     assertThat(refused.exit()).isEqualTo(2);
     assertThat(refused.err()).contains("every variant sets its own queues.ring-size");
   }
@@ -170,7 +201,8 @@ class ResultFilesTest {
     assertThat(summary.path("lat_ns").path("mean").decimalValue())
         .isEqualTo(read.path("lat_ns").path("mean").decimalValue());
     for (String p : List.of("50.000000", "99.000000", "99.900000", "99.990000")) {
-      assertThat(summary.path("lat_ns").path("percentile").path(p).asLong()).as(p)
+      assertThat(summary.path("lat_ns").path("percentile").path(p).asLong())
+          .as(p)
           .isEqualTo(read.path("lat_ns").path("percentile").path(p).asLong());
     }
     assertThat(summary.has("ci95")).isTrue();
@@ -214,15 +246,18 @@ class ResultFilesTest {
     assertThat(csv).endsWith("\r\n");
     List<String> lines = List.of(csv.split("\r\n"));
     assertThat(lines).hasSize(3);
-    assertThat(lines.get(0)).isEqualTo("variant,queues.ring-size,iops,bw_bytes,lat_mean_ns,lat_p50_ns,"
-        + "lat_p99_ns,lat_p99.9_ns,lat_p99.99_ns,errors,replications,status,digest");
+    assertThat(lines.get(0))
+        .isEqualTo(
+            "variant,queues.ring-size,iops,bw_bytes,lat_mean_ns,lat_p50_ns,"
+                + "lat_p99_ns,lat_p99.9_ns,lat_p99.99_ns,errors,replications,status,digest");
     JsonNode v = json(first.resolve("result.json")).path("variants").get(1);
     String[] row = lines.get(2).split(",", -1);
     assertThat(row).hasSize(13);
     assertThat(row[0]).isEqualTo("ring8");
     assertThat(row[1]).isEqualTo("8");
     assertThat(row[2]).matches("\\d+\\.\\d{6}");
-    assertThat(new BigDecimal(row[2])).isEqualByComparingTo(v.path("summary").path("iops").decimalValue());
+    assertThat(new BigDecimal(row[2]))
+        .isEqualByComparingTo(v.path("summary").path("iops").decimalValue());
     JsonNode percentiles = v.path("summary").path("lat_ns").path("percentile");
     assertThat(row[7]).isEqualTo(percentiles.path("99.900000").asText());
     assertThat(row[10]).isEqualTo("1");
@@ -246,7 +281,8 @@ class ResultFilesTest {
 
   /** The text without the lines of the two wall-clock fields. */
   private static String withoutWallClock(String json) {
-    return json.lines().filter(l -> !l.contains("\"created\"") && !l.contains("\"wall_seconds\""))
+    return json.lines()
+        .filter(l -> !l.contains("\"created\"") && !l.contains("\"wall_seconds\""))
         .collect(Collectors.joining("\n"));
   }
 
@@ -263,8 +299,13 @@ class ResultFilesTest {
     Path file = Files.writeString(tmp.resolve("not-a-dir"), "x");
     Run r = run("run", conf.toString(), "--out", file.toString());
     assertThat(r.exit()).isEqualTo(2);
-    assertThat(r.err().strip()).isEqualTo(
-        "mqroute: cannot write results to " + file + ": " + file + " exists and is not a directory");
+    assertThat(r.err().strip())
+        .isEqualTo(
+            "mqroute: cannot write results to "
+                + file
+                + ": "
+                + file
+                + " exists and is not a directory");
     assertThat(r.out()).doesNotContain("variant");
   }
 

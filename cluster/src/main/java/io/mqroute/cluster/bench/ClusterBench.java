@@ -29,15 +29,22 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 
 /**
- * Cross-node throughput of the cluster path (architecture.md §5a benchmarks), two ActorSystems in one JVM on loopback
- * Artery TCP: a host system (closed-loop client and {@link HostRouter}) and a device system ({@link DeviceQueue}s
- * with the {@code null} or the {@code file} backend). Every request crosses the network twice (router to queue,
- * completion back). With {@code file}, also direct {@link FileChannel} 4 KiB random reads in this JVM on the same
- * file for the ratio. The numbers depend on the machine and its load: they are printed, never asserted.
+ * Cross-node throughput of the cluster path (architecture.md §5a benchmarks), two ActorSystems in
+ * one JVM on loopback Artery TCP: a host system (closed-loop client and {@link HostRouter}) and a
+ * device system ({@link DeviceQueue}s with the {@code null} or the {@code file} backend). Every
+ * request crosses the network twice (router to queue, completion back). With {@code file}, also
+ * direct {@link FileChannel} 4 KiB random reads in this JVM on the same file for the ratio. The
+ * numbers depend on the machine and its load: they are printed, never asserted.
  */
 public final class ClusterBench {
   /** What to run. */
-  public record Options(String backend, long requests, long warmup, int window, int queues, Path dir,
+  public record Options(
+      String backend,
+      long requests,
+      long warmup,
+      int window,
+      int queues,
+      Path dir,
       long fileBytes) {}
 
   private ClusterBench() {}
@@ -47,20 +54,37 @@ public final class ClusterBench {
     if (o.backend().equals("file")) {
       file = prepareFile(o.dir(), o.fileBytes());
     }
-    ActorSystem<Void> host = ClusterNode.start(NodeSettings.Role.HOST, config("host", null, o)).system();
-    ActorSystem<Void> device = ClusterNode.start(NodeSettings.Role.DEVICE, config("device", o.dir(), o)).system();
+    ActorSystem<Void> host =
+        ClusterNode.start(NodeSettings.Role.HOST, config("host", null, o)).system();
+    ActorSystem<Void> device =
+        ClusterNode.start(NodeSettings.Role.DEVICE, config("device", o.dir(), o)).system();
     try {
       Cluster.get(host).manager().tell(Join.create(Cluster.get(host).selfMember().address()));
       Cluster.get(device).manager().tell(Join.create(Cluster.get(host).selfMember().address()));
       ActorRef<Request> entry = awaitRouterWithQueues(host, o.queues());
-      out.printf(Locale.ROOT, "cluster formed; %s backend, %d queue(s), %d in flight%n", o.backend(), o.queues(),
+      out.printf(
+          Locale.ROOT,
+          "cluster formed; %s backend, %d queue(s), %d in flight%n",
+          o.backend(),
+          o.queues(),
           o.window());
       ClosedLoopClient.Report warm = measure(host, entry, o.warmup(), o, "warmup");
-      out.printf(Locale.ROOT, "warmup:   %,d requests, %.0f/s%n", warm.ok() + warm.errors(), warm.perSecond());
+      out.printf(
+          Locale.ROOT,
+          "warmup:   %,d requests, %.0f/s%n",
+          warm.ok() + warm.errors(),
+          warm.perSecond());
       ClosedLoopClient.Report r = measure(host, entry, o.requests(), o, "measure");
-      out.printf(Locale.ROOT, "measured: %,d requests (%d errors) in %.2f s: %.0f requests/s; latency p50 %.0f us,"
-              + " p99 %.0f us%n", r.ok() + r.errors(), r.errors(), r.wallNanos() / 1e9, r.perSecond(),
-          r.latency().getValueAtPercentile(50) / 1e3, r.latency().getValueAtPercentile(99) / 1e3);
+      out.printf(
+          Locale.ROOT,
+          "measured: %,d requests (%d errors) in %.2f s: %.0f requests/s; latency p50 %.0f us,"
+              + " p99 %.0f us%n",
+          r.ok() + r.errors(),
+          r.errors(),
+          r.wallNanos() / 1e9,
+          r.perSecond(),
+          r.latency().getValueAtPercentile(50) / 1e3,
+          r.latency().getValueAtPercentile(99) / 1e3);
       if (file != null) {
         direct(file, o, out, r.perSecond());
       }
@@ -73,7 +97,8 @@ public final class ClusterBench {
   }
 
   private static Config config(String role, Path dir, Options o) {
-    String extra = """
+    String extra =
+        """
         pekko.remote.artery.canonical.port = 0
         pekko.cluster.seed-nodes = []
         pekko.cluster.roles = [%s]
@@ -85,28 +110,43 @@ public final class ClusterBench {
         mqroute.cluster.device.queues = %d
         mqroute.cluster.host.queue-window = %d
         mqroute.cluster.device.ring-size = %d
-        """.formatted(role, o.queues(), o.window(), o.window());
+        """
+            .formatted(role, o.queues(), o.window(), o.window());
     Config c = ConfigFactory.parseString(extra);
     if (o.backend().equals("file") && role.equals("device")) {
-      c = ConfigFactory.parseString("mqroute.cluster.device { backend = file, file-root = \"%s\", file-max-bytes = %d }"
-          .formatted(dir.toAbsolutePath().toString().replace("\\", "\\\\"), o.fileBytes())).withFallback(c);
+      c =
+          ConfigFactory.parseString(
+                  "mqroute.cluster.device { backend = file, file-root = \"%s\", file-max-bytes = %d }"
+                      .formatted(
+                          dir.toAbsolutePath().toString().replace("\\", "\\\\"), o.fileBytes()))
+              .withFallback(c);
     }
-    return c.withFallback(ConfigFactory.parseResources("mqroute-node.conf")).withFallback(ConfigFactory.load())
+    return c.withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+        .withFallback(ConfigFactory.load())
         .resolve();
   }
 
-  private static ActorRef<Request> awaitRouterWithQueues(ActorSystem<Void> host, int queues) throws Exception {
+  private static ActorRef<Request> awaitRouterWithQueues(ActorSystem<Void> host, int queues)
+      throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     ActorRef<HostRouter.Command> router = null;
-    List<ActorRef<Request>> entries = io.mqroute.cluster.load.LoadRunner.awaitRouters(host, Duration.ofSeconds(60));
+    List<ActorRef<Request>> entries =
+        io.mqroute.cluster.load.LoadRunner.awaitRouters(host, Duration.ofSeconds(60));
     // the entry is the router's adapter; the router itself answers GetSlots
-    router = host.classicSystem().actorSelection("/user/router").resolveOne(Duration.ofSeconds(10))
-        .toCompletableFuture().thenApply(org.apache.pekko.actor.typed.javadsl.Adapter::<HostRouter.Command>toTyped)
-        .get(15, TimeUnit.SECONDS);
+    router =
+        host.classicSystem()
+            .actorSelection("/user/router")
+            .resolveOne(Duration.ofSeconds(10))
+            .toCompletableFuture()
+            .thenApply(org.apache.pekko.actor.typed.javadsl.Adapter::<HostRouter.Command>toTyped)
+            .get(15, TimeUnit.SECONDS);
     while (System.nanoTime() < deadline) {
       final ActorRef<HostRouter.Command> r = router;
-      HostRouter.Slots s = AskPattern.<HostRouter.Command, HostRouter.Slots>ask(r, HostRouter.GetSlots::new,
-          Duration.ofSeconds(5), host.scheduler()).toCompletableFuture().get(10, TimeUnit.SECONDS);
+      HostRouter.Slots s =
+          AskPattern.<HostRouter.Command, HostRouter.Slots>ask(
+                  r, HostRouter.GetSlots::new, Duration.ofSeconds(5), host.scheduler())
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
       if (s.queues().stream().filter(Objects::nonNull).count() >= queues) {
         return entries.get(0);
       }
@@ -115,21 +155,34 @@ public final class ClusterBench {
     throw new IllegalStateException("the device's queues did not reach the router within 60 s");
   }
 
-  private static ClosedLoopClient.Report measure(ActorSystem<Void> host, ActorRef<Request> entry, long n, Options o,
-      String name) throws Exception {
-    ActorRef<ClosedLoopClient.Command> client = host.systemActorOf(ClosedLoopClient.create(entry, n, o.window(),
-        o.fileBytes()), "bench-" + name, Props.empty());
-    return AskPattern.<ClosedLoopClient.Command, ClosedLoopClient.Report>ask(client, ClosedLoopClient.Start::new,
-        Duration.ofMinutes(10), host.scheduler()).toCompletableFuture().get(11, TimeUnit.MINUTES);
+  private static ClosedLoopClient.Report measure(
+      ActorSystem<Void> host, ActorRef<Request> entry, long n, Options o, String name)
+      throws Exception {
+    ActorRef<ClosedLoopClient.Command> client =
+        host.systemActorOf(
+            ClosedLoopClient.create(entry, n, o.window(), o.fileBytes()),
+            "bench-" + name,
+            Props.empty());
+    return AskPattern.<ClosedLoopClient.Command, ClosedLoopClient.Report>ask(
+            client, ClosedLoopClient.Start::new, Duration.ofMinutes(10), host.scheduler())
+        .toCompletableFuture()
+        .get(11, TimeUnit.MINUTES);
   }
 
-  /** The file the device serves (f-0 under dir), written once and read once so it is in the page cache. */
+  /**
+   * The file the device serves (f-0 under dir), written once and read once so it is in the page
+   * cache.
+   */
   private static Path prepareFile(Path dir, long bytes) throws IOException {
     Files.createDirectories(dir);
     Path f = dir.resolve("f-0");
     if (!Files.exists(f) || Files.size(f) != bytes) {
-      try (FileChannel ch = FileChannel.open(f, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel ch =
+          FileChannel.open(
+              f,
+              StandardOpenOption.CREATE,
+              StandardOpenOption.WRITE,
+              StandardOpenOption.TRUNCATE_EXISTING)) {
         ByteBuffer b = ByteBuffer.allocate(1 << 20);
         SplittableRandom r = new SplittableRandom(1);
         for (long pos = 0; pos < bytes; pos += b.capacity()) {
@@ -153,7 +206,8 @@ public final class ClusterBench {
   }
 
   /** Direct 4 KiB random positional reads on the same file in this JVM, on 1 and on 2 threads. */
-  private static void direct(Path f, Options o, PrintStream out, double clusterPerSecond) throws Exception {
+  private static void direct(Path f, Options o, PrintStream out, double clusterPerSecond)
+      throws Exception {
     double best = 0;
     for (int threads : new int[] {1, 2}) {
       long perThread = Math.max(1, o.requests() / threads);
@@ -162,19 +216,21 @@ public final class ClusterBench {
       try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
         for (int t = 0; t < threads; t++) {
           final int seed = t;
-          Thread th = new Thread(() -> {
-            ByteBuffer b = ByteBuffer.allocate(4096);
-            SplittableRandom r = new SplittableRandom(seed);
-            long blocks = o.fileBytes() / 4096;
-            try {
-              for (long i = 0; i < perThread; i++) {
-                b.clear();
-                ch.read(b, 4096L * r.nextLong(blocks));
-              }
-            } catch (IOException e) {
-              throw new java.io.UncheckedIOException(e);
-            }
-          });
+          Thread th =
+              new Thread(
+                  () -> {
+                    ByteBuffer b = ByteBuffer.allocate(4096);
+                    SplittableRandom r = new SplittableRandom(seed);
+                    long blocks = o.fileBytes() / 4096;
+                    try {
+                      for (long i = 0; i < perThread; i++) {
+                        b.clear();
+                        ch.read(b, 4096L * r.nextLong(blocks));
+                      }
+                    } catch (IOException e) {
+                      throw new java.io.UncheckedIOException(e);
+                    }
+                  });
           ts.add(th);
           th.start();
         }
@@ -184,12 +240,19 @@ public final class ClusterBench {
       }
       double perSecond = perThread * threads / ((System.nanoTime() - start) / 1e9);
       best = Math.max(best, perSecond);
-      out.printf(Locale.ROOT, "direct FileChannel 4k random reads, %d thread(s): %.0f/s%n", threads, perSecond);
+      out.printf(
+          Locale.ROOT,
+          "direct FileChannel 4k random reads, %d thread(s): %.0f/s%n",
+          threads,
+          perSecond);
     }
     out.printf(Locale.ROOT, "ratio cluster / best direct: %.3f%n", clusterPerSecond / best);
   }
 
-  /** {@code java -cp ... io.mqroute.cluster.bench.ClusterBench [null|file] [requests] [window] [queues] [dir]}. */
+  /**
+   * {@code java -cp ... io.mqroute.cluster.bench.ClusterBench [null|file] [requests] [window]
+   * [queues] [dir]}.
+   */
   public static void main(String[] args) throws Exception {
     String backend = args.length > 0 ? args[0] : "null";
     long n = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000;

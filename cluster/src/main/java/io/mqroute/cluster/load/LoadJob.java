@@ -27,19 +27,21 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
- * One clone of an fio job, run in real time against a host router over the cluster: keeps {@code iodepth}
- * requests in flight (1 for synchronous engines), picks reads or writes by {@code rwmixread} and offsets
- * sequentially or at random in the job's region of its own file (the file id is the clone's pid), and records
- * every completion in a {@link JobStats} as fio would. What it issues while handling one message goes to the
- * router as one {@link RequestBatch}, and the router answers with {@link CompletionBatch}es: one network message
- * per batch instead of per request each way.
+ * One clone of an fio job, run in real time against a host router over the cluster: keeps {@code
+ * iodepth} requests in flight (1 for synchronous engines), picks reads or writes by {@code
+ * rwmixread} and offsets sequentially or at random in the job's region of its own file (the file id
+ * is the clone's pid), and records every completion in a {@link JobStats} as fio would. What it
+ * issues while handling one message goes to the router as one {@link RequestBatch}, and the router
+ * answers with {@link CompletionBatch}es: one network message per batch instead of per request each
+ * way.
  *
- * <p>It stops issuing after {@code size} bytes ({@code loops} times), or at {@code runtime} (always for
- * {@code time_based}), then waits for what is in flight. Every request ends once: with the router's completion,
- * with ENOTCONN when the router's node goes away ({@link Terminated}), or, if neither arrives within
- * {@code drainTimeout} of the end, with ENOTCONN counted as abandoned. {@code ramp_time}: requests run but are
- * not measured for that long, and {@code runtime} counts from its end, as in fio. Not done (and refused by
- * {@code mqroute load}): {@code rate_iops}, {@code fsync}, {@code startdelay}, {@code nrfiles > 1}.
+ * <p>It stops issuing after {@code size} bytes ({@code loops} times), or at {@code runtime} (always
+ * for {@code time_based}), then waits for what is in flight. Every request ends once: with the
+ * router's completion, with ENOTCONN when the router's node goes away ({@link Terminated}), or, if
+ * neither arrives within {@code drainTimeout} of the end, with ENOTCONN counted as abandoned.
+ * {@code ramp_time}: requests run but are not measured for that long, and {@code runtime} counts
+ * from its end, as in fio. Not done (and refused by {@code mqroute load}): {@code rate_iops},
+ * {@code fsync}, {@code startdelay}, {@code nrfiles > 1}.
  */
 public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   /** What a load job handles. */
@@ -55,17 +57,26 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
 
   private record CompletedBatch(CompletionBatch batch) implements Command {}
 
-  private enum Stop implements Command { ISSUE, DRAIN, RAMP_DONE }
+  private enum Stop implements Command {
+    ISSUE,
+    DRAIN,
+    RAMP_DONE
+  }
 
   /**
-   * @param job          the fio job
-   * @param pid          the clone's pid (global clone index + 1): its file id and random seed
-   * @param stats        where completions are recorded
-   * @param router       a host router's client endpoint
-   * @param baseNanos    the run's time zero on {@link NanoClock#SYSTEM}
+   * @param job the fio job
+   * @param pid the clone's pid (global clone index + 1): its file id and random seed
+   * @param stats where completions are recorded
+   * @param router a host router's client endpoint
+   * @param baseNanos the run's time zero on {@link NanoClock#SYSTEM}
    * @param drainTimeout how long to wait for in-flight requests after the job stopped issuing
    */
-  public record Settings(JobSpec job, int pid, JobStats stats, ActorRef<Request> router, long baseNanos,
+  public record Settings(
+      JobSpec job,
+      int pid,
+      JobStats stats,
+      ActorRef<Request> router,
+      long baseNanos,
       Duration drainTimeout) {
     public Settings {
       Objects.requireNonNull(job, "job");
@@ -101,14 +112,16 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
     super(ctx);
     this.s = s;
     this.timers = timers;
-    // single completions too (same ref): whatever answers a batch one completion at a time is understood
+    // single completions too (same ref): whatever answers a batch one completion at a time is
+    // understood
     ctx.messageAdapter(Completion.class, Completed::new);
     this.batchSelf = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
     this.random = new SplittableRandom(0x6d71726f75746500L ^ s.pid());
     JobSpec j = s.job();
     long bs = Math.max(1, Math.max(j.blockSizeRead(), j.blockSizeWrite()));
     this.blocks = Math.max(1, j.ioRegionBytes() / bs);
-    // time_based runs until runtime; otherwise size (per loop) bytes, capped by runtime when one is set
+    // time_based runs until runtime; otherwise size (per loop) bytes, capped by runtime when one is
+    // set
     this.budget = j.timeBased() ? Long.MAX_VALUE : blocks * Math.max(1, j.loops());
     ctx.watch(s.router());
   }
@@ -117,24 +130,30 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Run.class, this::onRun)
-        .onMessage(Completed.class, c -> {
-          onCompleted(c.completion());
-          send();
-          return finishIfDone();
-        })
-        .onMessage(CompletedBatch.class, b -> {
-          for (Completion c : b.batch().completions()) {
-            onCompleted(c);
-          }
-          send();
-          return finishIfDone();
-        })
+        .onMessage(
+            Completed.class,
+            c -> {
+              onCompleted(c.completion());
+              send();
+              return finishIfDone();
+            })
+        .onMessage(
+            CompletedBatch.class,
+            b -> {
+              for (Completion c : b.batch().completions()) {
+                onCompleted(c);
+              }
+              send();
+              return finishIfDone();
+            })
         .onMessageEquals(Stop.ISSUE, this::onStopIssuing)
         .onMessageEquals(Stop.DRAIN, this::onDrainTimeout)
-        .onMessageEquals(Stop.RAMP_DONE, () -> {
-          s.stats().openWindow(now());
-          return this;
-        })
+        .onMessageEquals(
+            Stop.RAMP_DONE,
+            () -> {
+              s.stats().openWindow(now());
+              return this;
+            })
         .onSignal(Terminated.class, t -> onRouterGone())
         .build();
   }
@@ -170,11 +189,22 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
     long id = issued++;
     inFlight.put(id, new Issued(d, bytes));
     s.stats().markDepth(inFlight.size());
-    out.add(new Request(id, read ? Op.READ : Op.WRITE, s.pid(), j.offset() + block * bytes, bytes,
-        !j.isForeground(), s.pid(), clock.nanoTime(), null));
+    out.add(
+        new Request(
+            id,
+            read ? Op.READ : Op.WRITE,
+            s.pid(),
+            j.offset() + block * bytes,
+            bytes,
+            !j.isForeground(),
+            s.pid(),
+            clock.nanoTime(),
+            null));
   }
 
-  /** The router's entry adapts {@link RequestBatch} too (see {@link io.mqroute.cluster.HostRouter}). */
+  /**
+   * The router's entry adapts {@link RequestBatch} too (see {@link io.mqroute.cluster.HostRouter}).
+   */
   @SuppressWarnings("unchecked")
   private void send() {
     if (out.isEmpty()) {
@@ -182,7 +212,9 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
     }
     ActorRef<RequestBatch> router = (ActorRef<RequestBatch>) (ActorRef<?>) s.router();
     for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
-      router.tell(new RequestBatch(out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)), batchSelf));
+      router.tell(
+          new RequestBatch(
+              out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)), batchSelf));
     }
     out.clear();
   }
@@ -200,7 +232,9 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
 
   private void record(Issued i, Status status, long latencyNanos) {
     byStatus.merge(status, 1L, Long::sum);
-    s.stats().record(i.direction(), i.bytes(), JobStats.NO_SLAT, Math.max(0, latencyNanos), status.errno());
+    s.stats()
+        .record(
+            i.direction(), i.bytes(), JobStats.NO_SLAT, Math.max(0, latencyNanos), status.errno());
   }
 
   private Behavior<Command> onStopIssuing() {
@@ -209,8 +243,13 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
   }
 
   private Behavior<Command> onRouterGone() {
-    getContext().getLog().warn("job {} (pid {}): the host router went away; {} requests in flight end with ENOTCONN",
-        s.job().name(), s.pid(), inFlight.size());
+    getContext()
+        .getLog()
+        .warn(
+            "job {} (pid {}): the host router went away; {} requests in flight end with ENOTCONN",
+            s.job().name(),
+            s.pid(),
+            inFlight.size());
     endAll(Status.ENOTCONN);
     stopped = true;
     return finishIfDone();
@@ -218,13 +257,22 @@ public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
 
   private Behavior<Command> onDrainTimeout() {
     abandoned += inFlight.size();
-    getContext().getLog().warn("job {} (pid {}): {} requests unanswered {} after the end: counted as ENOTCONN",
-        s.job().name(), s.pid(), inFlight.size(), s.drainTimeout());
+    getContext()
+        .getLog()
+        .warn(
+            "job {} (pid {}): {} requests unanswered {} after the end: counted as ENOTCONN",
+            s.job().name(),
+            s.pid(),
+            inFlight.size(),
+            s.drainTimeout());
     endAll(Status.ENOTCONN);
     return finishIfDone();
   }
 
-  /** Ends what is in flight; as errors they count only in the error totals (fio records no latency for them). */
+  /**
+   * Ends what is in flight; as errors they count only in the error totals (fio records no latency
+   * for them).
+   */
   private void endAll(Status status) {
     for (Issued i : inFlight.values()) {
       record(i, status, 0);

@@ -23,13 +23,16 @@ import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 
 /**
- * Runs an fio job file in real time from a client node: finds the host routers through the Receptionist, runs
- * the stonewall groups one after the other, each group's clones at once as {@link LoadJob}s (clone i on router
- * i mod n), and gathers their statistics in job order.
+ * Runs an fio job file in real time from a client node: finds the host routers through the
+ * Receptionist, runs the stonewall groups one after the other, each group's clones at once as
+ * {@link LoadJob}s (clone i on router i mod n), and gathers their statistics in job order.
  */
 public final class LoadRunner {
-  /** The outcome: statistics per clone (job order), ends by status, abandoned requests, wall time. */
-  public record Result(List<JobStats> clones, Map<Status, Long> byStatus, long abandoned, long wallNanos) {
+  /**
+   * The outcome: statistics per clone (job order), ends by status, abandoned requests, wall time.
+   */
+  public record Result(
+      List<JobStats> clones, Map<Status, Long> byStatus, long abandoned, long wallNanos) {
     public long requests() {
       return byStatus.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -46,13 +49,20 @@ public final class LoadRunner {
    *
    * @throws TimeoutException when no router showed up in time
    */
-  public static List<ActorRef<Request>> awaitRouters(ActorSystem<?> system, Duration timeout) throws Exception {
+  public static List<ActorRef<Request>> awaitRouters(ActorSystem<?> system, Duration timeout)
+      throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
-      Receptionist.Listing listing = AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
-          system.receptionist(), r -> Receptionist.find(HostRouter.ROUTERS, r), Duration.ofSeconds(5),
-          system.scheduler()).toCompletableFuture().get(10, TimeUnit.SECONDS);
-      List<ActorRef<Request>> routers = new ArrayList<>(listing.getServiceInstances(HostRouter.ROUTERS));
+      Receptionist.Listing listing =
+          AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
+                  system.receptionist(),
+                  r -> Receptionist.find(HostRouter.ROUTERS, r),
+                  Duration.ofSeconds(5),
+                  system.scheduler())
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
+      List<ActorRef<Request>> routers =
+          new ArrayList<>(listing.getServiceInstances(HostRouter.ROUTERS));
       if (!routers.isEmpty()) {
         routers.sort(Comparator.comparing(r -> r.path().toString()));
         return routers;
@@ -66,8 +76,13 @@ public final class LoadRunner {
   }
 
   /** Runs {@code file} against {@code routers}; {@code timeout} bounds each group. */
-  public static Result run(ActorSystem<?> system, FioJobFile file, List<ActorRef<Request>> routers,
-      Duration drainTimeout, Duration groupTimeout) throws Exception {
+  public static Result run(
+      ActorSystem<?> system,
+      FioJobFile file,
+      List<ActorRef<Request>> routers,
+      Duration drainTimeout,
+      Duration groupTimeout)
+      throws Exception {
     long base = NanoClock.SYSTEM.nanoTime();
     List<JobStats> clones = new ArrayList<>();
     Map<Status, Long> byStatus = new EnumMap<>(Status.class);
@@ -85,10 +100,15 @@ public final class LoadRunner {
           JobStats stats = new JobStats(j.jobInfo(pid));
           clones.add(stats);
           ActorRef<Request> router = routers.get((pid - 1) % routers.size());
-          ActorRef<LoadJob.Command> job = system.systemActorOf(LoadJob.create(new LoadJob.Settings(j, pid, stats,
-              router, base, drainTimeout)), "load-" + (runSeq++) + "-" + pid, Props.empty());
-          running.add(AskPattern.<LoadJob.Command, LoadJob.Finished>ask(job, LoadJob.Run::new, groupTimeout,
-              system.scheduler()).toCompletableFuture());
+          ActorRef<LoadJob.Command> job =
+              system.systemActorOf(
+                  LoadJob.create(new LoadJob.Settings(j, pid, stats, router, base, drainTimeout)),
+                  "load-" + (runSeq++) + "-" + pid,
+                  Props.empty());
+          running.add(
+              AskPattern.<LoadJob.Command, LoadJob.Finished>ask(
+                      job, LoadJob.Run::new, groupTimeout, system.scheduler())
+                  .toCompletableFuture());
         }
       }
       for (CompletableFuture<LoadJob.Finished> f : running) {
@@ -96,7 +116,8 @@ public final class LoadRunner {
         done.byStatus().forEach((s, n) -> byStatus.merge(s, n, Long::sum));
         abandoned += done.abandoned();
       }
-      pid = 0; // pids count over all jobs in job order, whatever the group: recount in the next group
+      pid =
+          0; // pids count over all jobs in job order, whatever the group: recount in the next group
     }
     // job order: clones were added group by group
     clones.sort(Comparator.comparingInt(s -> s.info().pid()));

@@ -9,8 +9,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The bodies of {@code /status} (JSON) and {@code /metrics} (Prometheus text format 0.0.4) from a node's
- * {@link NodeMetrics} and its view of the membership; pure functions, so they are tested without HTTP.
+ * The bodies of {@code /status} (JSON) and {@code /metrics} (Prometheus text format 0.0.4) from a
+ * node's {@link NodeMetrics} and its view of the membership; pure functions, so they are tested
+ * without HTTP.
  */
 public final class NodeReport {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -20,8 +21,12 @@ public final class NodeReport {
 
   private NodeReport() {}
 
-  /** {@code /status}: this node, the members, the queues with their depths, requests in flight and totals. */
-  public static String statusJson(String self, List<String> roles, List<Member> members, NodeMetrics m) {
+  /**
+   * {@code /status}: this node, the members, the queues with their depths, requests in flight and
+   * totals.
+   */
+  public static String statusJson(
+      String self, List<String> roles, List<Member> members, NodeMetrics m) {
     ObjectNode root = JSON.createObjectNode();
     root.put("self", self);
     root.set("roles", JSON.valueToTree(roles));
@@ -59,20 +64,27 @@ public final class NodeReport {
     return root.toPrettyString() + "\n";
   }
 
-  /** {@code /metrics}: counters, latency quantiles (HdrHistogram, seconds), queue depths, members. */
+  /**
+   * {@code /metrics}: counters, latency quantiles (HdrHistogram, seconds), queue depths, members.
+   */
   public static String prometheus(List<String> roles, List<Member> members, NodeMetrics m) {
     StringBuilder sb = new StringBuilder(2048);
     sb.append("# HELP mqroute_requests_total Requests that ended on this node, by status.\n");
     sb.append("# TYPE mqroute_requests_total counter\n");
     for (Status s : Status.values()) {
-      sb.append("mqroute_requests_total{status=\"").append(s.name()).append("\"} ").append(m.count(s)).append('\n');
+      sb.append("mqroute_requests_total{status=\"")
+          .append(s.name())
+          .append("\"} ")
+          .append(m.count(s))
+          .append('\n');
     }
     sb.append("# HELP mqroute_errors_total Requests that ended on this node with an error.\n");
     sb.append("# TYPE mqroute_errors_total counter\n");
     sb.append("mqroute_errors_total ").append(m.errors()).append('\n');
     NodeMetrics.LatencySnapshot l = m.latency();
-    sb.append("# HELP mqroute_latency_seconds Latency of OK requests on this node (host: arrival to completion;"
-        + " device: on the backend).\n");
+    sb.append(
+        "# HELP mqroute_latency_seconds Latency of OK requests on this node (host: arrival to completion;"
+            + " device: on the backend).\n");
     sb.append("# TYPE mqroute_latency_seconds summary\n");
     quantile(sb, "0.5", l.p50());
     quantile(sb, "0.9", l.p90());
@@ -80,37 +92,63 @@ public final class NodeReport {
     quantile(sb, "0.999", l.p999());
     quantile(sb, "1", l.max());
     // HdrHistogram keeps no exact sum: mean x count, within its 3 significant digits
-    sb.append("mqroute_latency_seconds_sum ").append(seconds((long) (l.meanNanos() * l.count()))).append('\n');
+    sb.append("mqroute_latency_seconds_sum ")
+        .append(seconds((long) (l.meanNanos() * l.count())))
+        .append('\n');
     sb.append("mqroute_latency_seconds_count ").append(l.count()).append('\n');
-    sb.append("# HELP mqroute_queue_depth Requests on a queue: in_flight (sent to it) and waiting (for room).\n");
+    sb.append(
+        "# HELP mqroute_queue_depth Requests on a queue: in_flight (sent to it) and waiting (for room).\n");
     sb.append("# TYPE mqroute_queue_depth gauge\n");
     for (NodeMetrics.QueueGauge g : m.queues()) {
       String q = escape(g.name());
-      sb.append("mqroute_queue_depth{queue=\"").append(q).append("\",state=\"in_flight\"} ").append(g.inFlight())
+      sb.append("mqroute_queue_depth{queue=\"")
+          .append(q)
+          .append("\",state=\"in_flight\"} ")
+          .append(g.inFlight())
           .append('\n');
-      sb.append("mqroute_queue_depth{queue=\"").append(q).append("\",state=\"waiting\"} ").append(g.waiting())
+      sb.append("mqroute_queue_depth{queue=\"")
+          .append(q)
+          .append("\",state=\"waiting\"} ")
+          .append(g.waiting())
           .append('\n');
     }
-    sb.append("# HELP mqroute_dropped_total Messages refused as forged or from outside the cluster, by reason.\n");
+    sb.append(
+        "# HELP mqroute_dropped_total Messages refused as forged or from outside the cluster, by reason.\n");
     sb.append("# TYPE mqroute_dropped_total counter\n");
-    m.dropped().forEach((r, n) -> sb.append("mqroute_dropped_total{reason=\"").append(escape(r)).append("\"} ")
-        .append(n).append('\n'));
+    m.dropped()
+        .forEach(
+            (r, n) ->
+                sb.append("mqroute_dropped_total{reason=\"")
+                    .append(escape(r))
+                    .append("\"} ")
+                    .append(n)
+                    .append('\n'));
     sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
     sb.append("# TYPE mqroute_in_flight gauge\n");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');
-    sb.append("# HELP mqroute_cluster_members Cluster members as this node sees them, by status.\n");
+    sb.append(
+        "# HELP mqroute_cluster_members Cluster members as this node sees them, by status.\n");
     sb.append("# TYPE mqroute_cluster_members gauge\n");
     java.util.TreeMap<String, Integer> byStatus = new java.util.TreeMap<>();
     for (Member mb : members) {
       byStatus.merge(mb.status().toLowerCase(Locale.ROOT), 1, Integer::sum);
     }
-    byStatus.forEach((s, n) -> sb.append("mqroute_cluster_members{status=\"").append(s).append("\"} ").append(n)
-        .append('\n'));
+    byStatus.forEach(
+        (s, n) ->
+            sb.append("mqroute_cluster_members{status=\"")
+                .append(s)
+                .append("\"} ")
+                .append(n)
+                .append('\n'));
     return sb.toString();
   }
 
   private static void quantile(StringBuilder sb, String q, long nanos) {
-    sb.append("mqroute_latency_seconds{quantile=\"").append(q).append("\"} ").append(seconds(nanos)).append('\n');
+    sb.append("mqroute_latency_seconds{quantile=\"")
+        .append(q)
+        .append("\"} ")
+        .append(seconds(nanos))
+        .append('\n');
   }
 
   private static String seconds(long nanos) {

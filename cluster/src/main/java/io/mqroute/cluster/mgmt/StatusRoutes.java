@@ -24,9 +24,10 @@ import org.apache.pekko.management.javadsl.ManagementRouteProvider;
 import org.apache.pekko.management.javadsl.ManagementRouteProviderSettings;
 
 /**
- * mqroute's routes on Pekko Management's HTTP endpoint: {@code GET /status} (JSON) and {@code GET /metrics}
- * (Prometheus text). Configured under {@code pekko.management.http.routes}; Pekko Management creates it with
- * the {@code (ExtendedActorSystem)} constructor. Bodies are computed per request from {@link NodeMetrics}.
+ * mqroute's routes on Pekko Management's HTTP endpoint: {@code GET /status} (JSON) and {@code GET
+ * /metrics} (Prometheus text). Configured under {@code pekko.management.http.routes}; Pekko
+ * Management creates it with the {@code (ExtendedActorSystem)} constructor. Bodies are computed per
+ * request from {@link NodeMetrics}.
  */
 public final class StatusRoutes implements ManagementRouteProvider {
   private final ExtendedActorSystem system;
@@ -38,10 +39,30 @@ public final class StatusRoutes implements ManagementRouteProvider {
   @Override
   public Route routes(ManagementRouteProviderSettings settings) {
     return concat(
-        path("status", () -> get(() -> extractRequest(req -> complete(HttpResponse.create().withEntity(
-            HttpEntities.create(ContentTypes.APPLICATION_JSON, status())))))),
-        path("metrics", () -> get(() -> extractRequest(req -> complete(HttpResponse.create().withEntity(
-            HttpEntities.create(ContentTypes.TEXT_PLAIN_UTF8, metrics())))))));
+        path(
+            "status",
+            () ->
+                get(
+                    () ->
+                        extractRequest(
+                            req ->
+                                complete(
+                                    HttpResponse.create()
+                                        .withEntity(
+                                            HttpEntities.create(
+                                                ContentTypes.APPLICATION_JSON, status())))))),
+        path(
+            "metrics",
+            () ->
+                get(
+                    () ->
+                        extractRequest(
+                            req ->
+                                complete(
+                                    HttpResponse.create()
+                                        .withEntity(
+                                            HttpEntities.create(
+                                                ContentTypes.TEXT_PLAIN_UTF8, metrics())))))));
   }
 
   String status() {
@@ -67,8 +88,12 @@ public final class StatusRoutes implements ManagementRouteProvider {
     Set<Member> unreachable = state.getUnreachable();
     List<NodeReport.Member> out = new ArrayList<>();
     for (Member m : StreamSupport.stream(state.getMembers().spliterator(), false).toList()) {
-      out.add(new NodeReport.Member(m.address().toString(), m.status().toString(),
-          m.getRoles().stream().filter(r -> !r.startsWith("dc-")).sorted().toList(), !unreachable.contains(m)));
+      out.add(
+          new NodeReport.Member(
+              m.address().toString(),
+              m.status().toString(),
+              m.getRoles().stream().filter(r -> !r.startsWith("dc-")).sorted().toList(),
+              !unreachable.contains(m)));
     }
     return out;
   }

@@ -25,8 +25,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * An fio job file through a host router and a device queue in one local system: every request of every clone
- * is issued and recorded, stonewall groups run one after the other, the fio reports render.
+ * An fio job file through a host router and a device queue in one local system: every request of
+ * every clone is issued and recorded, stonewall groups run one after the other, the fio reports
+ * render.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LoadRunnerTest {
@@ -42,19 +43,28 @@ class LoadRunnerTest {
 
   @BeforeAll
   void startRouterAndQueue() {
-    kit.spawn(DeviceQueue.create(new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO))), "q0");
+    kit.spawn(
+        DeviceQueue.create(
+            new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO))),
+        "q0");
     router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
     TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
-    slots.awaitAssert(WAIT, () -> {
-      router.tell(new HostRouter.GetSlots(slots.ref()));
-      assertThat(slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count()).isEqualTo(1);
-      return null;
-    });
+    slots.awaitAssert(
+        WAIT,
+        () -> {
+          router.tell(new HostRouter.GetSlots(slots.ref()));
+          assertThat(slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
+              .isEqualTo(1);
+          return null;
+        });
   }
 
   @Test
   void rampTimeIsRunButNotMeasuredAndRuntimeCountsFromItsEnd() throws Exception {
-    FioJobFile file = FioJobParser.parse("ramp.fio", """
+    FioJobFile file =
+        FioJobParser.parse(
+            "ramp.fio",
+            """
         [ramped]
         ioengine=libaio
         rw=randread
@@ -65,19 +75,25 @@ class LoadRunnerTest {
         ramp_time=200ms
         runtime=300ms
         """);
-    LoadRunner.Result r = LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
+    LoadRunner.Result r =
+        LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
     JobStats s = r.clones().get(0);
-    // timers never fire early: the window opens after the ramp, and closes after ramp + runtime from the start
+    // timers never fire early: the window opens after the ramp, and closes after ramp + runtime
+    // from the start
     assertThat(s.windowStartNs()).isGreaterThanOrEqualTo(200_000_000L);
     assertThat(s.windowEndNs()).isGreaterThanOrEqualTo(500_000_000L);
-    assertThat(s.direction(Direction.READ).totalIos()).as("only the measured requests count")
+    assertThat(s.direction(Direction.READ).totalIos())
+        .as("only the measured requests count")
         .isLessThan(r.requests());
     assertThat(r.errors()).isZero();
   }
 
   @Test
   void aJobFileRunsToTheEndAndIsReportedAsFioWould() throws Exception {
-    FioJobFile file = FioJobParser.parse("test.fio", """
+    FioJobFile file =
+        FioJobParser.parse(
+            "test.fio",
+            """
         [global]
         ioengine=libaio
         bs=4k
@@ -100,7 +116,9 @@ class LoadRunnerTest {
 
     assertThat(r.byStatus()).containsOnlyKeys(Status.OK);
     assertThat(r.requests()).isEqualTo(2 * 256 + 16);
-    assertThat(r.clones()).extracting(s -> s.info().name()).containsExactly("mixed", "mixed", "seq");
+    assertThat(r.clones())
+        .extracting(s -> s.info().name())
+        .containsExactly("mixed", "mixed", "seq");
     for (JobStats s : r.clones().subList(0, 2)) {
       long reads = s.direction(Direction.READ).totalIos();
       long writes = s.direction(Direction.WRITE).totalIos();
@@ -109,10 +127,13 @@ class LoadRunnerTest {
     }
     JobStats seq = r.clones().get(2);
     assertThat(seq.direction(Direction.READ).totalIos()).isEqualTo(16);
-    assertThat(seq.windowStartNs()).as("stonewall: after the first group").isGreaterThanOrEqualTo(
-        Math.max(r.clones().get(0).windowEndNs(), r.clones().get(1).windowEndNs()));
-    assertThat(FioTextReport.render(r.clones(), "real")).contains("mixed: (groupid=0", "seq: (groupid=1",
-        "Run status group 1");
-    assertThat(FioJsonReport.render(r.clones(), file.globalOptions(), "test", 0)).contains("\"jobname\" : \"seq\"");
+    assertThat(seq.windowStartNs())
+        .as("stonewall: after the first group")
+        .isGreaterThanOrEqualTo(
+            Math.max(r.clones().get(0).windowEndNs(), r.clones().get(1).windowEndNs()));
+    assertThat(FioTextReport.render(r.clones(), "real"))
+        .contains("mixed: (groupid=0", "seq: (groupid=1", "Run status group 1");
+    assertThat(FioJsonReport.render(r.clones(), file.globalOptions(), "test", 0))
+        .contains("\"jobname\" : \"seq\"");
   }
 }

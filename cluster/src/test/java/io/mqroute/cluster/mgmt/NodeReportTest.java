@@ -33,14 +33,18 @@ class NodeReportTest {
     return m;
   }
 
-  private static final List<NodeReport.Member> MEMBERS = List.of(
-      new NodeReport.Member("pekko://mqroute@127.0.0.1:25520", "Up", List.of("host"), true),
-      new NodeReport.Member("pekko://mqroute@127.0.0.1:25521", "Up", List.of("device"), false));
+  private static final List<NodeReport.Member> MEMBERS =
+      List.of(
+          new NodeReport.Member("pekko://mqroute@127.0.0.1:25520", "Up", List.of("host"), true),
+          new NodeReport.Member("pekko://mqroute@127.0.0.1:25521", "Up", List.of("device"), false));
 
   @Test
   void statusIsJsonWithNodesQueuesDepthsAndInFlight() throws Exception {
-    JsonNode s = new ObjectMapper().readTree(NodeReport.statusJson("pekko://mqroute@127.0.0.1:25520",
-        List.of("host"), MEMBERS, METRICS));
+    JsonNode s =
+        new ObjectMapper()
+            .readTree(
+                NodeReport.statusJson(
+                    "pekko://mqroute@127.0.0.1:25520", List.of("host"), MEMBERS, METRICS));
     assertThat(s.get("nodes")).hasSize(2);
     assertThat(s.get("nodes").get(1).get("reachable").asBoolean()).isFalse();
     JsonNode q = s.get("queues").get(0);
@@ -56,18 +60,24 @@ class NodeReportTest {
   @Test
   void metricsArePrometheusTextWithLatencyQuantilesAndDepths() {
     String text = NodeReport.prometheus(List.of("host"), MEMBERS, METRICS);
-    assertThat(text).contains("# TYPE mqroute_requests_total counter\n")
+    assertThat(text)
+        .contains("# TYPE mqroute_requests_total counter\n")
         .contains("mqroute_requests_total{status=\"ENOTCONN\"} 2\n")
         .contains("mqroute_errors_total 2\n")
         .contains("# TYPE mqroute_latency_seconds summary\n")
         .contains("mqroute_latency_seconds_count 1000\n")
-        .contains("mqroute_queue_depth{queue=\"pekko://mqroute@127.0.0.1:25521/user/queue-0\",state=\"waiting\"} 5\n")
+        .contains(
+            "mqroute_queue_depth{queue=\"pekko://mqroute@127.0.0.1:25521/user/queue-0\",state=\"waiting\"} 5\n")
         .contains("mqroute_in_flight 8\n")
         .contains("mqroute_cluster_members{status=\"up\"} 2\n");
     // p50 of 1..1000 us is 500 us, within HdrHistogram's 3 significant digits
-    String p50 = text.lines().filter(l -> l.startsWith("mqroute_latency_seconds{quantile=\"0.5\"}")).findFirst()
-        .orElseThrow();
-    assertThat(Double.parseDouble(p50.substring(p50.lastIndexOf(' ') + 1))).isBetween(0.000499, 0.000501);
+    String p50 =
+        text.lines()
+            .filter(l -> l.startsWith("mqroute_latency_seconds{quantile=\"0.5\"}"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(Double.parseDouble(p50.substring(p50.lastIndexOf(' ') + 1)))
+        .isBetween(0.000499, 0.000501);
     // every sample line is "name{labels} value" or "name value"
     assertThat(text.lines().filter(l -> !l.startsWith("#")))
         .allMatch(l -> l.matches("[a-z_]+(\\{[^}]*})? -?[0-9.]+"));

@@ -1,2 +1,4 @@
-/** Reproducible named random streams (FNV-1a + SplitMix64) so experiments use common random numbers. */
+/**
+ * Reproducible named random streams (FNV-1a + SplitMix64) so experiments use common random numbers.
+ */
 package io.mqroute.policies.random;

@@ -13,32 +13,30 @@ import io.mqroute.policies.topology.QueueMask;
  */
 public final class RandomSelector implements QueueSelector {
 
-    private RandomSelector() {
-    }
+  private RandomSelector() {}
 
-    public static Builder newBuilder() {
-        return new Builder();
-    }
+  public static Builder newBuilder() {
+    return new Builder();
+  }
 
-    @Override
-    public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
-        QueueMask mask = view.registeredQueues();
-        int w = mask.weight();
-        return w == 0 ? NONE : mask.nth(random.nextInt(w));
-    }
+  @Override
+  public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
+    QueueMask mask = view.registeredQueues();
+    int w = mask.weight();
+    return w == 0 ? NONE : mask.nth(random.nextInt(w));
+  }
 
-    @Override
-    public String toString() {
-        return "RandomSelector[]";
-    }
+  @Override
+  public String toString() {
+    return "RandomSelector[]";
+  }
 
-    /** No parameters. */
-    public static final class Builder {
-        private Builder() {
-        }
+  /** No parameters. */
+  public static final class Builder {
+    private Builder() {}
 
-        public RandomSelector build() {
-            return new RandomSelector();
-        }
+    public RandomSelector build() {
+      return new RandomSelector();
     }
+  }
 }

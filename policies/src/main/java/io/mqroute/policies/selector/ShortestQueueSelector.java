@@ -14,45 +14,43 @@ import io.mqroute.policies.topology.QueueMask;
  */
 public final class ShortestQueueSelector implements QueueSelector {
 
-    private ShortestQueueSelector() {
-    }
+  private ShortestQueueSelector() {}
 
-    public static Builder newBuilder() {
-        return new Builder();
-    }
+  public static Builder newBuilder() {
+    return new Builder();
+  }
 
-    @Override
-    public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
-        QueueMask mask = view.registeredQueues();
-        int best = NONE;
-        int bestLoad = Integer.MAX_VALUE;
-        for (int w = 0, words = mask.wordCount(); w < words; w++) {
-            long bits = mask.word(w);
-            while (bits != 0) {
-                int q = (w << 6) + Long.numberOfTrailingZeros(bits);
-                bits &= bits - 1;
-                int load = view.nrReqs(q);
-                if (load < bestLoad) {
-                    best = q;
-                    bestLoad = load;
-                }
-            }
+  @Override
+  public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
+    QueueMask mask = view.registeredQueues();
+    int best = NONE;
+    int bestLoad = Integer.MAX_VALUE;
+    for (int w = 0, words = mask.wordCount(); w < words; w++) {
+      long bits = mask.word(w);
+      while (bits != 0) {
+        int q = (w << 6) + Long.numberOfTrailingZeros(bits);
+        bits &= bits - 1;
+        int load = view.nrReqs(q);
+        if (load < bestLoad) {
+          best = q;
+          bestLoad = load;
         }
-        return best;
+      }
     }
+    return best;
+  }
 
-    @Override
-    public String toString() {
-        return "ShortestQueueSelector[]";
+  @Override
+  public String toString() {
+    return "ShortestQueueSelector[]";
+  }
+
+  /** No parameters. */
+  public static final class Builder {
+    private Builder() {}
+
+    public ShortestQueueSelector build() {
+      return new ShortestQueueSelector();
     }
-
-    /** No parameters. */
-    public static final class Builder {
-        private Builder() {
-        }
-
-        public ShortestQueueSelector build() {
-            return new ShortestQueueSelector();
-        }
-    }
+  }
 }

@@ -6,8 +6,8 @@ import io.mqroute.policies.RoutingView;
 import io.mqroute.policies.random.RandomSource;
 
 /**
- * Baseline: every request to one queue — the single request queue of virtiofsd and crosvm
- * ({@code num_request_queues = 1}) and of pre-multiqueue virtio-fs; no routing cost, no spread.
+ * Baseline: every request to one queue — the single request queue of virtiofsd and crosvm ({@code
+ * num_request_queues = 1}) and of pre-multiqueue virtio-fs; no routing cost, no spread.
  *
  * <p>The default is the lowest registered queue at each decision; a configured queue that is not
  * registered answers {@link #NONE}.
@@ -16,45 +16,44 @@ import io.mqroute.policies.random.RandomSource;
  */
 public final class SingleQueueSelector implements QueueSelector {
 
-    private static final int FIRST_REGISTERED = -1;
+  private static final int FIRST_REGISTERED = -1;
 
-    private final int queue;
+  private final int queue;
 
-    private SingleQueueSelector(Builder b) {
-        queue = b.queue;
+  private SingleQueueSelector(Builder b) {
+    queue = b.queue;
+  }
+
+  public static Builder newBuilder() {
+    return new Builder();
+  }
+
+  @Override
+  public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
+    if (queue == FIRST_REGISTERED) {
+      return view.registeredQueues().first();
+    }
+    return view.registered(queue) ? queue : NONE;
+  }
+
+  @Override
+  public String toString() {
+    return "SingleQueueSelector[queue=" + (queue == FIRST_REGISTERED ? "first" : queue) + "]";
+  }
+
+  /** Default: the first registered queue. */
+  public static final class Builder {
+    private int queue = FIRST_REGISTERED;
+
+    private Builder() {}
+
+    public Builder queue(int q) {
+      queue = Params.checkRange("queue", q, 0, Integer.MAX_VALUE);
+      return this;
     }
 
-    public static Builder newBuilder() {
-        return new Builder();
+    public SingleQueueSelector build() {
+      return new SingleQueueSelector(this);
     }
-
-    @Override
-    public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
-        if (queue == FIRST_REGISTERED) {
-            return view.registeredQueues().first();
-        }
-        return view.registered(queue) ? queue : NONE;
-    }
-
-    @Override
-    public String toString() {
-        return "SingleQueueSelector[queue=" + (queue == FIRST_REGISTERED ? "first" : queue) + "]";
-    }
-
-    /** Default: the first registered queue. */
-    public static final class Builder {
-        private int queue = FIRST_REGISTERED;
-
-        private Builder() {
-        }
-
-        public Builder queue(int q) {
-            queue = Params.checkRange("queue", q, 0, Integer.MAX_VALUE);
-            return this;
-        }
-
-        public SingleQueueSelector build() {
-            return new SingleQueueSelector(this);
-        }
-    }
+  }
 }

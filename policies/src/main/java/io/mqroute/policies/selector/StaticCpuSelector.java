@@ -15,36 +15,34 @@ import io.mqroute.policies.random.RandomSource;
  */
 public final class StaticCpuSelector implements QueueSelector {
 
-    private StaticCpuSelector() {
-    }
+  private StaticCpuSelector() {}
 
-    public static Builder newBuilder() {
-        return new Builder();
-    }
+  public static Builder newBuilder() {
+    return new Builder();
+  }
 
-    @Override
-    public boolean indexesQueuesByCpu() {
-        return true;
-    }
+  @Override
+  public boolean indexesQueuesByCpu() {
+    return true;
+  }
 
-    @Override
-    public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
-        int qid = cpu >= view.queueCount() ? 0 : cpu;
-        return view.registered(qid) ? qid : NONE;
-    }
+  @Override
+  public int select(RoutingView view, int cpu, boolean background, RandomSource random) {
+    int qid = cpu >= view.queueCount() ? 0 : cpu;
+    return view.registered(qid) ? qid : NONE;
+  }
 
-    @Override
-    public String toString() {
-        return "StaticCpuSelector[]";
-    }
+  @Override
+  public String toString() {
+    return "StaticCpuSelector[]";
+  }
 
-    /** No parameters; kept for symmetry with the other selectors. */
-    public static final class Builder {
-        private Builder() {
-        }
+  /** No parameters; kept for symmetry with the other selectors. */
+  public static final class Builder {
+    private Builder() {}
 
-        public StaticCpuSelector build() {
-            return new StaticCpuSelector();
-        }
+    public StaticCpuSelector build() {
+      return new StaticCpuSelector();
     }
+  }
 }

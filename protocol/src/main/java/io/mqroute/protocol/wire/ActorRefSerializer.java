@@ -9,15 +9,17 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 
 /**
- * A typed {@link ActorRef} as its serialization-format string (with the remote address), resolved on read
- * through {@link ActorRefResolver}. The resolver is looked up lazily because Pekko builds serializers while the
- * ActorSystem is still starting.
+ * A typed {@link ActorRef} as its serialization-format string (with the remote address), resolved
+ * on read through {@link ActorRefResolver}. The resolver is looked up lazily because Pekko builds
+ * serializers while the ActorSystem is still starting.
  */
 final class ActorRefSerializer extends Serializer<ActorRef<?>> {
   private final Supplier<ActorRefResolver> resolverSupplier;
   private volatile ActorRefResolver resolver;
 
-  /** @param resolverSupplier null when there is no ActorSystem: writing or reading a ref then fails */
+  /**
+   * @param resolverSupplier null when there is no ActorSystem: writing or reading a ref then fails
+   */
   ActorRefSerializer(Supplier<ActorRefResolver> resolverSupplier) {
     super(false, true);
     this.resolverSupplier = resolverSupplier;

@@ -14,9 +14,10 @@ import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The batch messages: a count, then each element in its own frozen layout ({@link RequestSerializer},
- * {@link CompletionSerializer}), then (requests only) a flag byte and the reply address. The count is checked
- * against {@link RequestBatch#MAX_SIZE} before anything is allocated for it.
+ * The batch messages: a count, then each element in its own frozen layout ({@link
+ * RequestSerializer}, {@link CompletionSerializer}), then (requests only) a flag byte and the reply
+ * address. The count is checked against {@link RequestBatch#MAX_SIZE} before anything is allocated
+ * for it.
  *
  * <pre>
  *   RequestBatch:    count varint+ · request* · flags byte (bit 0: reply address follows) · [reply address]
@@ -69,7 +70,9 @@ final class BatchSerializers {
         throw new KryoException("invalid batch flags " + flags);
       }
       ActorRef<io.mqroute.protocol.CompletionBatch> reply =
-          flags == 1 ? (ActorRef<io.mqroute.protocol.CompletionBatch>) refs.read(kryo, in, null) : null;
+          flags == 1
+              ? (ActorRef<io.mqroute.protocol.CompletionBatch>) refs.read(kryo, in, null)
+              : null;
       return new RequestBatch(list, reply);
     }
   }

@@ -8,9 +8,9 @@ import com.esotericsoftware.kryo.io.Output;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Strings as a varint byte length plus UTF-8. Kryo's own string reader allocates a char array as large as
- * the length the peer claims; this one first checks the length against the bytes actually left, so a forged
- * length cannot make the reader allocate gigabytes.
+ * Strings as a varint byte length plus UTF-8. Kryo's own string reader allocates a char array as
+ * large as the length the peer claims; this one first checks the length against the bytes actually
+ * left, so a forged length cannot make the reader allocate gigabytes.
  */
 final class BoundedStringSerializer extends Serializer<String> {
   BoundedStringSerializer() {
@@ -46,7 +46,8 @@ final class BoundedStringSerializer extends Serializer<String> {
     int len = n - 1;
     int left = input.limit() - input.position();
     if (len < 0 || len > left) {
-      throw new KryoException("string length " + len + " exceeds the " + left + " bytes left in the frame");
+      throw new KryoException(
+          "string length " + len + " exceeds the " + left + " bytes left in the frame");
     }
     return new String(input.readBytes(len), StandardCharsets.UTF_8);
   }

@@ -9,8 +9,8 @@ import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Status;
 
 /**
- * The per-request completion, field by field (see {@link RequestSerializer} for why). Times are sent as the
- * submit time and two deltas, which are small:
+ * The per-request completion, field by field (see {@link RequestSerializer} for why). Times are
+ * sent as the submit time and two deltas, which are small:
  *
  * <pre>
  *   id varlong+ · status varint+ · submitNanos varlong(zigzag) · dispatch − submit varlong(zigzag)

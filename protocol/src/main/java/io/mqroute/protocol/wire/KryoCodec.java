@@ -10,9 +10,9 @@ import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 
 /**
- * Thread-safe, pooled Kryo encoder/decoder for {@link WireMessage}s, usable with or without an ActorSystem.
- * Kryo instances are not thread-safe, so each call borrows one from a pool; a frame is one message and
- * nothing else, at most {@code maxMessageSize} bytes.
+ * Thread-safe, pooled Kryo encoder/decoder for {@link WireMessage}s, usable with or without an
+ * ActorSystem. Kryo instances are not thread-safe, so each call borrows one from a pool; a frame is
+ * one message and nothing else, at most {@code maxMessageSize} bytes.
  */
 public final class KryoCodec {
   private final int maxMessageSize;
@@ -33,22 +33,30 @@ public final class KryoCodec {
   }
 
   /**
-   * @param resolver       resolves typed ActorRefs; null for a codec without an ActorSystem (refs then fail)
-   * @param poolSize       Kryo instances kept for reuse (more threads still work; extras are dropped)
+   * @param resolver resolves typed ActorRefs; null for a codec without an ActorSystem (refs then
+   *     fail)
+   * @param poolSize Kryo instances kept for reuse (more threads still work; extras are dropped)
    * @param maxMessageSize the largest frame written or accepted, in bytes
    */
   public KryoCodec(Supplier<ActorRefResolver> resolver, int poolSize, int maxMessageSize) {
-    this(resolver, poolSize, maxMessageSize, k -> { });
+    this(resolver, poolSize, maxMessageSize, k -> {});
   }
 
-  /** With {@code extra} registrations on each Kryo after the wire's (tests: a serializer that misbehaves). */
-  KryoCodec(Supplier<ActorRefResolver> resolver, int poolSize, int maxMessageSize,
+  /**
+   * With {@code extra} registrations on each Kryo after the wire's (tests: a serializer that
+   * misbehaves).
+   */
+  KryoCodec(
+      Supplier<ActorRefResolver> resolver,
+      int poolSize,
+      int maxMessageSize,
       java.util.function.Consumer<Kryo> extra) {
     if (poolSize < 1) {
       throw new IllegalArgumentException("pool-size must be >= 1, was " + poolSize);
     }
     if (maxMessageSize < 16) {
-      throw new IllegalArgumentException("max-message-size must be >= 16 bytes, was " + maxMessageSize);
+      throw new IllegalArgumentException(
+          "max-message-size must be >= 16 bytes, was " + maxMessageSize);
     }
     this.maxMessageSize = maxMessageSize;
     ActorRefSerializer refs = new ActorRefSerializer(resolver);
@@ -66,7 +74,8 @@ public final class KryoCodec {
   }
 
   /**
-   * @throws IllegalArgumentException if the class is not registered or the frame would exceed the limit
+   * @throws IllegalArgumentException if the class is not registered or the frame would exceed the
+   *     limit
    */
   public byte[] encode(WireMessage message) {
     Bundle b = pool.obtain();
@@ -78,7 +87,11 @@ public final class KryoCodec {
     } catch (KryoException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Buffer overflow")) {
         throw new IllegalArgumentException(
-            message.getClass().getSimpleName() + " exceeds max-message-size " + maxMessageSize + " bytes", e);
+            message.getClass().getSimpleName()
+                + " exceeds max-message-size "
+                + maxMessageSize
+                + " bytes",
+            e);
       }
       throw e;
     } finally {
@@ -87,7 +100,8 @@ public final class KryoCodec {
   }
 
   /**
-   * @throws WireFormatException for anything but exactly one registered message that fills the frame
+   * @throws WireFormatException for anything but exactly one registered message that fills the
+   *     frame
    */
   public WireMessage decode(byte[] bytes) {
     if (bytes.length > maxMessageSize) {
@@ -102,20 +116,29 @@ public final class KryoCodec {
       Object o = b.kryo.readClassAndObject(in);
       if (!(o instanceof WireMessage m)) {
         throw new WireFormatException(
-            "frame holds " + (o == null ? "null" : o.getClass().getName()) + ", not an mqroute message");
+            "frame holds "
+                + (o == null ? "null" : o.getClass().getName())
+                + ", not an mqroute message");
       }
       if (in.position() != bytes.length) {
         throw new WireFormatException(
-            (bytes.length - in.position()) + " trailing bytes after " + o.getClass().getSimpleName());
+            (bytes.length - in.position())
+                + " trailing bytes after "
+                + o.getClass().getSimpleName());
       }
       return m;
-    } catch (KryoException | IllegalArgumentException | IllegalStateException | IndexOutOfBoundsException e) {
+    } catch (KryoException
+        | IllegalArgumentException
+        | IllegalStateException
+        | IndexOutOfBoundsException e) {
       // IllegalArgumentException: a record's canonical constructor rejected the decoded values;
       // IllegalStateException: an actor reference reached a codec that has no ActorSystem
       throw new WireFormatException("malformed frame: " + e.getMessage(), e);
     } catch (StackOverflowError | LinkageError | AssertionError e) {
-      // Errors raised while decoding a peer's bytes (nesting too deep, a class that fails to load) are the
-      // frame's fault: drop the frame, not the association. The Kryo instance may be mid-state: not reused.
+      // Errors raised while decoding a peer's bytes (nesting too deep, a class that fails to load)
+      // are the
+      // frame's fault: drop the frame, not the association. The Kryo instance may be mid-state: not
+      // reused.
       // Other VirtualMachineErrors (out of memory, internal) are the JVM's and pass.
       reusable = false;
       throw new WireFormatException("malformed frame: " + e.getClass().getSimpleName(), e);

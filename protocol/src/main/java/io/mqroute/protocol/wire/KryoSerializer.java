@@ -8,9 +8,9 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.serialization.JSerializer;
 
 /**
- * The Pekko serializer for every {@link WireMessage}, bound in this module's {@code reference.conf}. Pekko
- * creates it reflectively with the {@code (ExtendedActorSystem)} constructor; settings live under
- * {@code mqroute.wire}.
+ * The Pekko serializer for every {@link WireMessage}, bound in this module's {@code
+ * reference.conf}. Pekko creates it reflectively with the {@code (ExtendedActorSystem)}
+ * constructor; settings live under {@code mqroute.wire}.
  */
 public final class KryoSerializer extends JSerializer {
   private final int identifier;
@@ -21,11 +21,14 @@ public final class KryoSerializer extends JSerializer {
     this.identifier = cfg.getInt("serializer-id");
     long max = cfg.getBytes("max-message-size");
     if (max > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("mqroute.wire.max-message-size must be < 2 GiB, was " + max);
+      throw new IllegalArgumentException(
+          "mqroute.wire.max-message-size must be < 2 GiB, was " + max);
     }
     this.codec =
         new KryoCodec(
-            () -> ActorRefResolver.get(Adapter.toTyped(system)), cfg.getInt("pool-size"), (int) max);
+            () -> ActorRefResolver.get(Adapter.toTyped(system)),
+            cfg.getInt("pool-size"),
+            (int) max);
   }
 
   @Override

@@ -11,9 +11,9 @@ import io.mqroute.protocol.Request;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The per-request message, field by field. Kryo's RecordSerializer boxes every component and reflects on
- * the canonical constructor (measured ~500 ns and ~600 B of garbage per round trip); a request crosses the
- * wire once per I/O, so it gets an explicit, frozen layout of varints instead:
+ * The per-request message, field by field. Kryo's RecordSerializer boxes every component and
+ * reflects on the canonical constructor (measured ~500 ns and ~600 B of garbage per round trip); a
+ * request crosses the wire once per I/O, so it gets an explicit, frozen layout of varints instead:
  *
  * <pre>
  *   id varlong+ · op varint+ · fileId varlong(zigzag) · offset varlong+ · length varint+ · flags byte
@@ -65,7 +65,9 @@ final class RequestSerializer extends Serializer<Request> {
     }
     int cpu = in.readVarInt(false);
     long submit = in.readVarLong(false);
-    ActorRef<Completion> reply = (flags & REPLY) != 0 ? (ActorRef<Completion>) refs.read(kryo, in, null) : null;
-    return new Request(id, OPS[op], fileId, offset, length, (flags & BACKGROUND) != 0, cpu, submit, reply);
+    ActorRef<Completion> reply =
+        (flags & REPLY) != 0 ? (ActorRef<Completion>) refs.read(kryo, in, null) : null;
+    return new Request(
+        id, OPS[op], fileId, offset, length, (flags & BACKGROUND) != 0, cpu, submit, reply);
   }
 }

@@ -12,9 +12,9 @@ import io.mqroute.protocol.WireMessage;
 import java.util.List;
 
 /**
- * The one place where classes get their Kryo ids. Every node must register the same classes with the same
- * ids, so ids are explicit and never reused: add new classes with new ids at the end of their range, and
- * never change an existing line (the golden-bytes test catches it).
+ * The one place where classes get their Kryo ids. Every node must register the same classes with
+ * the same ids, so ids are explicit and never reused: add new classes with new ids at the end of
+ * their range, and never change an existing line (the golden-bytes test catches it).
  *
  * <pre>
  *   0..8     Kryo's primitives and String (String re-registered with a bounded reader)
@@ -30,17 +30,23 @@ public final class WireRegistry {
   static final int ACTOR_REF_ID = 20;
 
   /** Pekko's concrete class behind every typed ActorRef (local, remote, promise, adapters). */
-  static final String ACTOR_REF_CLASS = "org.apache.pekko.actor.typed.internal.adapter.ActorRefAdapter";
+  static final String ACTOR_REF_CLASS =
+      "org.apache.pekko.actor.typed.internal.adapter.ActorRefAdapter";
 
   /**
-   * Messages and their ids, in id order. The per-request messages and their batches have explicit serializers
-   * ({@link RequestSerializer}, {@link CompletionSerializer}, {@link BatchSerializers}), and so has every other
-   * message ({@link QueueDrainingSerializer}): Kryo's RecordSerializer reads a field of an interface or Object
-   * type with readClassAndObject, which lets a frame nest messages without bound.
+   * Messages and their ids, in id order. The per-request messages and their batches have explicit
+   * serializers ({@link RequestSerializer}, {@link CompletionSerializer}, {@link
+   * BatchSerializers}), and so has every other message ({@link QueueDrainingSerializer}): Kryo's
+   * RecordSerializer reads a field of an interface or Object type with readClassAndObject, which
+   * lets a frame nest messages without bound.
    */
   private static final List<Entry> MESSAGES =
-      List.of(new Entry(Request.class, 100), new Entry(Completion.class, 101), new Entry(RequestBatch.class, 102),
-          new Entry(CompletionBatch.class, 103), new Entry(QueueDraining.class, 104));
+      List.of(
+          new Entry(Request.class, 100),
+          new Entry(Completion.class, 101),
+          new Entry(RequestBatch.class, 102),
+          new Entry(CompletionBatch.class, 103),
+          new Entry(QueueDraining.class, 104));
 
   private record Entry(Class<? extends WireMessage> type, int id) {}
 
@@ -63,7 +69,8 @@ public final class WireRegistry {
     CompletionSerializer completions = new CompletionSerializer();
     kryo.register(Request.class, requests, 100);
     kryo.register(Completion.class, completions, 101);
-    kryo.register(RequestBatch.class, new BatchSerializers.Requests(requests, actorRefSerializer), 102);
+    kryo.register(
+        RequestBatch.class, new BatchSerializers.Requests(requests, actorRefSerializer), 102);
     kryo.register(CompletionBatch.class, new BatchSerializers.Completions(completions), 103);
     kryo.register(QueueDraining.class, new QueueDrainingSerializer(actorRefSerializer), 104);
     for (Entry e : MESSAGES) {
@@ -78,7 +85,8 @@ public final class WireRegistry {
     try {
       return Class.forName(ACTOR_REF_CLASS, false, WireRegistry.class.getClassLoader());
     } catch (ClassNotFoundException e) {
-      throw new IllegalStateException("Pekko typed ActorRef class not found: " + ACTOR_REF_CLASS, e);
+      throw new IllegalStateException(
+          "Pekko typed ActorRef class not found: " + ACTOR_REF_CLASS, e);
     }
   }
 }

@@ -27,8 +27,9 @@ class KryoCodecTest {
   }
 
   /**
-   * The wire format of every message is frozen: nodes of different builds must understand each other. If this
-   * fails, the format changed; register a new class with a new id instead of changing an old one.
+   * The wire format of every message is frozen: nodes of different builds must understand each
+   * other. If this fails, the format changed; register a new class with a new id instead of
+   * changing an old one.
    */
   @Test
   void goldenBytes() {
@@ -40,19 +41,31 @@ class KryoCodecTest {
 
   @Test
   void batchGoldenBytes() {
-    assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0))))
+    assertThat(
+            hex(
+                codec.encode(
+                    WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0))))
         .isEqualTo("6801" + "87ad4b000e808080de028020012280b9acc2df01" + "00");
-    assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.CompletionBatch.class).get(0))))
+    assertThat(
+            hex(
+                codec.encode(
+                    WireSamples.BY_CLASS.get(io.mqroute.protocol.CompletionBatch.class).get(0))))
         .isEqualTo("6901" + "87ad4b0880b9acc2df0180f104a2660a");
   }
 
   @Test
   void queueDrainingKeepsItsFormatAndNestingIsRefused() {
-    // the bytes RecordSerializer wrote: nodeUid (zigzag varlong), then the ref's class tag (0: null)
-    assertThat(hex(codec.encode(new io.mqroute.protocol.QueueDraining(null, 0)))).isEqualTo("6a0000");
-    assertThat(hex(codec.encode(new io.mqroute.protocol.QueueDraining(null, -4_611_686_018_427_387_904L))))
+    // the bytes RecordSerializer wrote: nodeUid (zigzag varlong), then the ref's class tag (0:
+    // null)
+    assertThat(hex(codec.encode(new io.mqroute.protocol.QueueDraining(null, 0))))
+        .isEqualTo("6a0000");
+    assertThat(
+            hex(
+                codec.encode(
+                    new io.mqroute.protocol.QueueDraining(null, -4_611_686_018_427_387_904L))))
         .isEqualTo("6affffffffffffffff7f00");
-    // QueueDraining nested in QueueDraining's queue field, 30000 deep: it used to overflow the stack
+    // QueueDraining nested in QueueDraining's queue field, 30000 deep: it used to overflow the
+    // stack
     int depth = 30_000;
     byte[] nested = new byte[depth * 2 + 2];
     for (int d = 0; d < depth; d++) {
@@ -60,22 +73,29 @@ class KryoCodecTest {
       nested[2 * d + 1] = 0;
     }
     byte[] frame = Arrays.copyOf(nested, depth * 2 + 1);
-    // the old reading: uid 0 first, then the class tag of QueueDraining (106) where a ref (22) or null belongs
+    // the old reading: uid 0 first, then the class tag of QueueDraining (106) where a ref (22) or
+    // null belongs
     byte[] shallow = {(byte) (104 + 2), 0, (byte) (104 + 2), 0, 0};
-    assertThatThrownBy(() -> codec.decode(shallow)).isInstanceOf(WireFormatException.class)
+    assertThatThrownBy(() -> codec.decode(shallow))
+        .isInstanceOf(WireFormatException.class)
         .hasMessageContaining("invalid queue ref tag 106");
     assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(WireFormatException.class);
-    assertThat(codec.decode(codec.encode(WireSamples.COMPLETION))).isEqualTo(WireSamples.COMPLETION);
+    assertThat(codec.decode(codec.encode(WireSamples.COMPLETION)))
+        .isEqualTo(WireSamples.COMPLETION);
   }
 
   /** Misbehaves like a decoder recursing without bound. */
   static final class Overflowing extends com.esotericsoftware.kryo.Serializer<Overflowing> {
     @Override
-    public void write(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Output out, Overflowing o) {
-    }
+    public void write(
+        com.esotericsoftware.kryo.Kryo kryo,
+        com.esotericsoftware.kryo.io.Output out,
+        Overflowing o) {}
 
     @Override
-    public Overflowing read(com.esotericsoftware.kryo.Kryo kryo, com.esotericsoftware.kryo.io.Input in,
+    public Overflowing read(
+        com.esotericsoftware.kryo.Kryo kryo,
+        com.esotericsoftware.kryo.io.Input in,
         Class<? extends Overflowing> type) {
       throw new StackOverflowError();
     }
@@ -83,9 +103,12 @@ class KryoCodecTest {
 
   @Test
   void anErrorWhileDecodingIsAMalformedFrame() {
-    KryoCodec c = new KryoCodec(null, 1, MAX, k -> k.register(Overflowing.class, new Overflowing(), 900));
-    assertThatThrownBy(() -> c.decode(new byte[] {(byte) (900 + 2 & 0x7f | 0x80), (byte) ((900 + 2) >>> 7)}))
-        .isInstanceOf(WireFormatException.class).hasCauseInstanceOf(StackOverflowError.class);
+    KryoCodec c =
+        new KryoCodec(null, 1, MAX, k -> k.register(Overflowing.class, new Overflowing(), 900));
+    assertThatThrownBy(
+            () -> c.decode(new byte[] {(byte) (900 + 2 & 0x7f | 0x80), (byte) ((900 + 2) >>> 7)}))
+        .isInstanceOf(WireFormatException.class)
+        .hasCauseInstanceOf(StackOverflowError.class);
     // and the codec goes on decoding
     assertThat(c.decode(c.encode(WireSamples.COMPLETION))).isEqualTo(WireSamples.COMPLETION);
   }
@@ -94,33 +117,55 @@ class KryoCodecTest {
   void aBatchCountBeyondTheLimitIsRejectedBeforeAllocating() {
     // RequestBatch claiming 2^31 - 1 requests, and one claiming none
     byte[] huge = {(byte) (102 + 2), (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07};
-    assertThatThrownBy(() -> codec.decode(huge)).isInstanceOf(WireFormatException.class)
+    assertThatThrownBy(() -> codec.decode(huge))
+        .isInstanceOf(WireFormatException.class)
         .hasMessageContaining("batch count");
     byte[] empty = {(byte) (103 + 2), 0};
-    assertThatThrownBy(() -> codec.decode(empty)).isInstanceOf(WireFormatException.class)
+    assertThatThrownBy(() -> codec.decode(empty))
+        .isInstanceOf(WireFormatException.class)
         .hasMessageContaining("batch count 0");
   }
 
   @Test
   void theLargestBatchesOfTheLargestElementsFitInOneFrame() {
     // every varint at its longest: a full batch must still fit in max-message-size (64 KiB)
-    var big = new io.mqroute.protocol.Request(Long.MIN_VALUE, io.mqroute.protocol.Op.WRITE, Long.MIN_VALUE,
-        Long.MAX_VALUE, Integer.MAX_VALUE, true, Integer.MIN_VALUE, Long.MIN_VALUE, null);
-    var requests = new io.mqroute.protocol.RequestBatch(
-        java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, big), null);
+    var big =
+        new io.mqroute.protocol.Request(
+            Long.MIN_VALUE,
+            io.mqroute.protocol.Op.WRITE,
+            Long.MIN_VALUE,
+            Long.MAX_VALUE,
+            Integer.MAX_VALUE,
+            true,
+            Integer.MIN_VALUE,
+            Long.MIN_VALUE,
+            null);
+    var requests =
+        new io.mqroute.protocol.RequestBatch(
+            java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, big), null);
     assertThat(codec.decode(codec.encode(requests))).isEqualTo(requests);
-    var done = new io.mqroute.protocol.Completion(Long.MIN_VALUE, Status.ENOTCONN, Long.MIN_VALUE, Long.MAX_VALUE,
-        Long.MIN_VALUE, Integer.MIN_VALUE);
-    var completions = new io.mqroute.protocol.CompletionBatch(
-        java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, done));
+    var done =
+        new io.mqroute.protocol.Completion(
+            Long.MIN_VALUE,
+            Status.ENOTCONN,
+            Long.MIN_VALUE,
+            Long.MAX_VALUE,
+            Long.MIN_VALUE,
+            Integer.MIN_VALUE);
+    var completions =
+        new io.mqroute.protocol.CompletionBatch(
+            java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, done));
     assertThat(codec.decode(codec.encode(completions))).isEqualTo(completions);
   }
 
   @Test
   void aRequestInsideABatchMustNotCarryItsOwnReplyAddress() {
-    byte[] b = codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0));
-    // the request's flags byte: bit 1 would announce a reply address (and the bytes after it are not one)
-    // class id and count (2 bytes), then id 3, op 1, fileId 1, offset 5, length 2 bytes (see batchGoldenBytes)
+    byte[] b =
+        codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0));
+    // the request's flags byte: bit 1 would announce a reply address (and the bytes after it are
+    // not one)
+    // class id and count (2 bytes), then id 3, op 1, fileId 1, offset 5, length 2 bytes (see
+    // batchGoldenBytes)
     int flagsAt = 2 + 12;
     assertThat(b[flagsAt]).isEqualTo((byte) 1);
     b[flagsAt] = 3;
@@ -154,7 +199,9 @@ class KryoCodecTest {
     byte[] full = codec.encode(WireSamples.COMPLETION);
     for (int n = 0; n < full.length; n++) {
       byte[] cut = Arrays.copyOf(full, n);
-      assertThatThrownBy(() -> codec.decode(cut)).as("cut at " + n).isInstanceOf(WireFormatException.class);
+      assertThatThrownBy(() -> codec.decode(cut))
+          .as("cut at " + n)
+          .isInstanceOf(WireFormatException.class);
     }
   }
 
@@ -167,19 +214,34 @@ class KryoCodecTest {
 
   @Test
   void anOversizedFrameIsRejectedBeforeDecoding() {
-    assertThatThrownBy(() -> codec.decode(new byte[MAX + 1])).hasMessageContaining("exceeds max-message-size");
+    assertThatThrownBy(() -> codec.decode(new byte[MAX + 1]))
+        .hasMessageContaining("exceeds max-message-size");
   }
 
   @Test
   void aForgedStringLengthIsRejectedWithoutAllocating() {
     // A Request whose reply address claims a 2 GiB actor path (layout in RequestSerializer).
     byte[] forged = {
-      (byte) (100 + 2), 0, 0, 0, 0, 0, // Request: id, op READ, fileId, offset, length
-      2, 0, 0, // flags: a reply address follows; cpu, submitNanos
-      (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x07, // its path length: varint 2^31 - 1
-      'a', 'b', 'c'
+      (byte) (100 + 2),
+      0,
+      0,
+      0,
+      0,
+      0, // Request: id, op READ, fileId, offset, length
+      2,
+      0,
+      0, // flags: a reply address follows; cpu, submitNanos
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      (byte) 0xff,
+      0x07, // its path length: varint 2^31 - 1
+      'a',
+      'b',
+      'c'
     };
-    KryoCodec withRefs = new KryoCodec(() -> null, 1, MAX); // never reached: the length check comes first
+    KryoCodec withRefs =
+        new KryoCodec(() -> null, 1, MAX); // never reached: the length check comes first
     assertThatThrownBy(() -> withRefs.decode(forged))
         .isInstanceOf(WireFormatException.class)
         .hasMessageContaining("exceeds the");
@@ -188,10 +250,17 @@ class KryoCodecTest {
   @Test
   void anInvalidEnumOrdinalFails() {
     byte[] b = codec.encode(WireSamples.COMPLETION);
-    int statusAt = firstDifference(b, codec.encode(new io.mqroute.protocol.Completion(
-        WireSamples.COMPLETION.id(), Status.OK, WireSamples.COMPLETION.submitNanos(),
-        WireSamples.COMPLETION.dispatchNanos(), WireSamples.COMPLETION.completeNanos(),
-        WireSamples.COMPLETION.queue())));
+    int statusAt =
+        firstDifference(
+            b,
+            codec.encode(
+                new io.mqroute.protocol.Completion(
+                    WireSamples.COMPLETION.id(),
+                    Status.OK,
+                    WireSamples.COMPLETION.submitNanos(),
+                    WireSamples.COMPLETION.dispatchNanos(),
+                    WireSamples.COMPLETION.completeNanos(),
+                    WireSamples.COMPLETION.queue())));
     b[statusAt] = (byte) (Status.values().length + 5);
     assertThatThrownBy(() -> codec.decode(b)).isInstanceOf(WireFormatException.class);
   }
@@ -205,9 +274,10 @@ class KryoCodecTest {
   }
 
   /**
-   * Random garbage never hangs, never runs out of memory and is rejected — unless it happens to decode to a
-   * message that passes every check (valid class, enum ordinals, record invariants, exact length), which is then
-   * no garbage at all. Varints may be non-canonical, so such a frame need not re-encode to the same bytes.
+   * Random garbage never hangs, never runs out of memory and is rejected — unless it happens to
+   * decode to a message that passes every check (valid class, enum ordinals, record invariants,
+   * exact length), which is then no garbage at all. Varints may be non-canonical, so such a frame
+   * need not re-encode to the same bytes.
    */
   @Test
   void tenThousandRandomFramesAreRejectedOrCanonical() {
@@ -219,11 +289,17 @@ class KryoCodecTest {
         b[j] = (byte) rnd.nextInt(256);
       }
       if (i % 2 == 0 && b.length > 0) {
-        b[0] = (byte) (100 + 2 + rnd.nextInt(WireRegistry.messageClasses().size())); // aim at a real class
+        b[0] =
+            (byte)
+                (100
+                    + 2
+                    + rnd.nextInt(WireRegistry.messageClasses().size())); // aim at a real class
       }
       try {
         WireMessage m = codec.decode(b);
-        assertThat(codec.decode(codec.encode(m))).as("an accepted frame is a valid message").isEqualTo(m);
+        assertThat(codec.decode(codec.encode(m)))
+            .as("an accepted frame is a valid message")
+            .isEqualTo(m);
       } catch (WireFormatException e) {
         rejected++;
       }

@@ -71,6 +71,7 @@ class KryoSerializerTest {
   @Test
   void nonMessagesAreRefused() throws Exception {
     KryoSerializer s = (KryoSerializer) serialization().serializerFor(Request.class);
-    assertThatThrownBy(() -> s.toBinary("a string")).hasMessageContaining("not an mqroute WireMessage");
+    assertThatThrownBy(() -> s.toBinary("a string"))
+        .hasMessageContaining("not an mqroute WireMessage");
   }
 }

@@ -20,7 +20,8 @@ final class WireSamples {
       new Request(1_234_567L, Op.READ, 7L, 734_003_200L, 4096, true, 17, 30_000_123_456L, null);
 
   static final Completion COMPLETION =
-      new Completion(1_234_567L, Status.ENOTCONN, 30_000_123_456L, 30_000_163_456L, 30_000_170_001L, 5);
+      new Completion(
+          1_234_567L, Status.ENOTCONN, 30_000_123_456L, 30_000_163_456L, 30_000_170_001L, 5);
 
   static final Map<Class<? extends WireMessage>, List<WireMessage>> BY_CLASS =
       Map.of(
@@ -28,16 +29,28 @@ final class WireSamples {
           List.of(
               REQUEST,
               new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null),
-              new Request(Long.MAX_VALUE, Op.WRITE, -1, Long.MAX_VALUE, Integer.MAX_VALUE, false, 255,
-                  Long.MIN_VALUE, null)),
+              new Request(
+                  Long.MAX_VALUE,
+                  Op.WRITE,
+                  -1,
+                  Long.MAX_VALUE,
+                  Integer.MAX_VALUE,
+                  false,
+                  255,
+                  Long.MIN_VALUE,
+                  null)),
           Completion.class,
           List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)),
           RequestBatch.class,
-          List.of(new RequestBatch(List.of(REQUEST), null),
-              new RequestBatch(List.of(REQUEST, new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null)), null)),
+          List.of(
+              new RequestBatch(List.of(REQUEST), null),
+              new RequestBatch(
+                  List.of(REQUEST, new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null)), null)),
           CompletionBatch.class,
-          List.of(new CompletionBatch(List.of(COMPLETION)),
+          List.of(
+              new CompletionBatch(List.of(COMPLETION)),
               new CompletionBatch(List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)))),
           QueueDraining.class,
-          List.of(new QueueDraining(null, 0), new QueueDraining(null, -4_611_686_018_427_387_904L)));
+          List.of(
+              new QueueDraining(null, 0), new QueueDraining(null, -4_611_686_018_427_387_904L)));
 }

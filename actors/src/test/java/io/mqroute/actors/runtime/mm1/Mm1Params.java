@@ -3,14 +3,16 @@ package io.mqroute.actors.runtime.mm1;
 import java.util.SplittableRandom;
 
 /**
- * Parameters of the M/M/1 calibration model: Poisson arrivals, one FIFO server with exponential service times.
+ * Parameters of the M/M/1 calibration model: Poisson arrivals, one FIFO server with exponential
+ * service times.
  *
  * @param seed experiment seed; arrivals and service draw from separate streams derived from it
  * @param requests number of requests to complete
  * @param meanInterarrivalNanos 1/λ
  * @param meanServiceNanos 1/μ
  */
-public record Mm1Params(long seed, int requests, double meanInterarrivalNanos, double meanServiceNanos) {
+public record Mm1Params(
+    long seed, int requests, double meanInterarrivalNanos, double meanServiceNanos) {
   private static final long ARRIVAL_STREAM = 0x41525249L;
   private static final long SERVICE_STREAM = 0x53455256L;
 
@@ -48,8 +50,8 @@ public record Mm1Params(long seed, int requests, double meanInterarrivalNanos, d
   }
 
   /**
-   * An exponential sample rounded to whole nanoseconds. StrictMath, not Math: its results are specified bit for bit,
-   * so the model gives the same digest in every JVM.
+   * An exponential sample rounded to whole nanoseconds. StrictMath, not Math: its results are
+   * specified bit for bit, so the model gives the same digest in every JVM.
    */
   public static long exponentialNanos(SplittableRandom random, double mean) {
     return Math.round(-mean * StrictMath.log1p(-random.nextDouble()));

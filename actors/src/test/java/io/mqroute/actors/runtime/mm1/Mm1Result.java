@@ -11,7 +11,11 @@ import org.HdrHistogram.Histogram;
  * @param latencies histogram of sojourn times in nanoseconds
  * @param lastCompletionNanos clock reading at the last completion
  */
-public record Mm1Result(long completed, long digest, long latencySumNanos, Histogram latencies,
+public record Mm1Result(
+    long completed,
+    long digest,
+    long latencySumNanos,
+    Histogram latencies,
     long lastCompletionNanos) {
 
   public double meanSojournNanos() {

@@ -17,7 +17,10 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
-/** Poisson arrivals (exponential gaps on a typed timer); records sojourn times and completes the result. */
+/**
+ * Poisson arrivals (exponential gaps on a typed timer); records sojourn times and completes the
+ * result.
+ */
 final class Mm1Submitter {
   private final ActorContext<SubmitterCommand> ctx;
   private final TimerScheduler<SubmitterCommand> timers;
@@ -32,8 +35,12 @@ final class Mm1Submitter {
   private long completed;
   private long latencySum;
 
-  private Mm1Submitter(ActorContext<SubmitterCommand> ctx, TimerScheduler<SubmitterCommand> timers,
-      ActorRef<ServerCommand> server, Mm1Params params, CompletableFuture<Mm1Result> result) {
+  private Mm1Submitter(
+      ActorContext<SubmitterCommand> ctx,
+      TimerScheduler<SubmitterCommand> timers,
+      ActorRef<ServerCommand> server,
+      Mm1Params params,
+      CompletableFuture<Mm1Result> result) {
     this.ctx = ctx;
     this.timers = timers;
     this.server = server;
@@ -43,13 +50,16 @@ final class Mm1Submitter {
     this.random = params.arrivalRandom();
   }
 
-  static Behavior<SubmitterCommand> create(ActorRef<ServerCommand> server, Mm1Params params,
-      CompletableFuture<Mm1Result> result) {
-    return Behaviors.setup(ctx -> Behaviors.withTimers(timers -> {
-      Mm1Submitter submitter = new Mm1Submitter(ctx, timers, server, params, result);
-      submitter.scheduleArrival();
-      return submitter.behavior();
-    }));
+  static Behavior<SubmitterCommand> create(
+      ActorRef<ServerCommand> server, Mm1Params params, CompletableFuture<Mm1Result> result) {
+    return Behaviors.setup(
+        ctx ->
+            Behaviors.withTimers(
+                timers -> {
+                  Mm1Submitter submitter = new Mm1Submitter(ctx, timers, server, params, result);
+                  submitter.scheduleArrival();
+                  return submitter.behavior();
+                }));
   }
 
   private Behavior<SubmitterCommand> behavior() {
