@@ -1,13 +1,14 @@
 package io.mqroute.cli;
 
-import io.mqroute.actors.chaos.ChaosProfile;
-import io.mqroute.actors.chaos.ChaosProfileParser;
-import io.mqroute.actors.chaos.ChaosRun;
-import io.mqroute.actors.chaos.ChaosSuite;
-import io.mqroute.actors.chaos.ReplayFile;
-import io.mqroute.actors.chaos.SeedResult;
-import io.mqroute.actors.chaos.Semantics;
-import io.mqroute.actors.config.ConfigError;
+import io.mqroute.chaos.ChaosProfile;
+import io.mqroute.chaos.ChaosProfileParser;
+import io.mqroute.chaos.ChaosRun;
+import io.mqroute.chaos.ChaosSuite;
+import io.mqroute.chaos.ReplayFile;
+import io.mqroute.chaos.SeedResult;
+import io.mqroute.chaos.Semantics;
+import io.mqroute.config.ConfigError;
+import io.mqroute.config.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.mqroute.cli;
 
 import io.mqroute.cluster.bench.ClusterBench;
+import io.mqroute.config.UserError;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

@@ -1,5 +1,6 @@
 package io.mqroute.cli;
 
+import io.mqroute.config.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetSocketAddress;

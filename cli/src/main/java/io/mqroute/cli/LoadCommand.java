@@ -1,18 +1,19 @@
 package io.mqroute.cli;
 
-import io.mqroute.actors.experiment.Summary;
-import io.mqroute.actors.metrics.FioJsonReport;
-import io.mqroute.actors.metrics.FioTextReport;
-import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.workload.FioJobFile;
-import io.mqroute.actors.workload.FioJobParser;
-import io.mqroute.actors.workload.FioParseException;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
 import io.mqroute.cluster.load.LoadRunner;
+import io.mqroute.config.UserError;
+import io.mqroute.experiment.Summary;
+import io.mqroute.metrics.FioJsonReport;
+import io.mqroute.metrics.FioTextReport;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.workload.FioJobFile;
+import io.mqroute.workload.FioJobParser;
+import io.mqroute.workload.FioParseException;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -79,7 +80,7 @@ final class LoadCommand implements Callable<Integer> {
    * absent.
    */
   private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
-    for (io.mqroute.actors.workload.JobSpec j : file.jobs()) {
+    for (io.mqroute.workload.JobSpec j : file.jobs()) {
       String what =
           j.rateIopsRead() > 0 || j.rateIopsWrite() > 0
               ? "rate / rate_iops (open-loop arrivals)"

@@ -2,6 +2,7 @@ package io.mqroute.cli;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
+import io.mqroute.config.UserError;
 import java.io.PrintWriter;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;

@@ -3,6 +3,7 @@ package io.mqroute.cli;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
+import io.mqroute.config.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;

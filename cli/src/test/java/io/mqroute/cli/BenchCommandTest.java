@@ -39,4 +39,12 @@ class BenchCommandTest {
     assertThat(run("bench", "--requests", "3")).isEqualTo(Main.BAD_INPUT);
     assertThat(err.toString()).startsWith("mqroute: ").contains("--requests must be >= 8");
   }
+
+  @Test
+  void anUnknownClockOrABadTimeoutIsOneLine() {
+    assertThat(run("bench", "--clock", "wall")).isEqualTo(Main.BAD_INPUT);
+    assertThat(err.toString()).contains("--clock").contains("virtual, real");
+    assertThat(run("bench", "--clock", "real", "--timeout", "0")).isEqualTo(Main.BAD_INPUT);
+    assertThat(err.toString()).contains("--timeout must be >= 1 second");
+  }
 }

@@ -23,6 +23,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * demo stops all three nodes. Bounded: every wait polls with a deadline, and whatever is left is
  * killed afterwards.
  */
+@Tag("integration")
 class ClusterDemoTest {
   private static final Duration FORM = Duration.ofSeconds(90);
   private static final Duration STOP = Duration.ofSeconds(45);

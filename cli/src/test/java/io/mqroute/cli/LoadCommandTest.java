@@ -20,6 +20,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the job to the end and prints fio's text, the table and the summary, and writes the JSON and the
  * text with --out.
  */
+@Tag("integration")
 class LoadCommandTest {
   private final List<ActorSystem<Void>> nodes = new ArrayList<>();
 

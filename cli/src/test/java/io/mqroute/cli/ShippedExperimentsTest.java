@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -15,6 +16,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * hold and no invariant may break (exit 0). seed-003 has one band the model does not meet
  * (EXPERIMENTS.md); its other bands still run here.
  */
+@Tag("integration")
 class ShippedExperimentsTest {
   private static final Path EXPERIMENTS = Path.of("..", "experiments");
 

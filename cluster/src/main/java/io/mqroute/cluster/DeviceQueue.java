@@ -1,7 +1,17 @@
 package io.mqroute.cluster;
 
-import io.mqroute.actors.device.FileBackend;
-import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.cluster.DeviceQueueProtocol.Accepted;
+import io.mqroute.cluster.DeviceQueueProtocol.Command;
+import io.mqroute.cluster.DeviceQueueProtocol.Drain;
+import io.mqroute.cluster.DeviceQueueProtocol.Executed;
+import io.mqroute.cluster.DeviceQueueProtocol.ExecutedIo;
+import io.mqroute.cluster.DeviceQueueProtocol.Flush;
+import io.mqroute.cluster.DeviceQueueProtocol.GetStats;
+import io.mqroute.cluster.DeviceQueueProtocol.RetryTick;
+import io.mqroute.cluster.DeviceQueueProtocol.Settled;
+import io.mqroute.cluster.DeviceQueueProtocol.Stats;
+import io.mqroute.cluster.DeviceQueueProtocol.Submit;
+import io.mqroute.cluster.DeviceQueueProtocol.SubmitBatch;
 import io.mqroute.policies.queue.RingQueue;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.strategy.DispatchOrder;
@@ -11,6 +21,7 @@ import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -80,68 +91,10 @@ import org.apache.pekko.cluster.typed.Cluster;
  * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock;
  * they are comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
  */
-public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
+public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Command> {
   /** The Receptionist key every device queue registers under; the host routers subscribe to it. */
   public static final ServiceKey<Request> QUEUES =
       ServiceKey.create(Request.class, "mqroute-queue");
-
-  /** What a device queue handles. */
-  public interface Command {}
-
-  /** A request from a router (the registered endpoint adapts every {@link Request} to this). */
-  public record Serve(Request request) implements Command {}
-
-  /** Requests from a router in one message (the endpoint adapts {@link RequestBatch} to this). */
-  public record ServeBatch(RequestBatch batch) implements Command {}
-
-  /**
-   * A request on this queue and where its completion goes: {@code batchReply}, or its own replyTo
-   * if null.
-   */
-  private record Job(Request request, ActorRef<CompletionBatch> batchReply) {}
-
-  private record Served(Job job, long dispatchNanos, Status status) implements Command {}
-
-  /** File I/O of the jobs started while handling one message, done in one blocking task. */
-  private record ServedIo(List<Job> jobs, long dispatchNanos, List<Status> statuses)
-      implements Command {}
-
-  private enum Flush implements Command {
-    INSTANCE
-  }
-
-  /** Asks for the queue's counters and invariant check; for tests and management. */
-  public record GetStats(ActorRef<Stats> replyTo) implements Command {}
-
-  /**
-   * The {@link RingQueue}'s counters; {@code violations} lists broken invariants (ring bound,
-   * in_flight == on_ring + queued), empty when all hold.
-   */
-  public record Stats(
-      long accepted,
-      long completed,
-      int onRing,
-      int queued,
-      int maxOccupancy,
-      long overflowWaits,
-      long delayedRetries,
-      long enomem,
-      List<String> violations) {}
-
-  /** The delayed-retry timer (full-ring = delayed-retry(...)) fired. */
-  private enum RetryTick implements Command {
-    INSTANCE
-  }
-
-  /**
-   * Coordinated shutdown asks the queue to withdraw and answers when it has drained (see the class
-   * comment).
-   */
-  private record Drain(ActorRef<Done> replyTo) implements Command {}
-
-  private enum Settled implements Command {
-    INSTANCE
-  }
 
   /** How long a draining queue must stay empty before it lets the shutdown go on. */
   static final Duration DRAIN_SETTLE = Duration.ofSeconds(1);
@@ -221,7 +174,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   private final int index;
   private final Backend backend;
   private final DispatchOrder dispatch;
-  private final RingQueue<Job> ring;
+  private final RingQueue<Accepted> ring;
 
   /** File requests served one after the other by one blocking task (see submitIo). */
   static final int IO_PER_TASK = 8;
@@ -232,11 +185,11 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   // requests the ring took while handling the current message, started at its end (startRinged);
   // and the list
   // being started (swapped, since starting a zero-delay request completes it and may refill)
-  private ArrayList<Job> ringed = new ArrayList<>();
-  private ArrayList<Job> starting = new ArrayList<>();
+  private ArrayList<Accepted> ringed = new ArrayList<>();
+  private ArrayList<Accepted> starting = new ArrayList<>();
   private int[] startOrder = new int[16];
   // file I/O started while handling the current message, submitted at its end (submitIo)
-  private final ArrayList<Job> ioBatch = new ArrayList<>();
+  private final ArrayList<Accepted> ioBatch = new ArrayList<>();
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
@@ -285,8 +238,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
     // one ref for both adapters (an actor's adapters share it): routers send batches to the
     // registered ref
-    this.endpoint = ctx.messageAdapter(Request.class, Serve::new);
-    ctx.messageAdapter(RequestBatch.class, ServeBatch::new);
+    this.endpoint = ctx.messageAdapter(Request.class, Submit::new);
+    ctx.messageAdapter(RequestBatch.class, SubmitBatch::new);
     ctx.getSystem().receptionist().tell(Receptionist.register(QUEUES, endpoint));
     ActorRef<Command> self = ctx.getSelf();
     CoordinatedShutdown shutdown = CoordinatedShutdown.get(Adapter.toClassic(ctx.getSystem()));
@@ -306,16 +259,16 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(
-            Serve.class,
+            Submit.class,
             m -> {
               if (!fromMember(m.request().replyTo())) {
                 return this;
               }
-              accept(new Job(m.request(), null), clock.nanoTime());
+              accept(new Accepted(m.request(), null), clock.nanoTime());
               return started();
             })
         .onMessage(
-            ServeBatch.class,
+            SubmitBatch.class,
             m -> {
               ActorRef<CompletionBatch> reply = m.batch().replyTo();
               if (!fromMember(reply)) {
@@ -328,11 +281,11 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
               }
               long now = clock.nanoTime();
               for (Request r : m.batch().requests()) {
-                accept(new Job(r, reply), now);
+                accept(new Accepted(r, reply), now);
               }
               return started();
             })
-        .onMessage(Served.class, this::onServed)
+        .onMessage(Executed.class, this::onExecuted)
         .onMessageEquals(
             RetryTick.INSTANCE,
             () -> {
@@ -340,7 +293,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
               return started();
             })
         .onMessage(GetStats.class, this::onGetStats)
-        .onMessage(ServedIo.class, this::onServedIo)
+        .onMessage(ExecutedIo.class, this::onServedIo)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(Drain.class, this::onDrain)
         .onMessageEquals(
@@ -448,7 +401,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     return this;
   }
 
-  private void accept(Job job, long now) {
+  private void accept(Accepted job, long now) {
     if (drained != null) {
       // a router had not seen the withdrawal yet: serve it, and wait for quiet again
       settled = false;
@@ -459,16 +412,16 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
   }
 
   /** What the ring queue's decisions do on a device node (see {@link RingQueue.Port}). */
-  private final class Shell implements RingQueue.Port<Job> {
+  private final class Shell implements RingQueue.Port<Accepted> {
     @Override
-    public void toRing(Job job) {
+    public void toRing(Accepted job) {
       ringed.add(
           job); // started when the message is handled (startRinged): never inside the ring's own
       // call
     }
 
     @Override
-    public void failNoMemory(Job job) {
+    public void failNoMemory(Accepted job) {
       long now = clock.nanoTime();
       complete(job, now, Status.ENOMEM);
     }
@@ -496,7 +449,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
    */
   private void startRinged() {
     while (!ringed.isEmpty()) {
-      ArrayList<Job> batch = ringed;
+      ArrayList<Accepted> batch = ringed;
       ringed = starting;
       starting = batch;
       int n = batch.size();
@@ -510,7 +463,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
       long dispatchNanos = clock.nanoTime();
       boolean completedHere = false;
       for (int i = 0; i < n; i++) {
-        Job job = batch.get(startOrder[i]);
+        Accepted job = batch.get(startOrder[i]);
         if (backend instanceof NullBackend nb) {
           if (nb.serviceDelay().isZero()) {
             // nothing to wait for: complete here, without a message to self per request
@@ -519,7 +472,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
             completedHere = true;
           } else {
             timers.startSingleTimer(
-                timerSeq++, new Served(job, dispatchNanos, Status.OK), nb.serviceDelay());
+                timerSeq++, new Executed(job, dispatchNanos, Status.OK), nb.serviceDelay());
           }
         } else {
           ioBatch.add(job);
@@ -545,14 +498,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     ioBatch.clear();
   }
 
-  private void submitIo(List<Job> jobs) {
+  private void submitIo(List<Accepted> jobs) {
     FileBackend files = ((FileStore) backend).files();
     long dispatch = clock.nanoTime();
     CompletableFuture<List<Status>> io =
         CompletableFuture.supplyAsync(
             () -> {
               List<Status> out = new ArrayList<>(jobs.size());
-              for (Job j : jobs) {
+              for (Accepted j : jobs) {
                 Request r = j.request();
                 out.add(files.serve(r.op(), r.fileId(), r.offset(), r.length()));
               }
@@ -565,7 +518,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
         .pipeToSelf(
             io,
             (statuses, failure) ->
-                new ServedIo(
+                new ExecutedIo(
                     jobs,
                     dispatch,
                     failure == null
@@ -573,14 +526,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
                         : java.util.Collections.nCopies(jobs.size(), Status.EIO)));
   }
 
-  private Behavior<Command> onServed(Served s) {
+  private Behavior<Command> onExecuted(Executed s) {
     ring.complete();
     complete(s.job(), s.dispatchNanos(), s.status());
     ring.refill(clock.nanoTime());
     return started();
   }
 
-  private Behavior<Command> onServedIo(ServedIo s) {
+  private Behavior<Command> onServedIo(ExecutedIo s) {
     for (int i = 0; i < s.jobs().size(); i++) {
       ring.complete();
       complete(s.jobs().get(i), s.dispatchNanos(), s.statuses().get(i));
@@ -608,7 +561,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueue.Command> {
     return this;
   }
 
-  private void complete(Job job, long dispatchNanos, Status status) {
+  private void complete(Accepted job, long dispatchNanos, Status status) {
     Request r = job.request();
     long now = clock.nanoTime();
     Completion c = new Completion(r.id(), status, r.submitNanos(), dispatchNanos, now, index);

@@ -1,6 +1,19 @@
 package io.mqroute.cluster;
 
-import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.cluster.HostRouterProtocol.Command;
+import io.mqroute.cluster.HostRouterProtocol.Completed;
+import io.mqroute.cluster.HostRouterProtocol.CompletedBatch;
+import io.mqroute.cluster.HostRouterProtocol.DrainAnnounced;
+import io.mqroute.cluster.HostRouterProtocol.Flush;
+import io.mqroute.cluster.HostRouterProtocol.GetSlots;
+import io.mqroute.cluster.HostRouterProtocol.GetWaiting;
+import io.mqroute.cluster.HostRouterProtocol.ListingChanged;
+import io.mqroute.cluster.HostRouterProtocol.NodeGone;
+import io.mqroute.cluster.HostRouterProtocol.NodeReachable;
+import io.mqroute.cluster.HostRouterProtocol.NodeRemoved;
+import io.mqroute.cluster.HostRouterProtocol.Slots;
+import io.mqroute.cluster.HostRouterProtocol.Submit;
+import io.mqroute.cluster.HostRouterProtocol.SubmitBatch;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.random.SeededRandom;
@@ -13,6 +26,7 @@ import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -86,7 +100,7 @@ import org.apache.pekko.cluster.typed.Subscribe;
  *
  * <p>Queues get slots (routing-view queue indices) in a stable order, see {@link QueueSlots}.
  */
-public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
+public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Command> {
   /**
    * The Receptionist key of every host router's client endpoint (requests in, completions to
    * replyTo).
@@ -94,65 +108,11 @@ public final class HostRouter extends AbstractBehavior<HostRouter.Command> {
   public static final ServiceKey<Request> ROUTERS =
       ServiceKey.create(Request.class, "mqroute-router");
 
-  /** What a host router handles. */
-  public interface Command {}
-
-  /** A client's request; its {@code replyTo} receives exactly one completion. */
-  public record Submit(Request request) implements Command {}
-
-  /**
-   * A client's requests in one message (the entry adapts {@link RequestBatch} to this): each gets
-   * exactly one completion, in {@link CompletionBatch}es to the batch's {@code replyTo}.
-   */
-  public record SubmitBatch(RequestBatch batch) implements Command {}
-
-  /** Asks for the queue refs by slot (null for a free slot); for tests and management. */
-  public record GetSlots(ActorRef<Slots> replyTo) implements Command {}
-
-  /**
-   * The answer to {@link GetSlots}: {@code queues.get(slot)} and {@code nrReqs.get(slot)} for every
-   * slot.
-   */
-  public record Slots(List<ActorRef<Request>> queues, List<Integer> nrReqs, int inFlight) {}
-
-  /**
-   * Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for
-   * tests.
-   */
-  public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
-
-  /** The Receptionist's listing of device queues changed (package-private: tests inject one). */
-  record ListingChanged(Receptionist.Listing listing) implements Command {}
-
-  /**
-   * A node incarnation's queues are gone for good (removed, unreachable) or their drain took too
-   * long. By incarnation: a node restarted on the same host:port must not inherit the old one's
-   * drain or its timer.
-   */
-  private record NodeGone(UniqueAddress node, String why, boolean unreachable) implements Command {}
-
-  /** The node became reachable again (this router's own view, see {@link #unreachable}). */
-  private record NodeReachable(UniqueAddress node) implements Command {}
-
-  /** The node left the cluster for good: forget what it announced. */
-  private record NodeRemoved(UniqueAddress node) implements Command {}
-
-  /** A queue announced that it drains (see {@link QueueDraining}). */
-  private record DrainAnnounced(QueueDraining announcement) implements Command {}
-
   /** The drain timer of one node incarnation. */
   private record DrainTimer(UniqueAddress node) {}
 
   /** Longer than a device's drain (the service-requests-done phase, 15 s in mqroute-node.conf). */
   static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(20);
-
-  private record Completed(Completion completion) implements Command {}
-
-  private record CompletedBatch(CompletionBatch batch) implements Command {}
-
-  private enum Flush implements Command {
-    INSTANCE
-  }
 
   /**
    * A client's request on this host: {@code forward} is what goes to a queue (router id, no

@@ -1,7 +1,6 @@
 package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
-import io.mqroute.actors.device.FileBackend;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -52,7 +51,7 @@ public final class NodeGuardian {
                 ctx.getSystem().getWhenTerminated().thenRun(files::close);
               }
               for (int i = 0; i < d.getInt("queues"); i++) {
-                ActorRef<DeviceQueue.Command> q =
+                ActorRef<DeviceQueueProtocol.Command> q =
                     ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
                 ctx.watch(q);
               }

@@ -174,8 +174,8 @@ public record NodeSettings(
     }
     try {
       // read before anything else runs: it must not make the node fetch from the network
-      return io.mqroute.actors.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
-    } catch (io.mqroute.actors.config.ConfigError e) {
+      return io.mqroute.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
+    } catch (io.mqroute.config.ConfigError e) {
       throw new NodeConfigException("--config " + e.getMessage());
     } catch (ConfigException e) {
       throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
@@ -427,7 +427,7 @@ public record NodeSettings(
     if (backend.equals("file")) {
       // the backend's own checks of its root (a real directory owned by this user), as one line now
       try {
-        new io.mqroute.actors.device.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1)
+        new io.mqroute.cluster.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1)
             .close();
       } catch (IllegalArgumentException e) {
         throw new NodeConfigException("mqroute.cluster.device.file-root: " + e.getMessage());

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -25,6 +25,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,6 +35,7 @@ import org.junit.jupiter.api.Test;
  * ENOTCONN, nothing hangs, and everything submitted after the loss was noticed finishes on the
  * surviving device.
  */
+@Tag("integration")
 class DeviceFailoverTest {
   private static final int N = 2_000;
   private static final int WINDOW = 64;
@@ -135,7 +137,7 @@ class DeviceFailoverTest {
       int okOnSurvivorAfterLoss) {}
 
   private static Behavior<ClientMsg> client(
-      ActorRef<HostRouter.Command> router, ActorRef<Midway> midway, ActorRef<Report> done) {
+      ActorRef<HostRouterProtocol.Command> router, ActorRef<Midway> midway, ActorRef<Report> done) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
@@ -154,7 +156,7 @@ class DeviceFailoverTest {
                   sentAfterLoss[0]++;
                 }
                 router.tell(
-                    new HostRouter.Submit(
+                    new HostRouterProtocol.Submit(
                         new Request(
                             id,
                             Op.READ,
@@ -244,14 +246,14 @@ class DeviceFailoverTest {
       Cluster.get(node).manager().tell(Join.create(hostAddress));
     }
 
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
-    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    TestProbe<HostRouterProtocol.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(
         FORM,
         () -> {
-          router.tell(new HostRouter.GetSlots(slots.ref()));
-          HostRouter.Slots s = slots.receiveMessage(Duration.ofSeconds(1));
+          router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
+          HostRouterProtocol.Slots s = slots.receiveMessage(Duration.ofSeconds(1));
           assertThat(s.queues().stream().filter(Objects::nonNull).count()).isEqualTo(2);
           return null;
         });

@@ -25,6 +25,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * every request ends exactly once, the ring bound holds, and ENOMEM is a status in the completion,
  * never a lost request. Real time: waits poll.
  */
+@Tag("integration")
 class DeviceRingTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private final ActorTestKit kit = ActorTestKit.create();
@@ -53,23 +55,24 @@ class DeviceRingTest {
     return new Request(id, Op.READ, 1, 4096L * id, 4096, true, (int) id, 0, replyTo);
   }
 
-  private DeviceQueue.Stats stats(ActorRef<DeviceQueue.Command> queue) {
-    TestProbe<DeviceQueue.Stats> p = kit.createTestProbe();
-    queue.tell(new DeviceQueue.GetStats(p.ref()));
+  private DeviceQueueProtocol.Stats stats(ActorRef<DeviceQueueProtocol.Command> queue) {
+    TestProbe<DeviceQueueProtocol.Stats> p = kit.createTestProbe();
+    queue.tell(new DeviceQueueProtocol.GetStats(p.ref()));
     return p.receiveMessage(WAIT);
   }
 
   /**
    * Sends {@code n} requests in batches of {@code batch}, and returns every completion each got.
    */
-  private Map<Long, List<Status>> run(ActorRef<DeviceQueue.Command> queue, int n, int batch) {
+  private Map<Long, List<Status>> run(
+      ActorRef<DeviceQueueProtocol.Command> queue, int n, int batch) {
     TestProbe<CompletionBatch> client = kit.createTestProbe();
     for (int from = 0; from < n; from += batch) {
       List<Request> rs = new ArrayList<>();
       for (int i = from; i < Math.min(n, from + batch); i++) {
         rs.add(request(i, null));
       }
-      queue.tell(new DeviceQueue.ServeBatch(new RequestBatch(rs, client.ref())));
+      queue.tell(new DeviceQueueProtocol.SubmitBatch(new RequestBatch(rs, client.ref())));
     }
     Map<Long, List<Status>> ends = new HashMap<>();
     int received = 0;
@@ -95,12 +98,12 @@ class DeviceRingTest {
   }
 
   /** Once everything has ended: nothing held, nothing parked, every invariant intact. */
-  private void assertDrained(ActorRef<DeviceQueue.Command> queue, int n, int ringSize) {
+  private void assertDrained(ActorRef<DeviceQueueProtocol.Command> queue, int n, int ringSize) {
     kit.createTestProbe()
         .awaitAssert(
             WAIT,
             () -> {
-              DeviceQueue.Stats s = stats(queue);
+              DeviceQueueProtocol.Stats s = stats(queue);
               assertThat(s.violations()).isEmpty();
               assertThat(s.accepted()).isEqualTo(n);
               assertThat(s.completed()).isEqualTo(n);
@@ -115,7 +118,7 @@ class DeviceRingTest {
     DeviceRules rules =
         DeviceRules.fromConfig(device("mqroute.cluster.device.full-ring = \"delayed-retry(1ms)\""));
     assertThat(rules.fullRing()).isEqualTo(new DelayedRetry(1_000_000));
-    ActorRef<DeviceQueue.Command> queue =
+    ActorRef<DeviceQueueProtocol.Command> queue =
         kit.spawn(
             DeviceQueue.create(
                 new DeviceQueue.Settings(
@@ -125,14 +128,14 @@ class DeviceRingTest {
     assertExactlyOnce(ends, 200);
     assertThat(byStatus(ends)).containsOnlyKeys(Status.OK);
     assertDrained(queue, 200, 4);
-    DeviceQueue.Stats s = stats(queue);
+    DeviceQueueProtocol.Stats s = stats(queue);
     assertThat(s.overflowWaits()).as("batches of 50 on a ring of 4 park").isPositive();
     assertThat(s.delayedRetries()).as("only the timer moves parked requests").isPositive();
   }
 
   @Test
   void refillOnCompletionNeedsNoTimer() {
-    ActorRef<DeviceQueue.Command> queue =
+    ActorRef<DeviceQueueProtocol.Command> queue =
         kit.spawn(
             DeviceQueue.create(
                 new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ofMillis(1)))),
@@ -147,7 +150,7 @@ class DeviceRingTest {
   @Test
   void enomemFailEndsRequestsWithEnomemAndRequeueRetriesThemUnderDelayedRetry() {
     DeviceRules fail = DeviceRules.DEFAULT.withEnomem(0.3, EnqueueErrorPolicy.FAIL);
-    ActorRef<DeviceQueue.Command> failing =
+    ActorRef<DeviceQueueProtocol.Command> failing =
         kit.spawn(
             DeviceQueue.create(
                 new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO), fail)),
@@ -163,7 +166,7 @@ class DeviceRingTest {
         DeviceRules.DEFAULT
             .withFullRing(FullRingStrategy.delayedRetry(1_000_000))
             .withEnomem(0.3, EnqueueErrorPolicy.REQUEUE);
-    ActorRef<DeviceQueue.Command> requeueing =
+    ActorRef<DeviceQueueProtocol.Command> requeueing =
         kit.spawn(
             DeviceQueue.create(
                 new DeviceQueue.Settings(
@@ -182,7 +185,7 @@ class DeviceRingTest {
         DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = lifo-per-batch"));
     for (String order : List.of("fifo", "lifo")) {
       DeviceRules rules = order.equals("fifo") ? DeviceRules.DEFAULT : lifo;
-      ActorRef<DeviceQueue.Command> queue =
+      ActorRef<DeviceQueueProtocol.Command> queue =
           kit.spawn(
               DeviceQueue.create(
                   new DeviceQueue.Settings(
@@ -190,7 +193,7 @@ class DeviceRingTest {
               "order-" + order);
       TestProbe<CompletionBatch> client = kit.createTestProbe();
       queue.tell(
-          new DeviceQueue.ServeBatch(
+          new DeviceQueueProtocol.SubmitBatch(
               new RequestBatch(
                   List.of(request(1, null), request(2, null), request(3, null), request(4, null)),
                   client.ref())));
@@ -215,14 +218,14 @@ class DeviceRingTest {
     kit.spawn(DeviceQueue.create(settings), "q0");
     kit.spawn(DeviceQueue.create(settings.withIndex(1)), "q1");
     // a window beyond the ring: the requests wait on the devices' overflow lists, not on the host
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, 32)), "router");
     kit.createTestProbe()
         .awaitAssert(
             WAIT,
             () -> {
-              TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-              router.tell(new HostRouter.GetSlots(p.ref()));
+              TestProbe<HostRouterProtocol.Slots> p = kit.createTestProbe();
+              router.tell(new HostRouterProtocol.GetSlots(p.ref()));
               assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
                   .isEqualTo(2);
               return null;
@@ -231,7 +234,8 @@ class DeviceRingTest {
     int n = 100;
     for (int i = 0; i < n; i++) {
       router.tell(
-          new HostRouter.Submit(new Request(i, Op.READ, 1, 0, 4096, false, i, 0, client.ref())));
+          new HostRouterProtocol.Submit(
+              new Request(i, Op.READ, 1, 0, 4096, false, i, 0, client.ref())));
     }
     Map<Long, List<Status>> ends = new HashMap<>();
     for (Completion c2 : client.receiveSeveralMessages(n, WAIT)) {

@@ -21,12 +21,14 @@ import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A device serves members of its cluster only: a system that merely connects gets nothing done,
  * nothing back.
  */
+@Tag("integration")
 class DeviceStrangerTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private ActorSystem<Void> device;

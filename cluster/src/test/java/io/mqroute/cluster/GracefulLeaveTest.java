@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -24,6 +24,7 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
  * stops without draining (a crash) on a node that stays up is not mistaken for one: its requests in
  * flight end with ENOTCONN at once.
  */
+@Tag("integration")
 class GracefulLeaveTest {
   private static final int N = 10_000;
   private static final int WINDOW = 64;
@@ -75,7 +77,7 @@ class GracefulLeaveTest {
 
   /** N requests, WINDOW in flight; {@code midway} gets a message after N / 4 completions. */
   private static Behavior<Msg> client(
-      ActorRef<HostRouter.Command> router, ActorRef<String> midway, ActorRef<Report> done) {
+      ActorRef<HostRouterProtocol.Command> router, ActorRef<String> midway, ActorRef<Report> done) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
@@ -86,7 +88,7 @@ class GracefulLeaveTest {
               () -> {
                 int id = c[0]++;
                 router.tell(
-                    new HostRouter.Submit(
+                    new HostRouterProtocol.Submit(
                         new Request(
                             id, Op.READ, 1, 0, 4096, true, id, NanoClock.SYSTEM.nanoTime(), self)));
               };
@@ -146,13 +148,13 @@ class GracefulLeaveTest {
     nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
 
     ActorTestKit kit = ActorTestKit.create(host);
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
-    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    TestProbe<HostRouterProtocol.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(
         WAIT,
         () -> {
-          router.tell(new HostRouter.GetSlots(slots.ref()));
+          router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
           assertThat(slots.receiveMessage(WAIT).queues().stream().filter(q -> q != null).count())
               .isEqualTo(2);
           return null;
@@ -191,7 +193,7 @@ class GracefulLeaveTest {
     Address hostAddress = Cluster.get(host).selfMember().address();
     nodes.forEach(n -> Cluster.get(n).manager().tell(Join.create(hostAddress)));
     ActorTestKit deviceKit = ActorTestKit.create(device);
-    ActorRef<DeviceQueue.Command> crashing =
+    ActorRef<DeviceQueueProtocol.Command> crashing =
         deviceKit.spawn(
             DeviceQueue.create(
                 new DeviceQueue.Settings(
@@ -199,15 +201,15 @@ class GracefulLeaveTest {
             "crashing-queue");
 
     ActorTestKit kit = ActorTestKit.create(host);
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
-    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
-    HostRouter.Slots both =
+    TestProbe<HostRouterProtocol.Slots> slots = kit.createTestProbe();
+    HostRouterProtocol.Slots both =
         slots.awaitAssert(
             WAIT,
             () -> {
-              router.tell(new HostRouter.GetSlots(slots.ref()));
-              HostRouter.Slots s = slots.receiveMessage(WAIT);
+              router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
+              HostRouterProtocol.Slots s = slots.receiveMessage(WAIT);
               assertThat(s.queues().stream().filter(q -> q != null).count()).isEqualTo(2);
               return s;
             });
@@ -224,7 +226,7 @@ class GracefulLeaveTest {
     int sent = 16;
     for (int i = 0; i < sent; i++) {
       router.tell(
-          new HostRouter.Submit(
+          new HostRouterProtocol.Submit(
               new Request(
                   i, Op.READ, 1, 0, 4096, true, i, NanoClock.SYSTEM.nanoTime(), client.ref())));
     }
@@ -233,8 +235,8 @@ class GracefulLeaveTest {
         slots.awaitAssert(
             WAIT,
             () -> {
-              router.tell(new HostRouter.GetSlots(slots.ref()));
-              HostRouter.Slots s = slots.receiveMessage(WAIT);
+              router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
+              HostRouterProtocol.Slots s = slots.receiveMessage(WAIT);
               assertThat(s.inFlight()).isEqualTo(sent);
               return s.nrReqs().get(slot);
             });

@@ -20,6 +20,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,6 +31,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * request still ends exactly once, and a queue that leaves gives its admissions back. Real time in
  * one local system; waits poll.
  */
+@Tag("integration")
 class HostAdmissionTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private final ActorTestKit kit = ActorTestKit.create();
@@ -39,15 +41,15 @@ class HostAdmissionTest {
     kit.shutdownTestKit();
   }
 
-  private ActorRef<DeviceQueue.Command> device(int index, Duration delay, String name) {
+  private ActorRef<DeviceQueueProtocol.Command> device(int index, Duration delay, String name) {
     return kit.spawn(
         DeviceQueue.create(new DeviceQueue.Settings(index, 64, new DeviceQueue.NullBackend(delay))),
         name);
   }
 
-  private ActorRef<HostRouter.Command> router(
+  private ActorRef<HostRouterProtocol.Command> router(
       BackgroundAdmission.Mode mode, int maxBackground, int queues) {
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(
             HostRouter.create(
                 new HostRouterSettings("round-robin", 4, 1, 64).withAdmission(mode, maxBackground)),
@@ -56,8 +58,8 @@ class HostAdmissionTest {
         .awaitAssert(
             WAIT,
             () -> {
-              TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-              router.tell(new HostRouter.GetSlots(p.ref()));
+              TestProbe<HostRouterProtocol.Slots> p = kit.createTestProbe();
+              router.tell(new HostRouterProtocol.GetSlots(p.ref()));
               assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
                   .isEqualTo(queues);
               return null;
@@ -65,19 +67,19 @@ class HostAdmissionTest {
     return router;
   }
 
-  private DeviceQueue.Stats stats(ActorRef<DeviceQueue.Command> queue) {
-    TestProbe<DeviceQueue.Stats> p = kit.createTestProbe();
-    queue.tell(new DeviceQueue.GetStats(p.ref()));
+  private DeviceQueueProtocol.Stats stats(ActorRef<DeviceQueueProtocol.Command> queue) {
+    TestProbe<DeviceQueueProtocol.Stats> p = kit.createTestProbe();
+    queue.tell(new DeviceQueueProtocol.GetStats(p.ref()));
     return p.receiveMessage(WAIT);
   }
 
   /** Submits ids [from, from + n) and returns each one's completions once all n have come. */
   private Map<Long, List<Status>> submit(
-      ActorRef<HostRouter.Command> router, long from, int n, boolean background) {
+      ActorRef<HostRouterProtocol.Command> router, long from, int n, boolean background) {
     TestProbe<Completion> client = kit.createTestProbe();
     for (long id = from; id < from + n; id++) {
       router.tell(
-          new HostRouter.Submit(
+          new HostRouterProtocol.Submit(
               new Request(id, Op.READ, 1, 0, 4096, background, (int) id, 0, client.ref())));
     }
     Map<Long, List<Status>> ends = new HashMap<>();
@@ -92,9 +94,9 @@ class HostAdmissionTest {
 
   @Test
   void perQueueAdmissionKeepsAtMostMaxBackgroundOnAQueue() {
-    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMillis(20), "a");
-    ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMillis(20), "b");
-    ActorRef<HostRouter.Command> router = router(BackgroundAdmission.Mode.PER_QUEUE, 2, 2);
+    ActorRef<DeviceQueueProtocol.Command> a = device(0, Duration.ofMillis(20), "a");
+    ActorRef<DeviceQueueProtocol.Command> b = device(1, Duration.ofMillis(20), "b");
+    ActorRef<HostRouterProtocol.Command> router = router(BackgroundAdmission.Mode.PER_QUEUE, 2, 2);
     Map<Long, List<Status>> ends = submit(router, 0, 40, true);
     assertThat(ends.values()).allSatisfy(s -> assertThat(s).containsExactly(Status.OK));
     // the one-per-queue rule lets a queue with none run one beyond the limit, never a second
@@ -105,8 +107,8 @@ class HostAdmissionTest {
 
   @Test
   void globalAdmissionLimitsBackgroundButNotForegroundRequests() {
-    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMillis(20), "a");
-    ActorRef<HostRouter.Command> router = router(BackgroundAdmission.Mode.GLOBAL, 3, 1);
+    ActorRef<DeviceQueueProtocol.Command> a = device(0, Duration.ofMillis(20), "a");
+    ActorRef<HostRouterProtocol.Command> router = router(BackgroundAdmission.Mode.GLOBAL, 3, 1);
     submit(router, 0, 30, true);
     assertThat(stats(a).maxOccupancy()).isBetween(1, 3);
     submit(router, 100, 30, false);
@@ -117,14 +119,14 @@ class HostAdmissionTest {
 
   @Test
   void aLostQueueGivesItsAdmissionsBack() {
-    ActorRef<DeviceQueue.Command> stuck = device(0, Duration.ofMinutes(10), "a-stuck");
+    ActorRef<DeviceQueueProtocol.Command> stuck = device(0, Duration.ofMinutes(10), "a-stuck");
     device(1, Duration.ofMillis(5), "b-fast");
-    ActorRef<HostRouter.Command> router = router(BackgroundAdmission.Mode.PER_QUEUE, 4, 2);
+    ActorRef<HostRouterProtocol.Command> router = router(BackgroundAdmission.Mode.PER_QUEUE, 4, 2);
     TestProbe<Completion> client = kit.createTestProbe();
     int n = 20;
     for (long id = 0; id < n; id++) {
       router.tell(
-          new HostRouter.Submit(
+          new HostRouterProtocol.Submit(
               new Request(id, Op.READ, 1, 0, 4096, true, (int) id, 0, client.ref())));
     }
     // the stuck queue holds its admitted requests; once it is on the device, stop it
@@ -159,8 +161,8 @@ class HostAdmissionTest {
   @ParameterizedTest
   @EnumSource(BackgroundAdmission.Mode.class)
   void twoQueuesLeavingTogetherDoNotFailBlockedRequests(BackgroundAdmission.Mode mode) {
-    ActorRef<DeviceQueue.Command> a = device(0, Duration.ofMinutes(10), "a");
-    ActorRef<DeviceQueue.Command> b = device(1, Duration.ofMinutes(10), "b");
+    ActorRef<DeviceQueueProtocol.Command> a = device(0, Duration.ofMinutes(10), "a");
+    ActorRef<DeviceQueueProtocol.Command> b = device(1, Duration.ofMinutes(10), "b");
     device(2, Duration.ofMillis(1), "c");
     // all three registered before the router starts: its first listing has them all, so their slots
     // follow the
@@ -174,32 +176,34 @@ class HostAdmissionTest {
               .hasSize(3);
           return null;
         });
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(
             HostRouter.create(
                 new HostRouterSettings("round-robin", 4, 1, 64).withAdmission(mode, 2)),
             "router");
-    TestProbe<HostRouter.Slots> sp = kit.createTestProbe();
+    TestProbe<HostRouterProtocol.Slots> sp = kit.createTestProbe();
     kit.createTestProbe()
         .awaitAssert(
             WAIT,
             () -> {
-              router.tell(new HostRouter.GetSlots(sp.ref()));
+              router.tell(new HostRouterProtocol.GetSlots(sp.ref()));
               assertThat(sp.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
                   .isEqualTo(3);
               return null;
             });
-    router.tell(new HostRouter.GetSlots(sp.ref()));
+    router.tell(new HostRouterProtocol.GetSlots(sp.ref()));
     List<ActorRef<Request>> qs = sp.receiveMessage(WAIT).queues();
     TestProbe<Completion> client = kit.createTestProbe();
     int n = 10;
     for (long id = 0; id < n; id++) {
       router.tell(
-          new HostRouter.Submit(new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
+          new HostRouterProtocol.Submit(
+              new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
     }
     // one foreground request moves the round-robin cursor to c (slot 2)
     TestProbe<Completion> fg = kit.createTestProbe();
-    router.tell(new HostRouter.Submit(new Request(99, Op.READ, 1, 0, 4096, false, 0, 0, fg.ref())));
+    router.tell(
+        new HostRouterProtocol.Submit(new Request(99, Op.READ, 1, 0, 4096, false, 0, 0, fg.ref())));
     assertThat(fg.receiveMessage(WAIT).status()).isEqualTo(Status.OK);
     kit.createTestProbe()
         .awaitAssert(
@@ -210,14 +214,15 @@ class HostAdmissionTest {
               return null;
             });
     router.tell(
-        new HostRouter.GetSlots(
+        new HostRouterProtocol.GetSlots(
             sp.ref())); // a round trip: the router has handled everything sent so far
     sp.receiveMessage(WAIT);
     // a device node with two queues leaves: one listing without both
     ActorRef<Request> cRef =
         qs.stream().filter(q -> q != null && q.path().toString().contains("/c")).findFirst().get();
     router.tell(
-        new HostRouter.ListingChanged(Receptionist.listing(DeviceQueue.QUEUES, Set.of(cRef))));
+        new HostRouterProtocol.ListingChanged(
+            Receptionist.listing(DeviceQueue.QUEUES, Set.of(cRef))));
     Map<Long, List<Status>> ends = new TreeMap<>();
     for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
       ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());

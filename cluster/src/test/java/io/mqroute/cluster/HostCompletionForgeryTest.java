@@ -16,6 +16,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,6 +24,7 @@ import org.junit.jupiter.api.Test;
  * entry, and a completion naming another queue than the one the request was sent to is dropped and
  * counted.
  */
+@Tag("integration")
 class HostCompletionForgeryTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private final ActorTestKit kit = ActorTestKit.create();
@@ -35,18 +37,18 @@ class HostCompletionForgeryTest {
   /**
    * A fake device queue registered under the queues' key; returns the router once it routes to it.
    */
-  private ActorRef<HostRouter.Command> routerWith(TestProbe<Object> queue) {
+  private ActorRef<HostRouterProtocol.Command> routerWith(TestProbe<Object> queue) {
     kit.system()
         .receptionist()
         .tell(Receptionist.register(DeviceQueue.QUEUES, queue.ref().narrow()));
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, 8)), "router");
     kit.createTestProbe()
         .awaitAssert(
             WAIT,
             () -> {
-              TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-              router.tell(new HostRouter.GetSlots(p.ref()));
+              TestProbe<HostRouterProtocol.Slots> p = kit.createTestProbe();
+              router.tell(new HostRouterProtocol.GetSlots(p.ref()));
               assertThat(p.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
                   .isEqualTo(1);
               return null;
@@ -63,10 +65,11 @@ class HostCompletionForgeryTest {
   @Test
   void aClientCannotCompleteRequestsThroughTheRouterEntry() {
     TestProbe<Object> queue = kit.createTestProbe();
-    ActorRef<HostRouter.Command> router = routerWith(queue);
+    ActorRef<HostRouterProtocol.Command> router = routerWith(queue);
     TestProbe<Completion> client = kit.createTestProbe();
     router.tell(
-        new HostRouter.Submit(new Request(7, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
+        new HostRouterProtocol.Submit(
+            new Request(7, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
     RequestBatch sent = queue.expectMessageClass(RequestBatch.class, WAIT);
     long routerId = sent.requests().get(0).id();
 
@@ -86,12 +89,14 @@ class HostCompletionForgeryTest {
   @Test
   void aCompletionFromAnotherQueueThanTheRequestsIsDroppedAndCounted() {
     TestProbe<Object> queue = kit.createTestProbe();
-    ActorRef<HostRouter.Command> router = routerWith(queue);
+    ActorRef<HostRouterProtocol.Command> router = routerWith(queue);
     TestProbe<Completion> client = kit.createTestProbe();
     router.tell(
-        new HostRouter.Submit(new Request(1, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
+        new HostRouterProtocol.Submit(
+            new Request(1, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
     router.tell(
-        new HostRouter.Submit(new Request(2, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
+        new HostRouterProtocol.Submit(
+            new Request(2, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
     RequestBatch sent = queue.expectMessageClass(RequestBatch.class, WAIT);
     List<Request> reqs = new java.util.ArrayList<>(sent.requests());
     if (reqs.size() < 2) { // the router's flush may have come between the submits

@@ -2,7 +2,6 @@ package io.mqroute.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mqroute.actors.device.FileBackend;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
@@ -17,6 +16,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
@@ -26,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * overflow.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("integration")
 class LocalRoutingTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private final ActorTestKit kit = ActorTestKit.create();
@@ -46,11 +47,11 @@ class LocalRoutingTest {
     // test order
     ActorTestKit alone = ActorTestKit.create("alone");
     try {
-      ActorRef<HostRouter.Command> router =
+      ActorRef<HostRouterProtocol.Command> router =
           alone.spawn(HostRouter.create(HostRouterSettings.defaults()));
       TestProbe<Completion> client = alone.createTestProbe();
-      router.tell(new HostRouter.Submit(request(1, Op.READ, 0, false, client.ref())));
-      router.tell(new HostRouter.Submit(request(2, Op.READ, 0, true, client.ref())));
+      router.tell(new HostRouterProtocol.Submit(request(1, Op.READ, 0, false, client.ref())));
+      router.tell(new HostRouterProtocol.Submit(request(2, Op.READ, 0, true, client.ref())));
       Completion fg = client.receiveMessage(WAIT);
       Completion bg = client.receiveMessage(WAIT);
       assertThat(fg.id()).isEqualTo(1);
@@ -73,13 +74,13 @@ class LocalRoutingTest {
       kit.spawn(
           DeviceQueue.create(new DeviceQueue.Settings(5, 1, new DeviceQueue.FileStore(files))),
           "file-queue");
-      ActorRef<HostRouter.Command> router =
+      ActorRef<HostRouterProtocol.Command> router =
           kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
-      TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+      TestProbe<HostRouterProtocol.Slots> slots = kit.createTestProbe();
       slots.awaitAssert(
           WAIT,
           () -> {
-            router.tell(new HostRouter.GetSlots(slots.ref()));
+            router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
             assertThat(
                     slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
                 .isEqualTo(1);
@@ -90,12 +91,13 @@ class LocalRoutingTest {
       int n = 20;
       for (int i = 0; i < n; i++) {
         router.tell(
-            new HostRouter.Submit(
+            new HostRouterProtocol.Submit(
                 request(
                     1000 + i, i % 2 == 0 ? Op.WRITE : Op.READ, 4096L * i, false, client.ref())));
       }
       // past the file size limit: the backend's EINVAL comes back unchanged
-      router.tell(new HostRouter.Submit(request(2000, Op.READ, 1 << 20, false, client.ref())));
+      router.tell(
+          new HostRouterProtocol.Submit(request(2000, Op.READ, 1 << 20, false, client.ref())));
       List<Completion> got = client.receiveSeveralMessages(n + 1, WAIT);
       Set<Long> ids = new HashSet<>();
       for (Completion c : got) {
@@ -107,8 +109,8 @@ class LocalRoutingTest {
       assertThat(ids).hasSize(n + 1);
       assertThat(root.resolve("f-3")).exists();
 
-      router.tell(new HostRouter.GetSlots(slots.ref()));
-      HostRouter.Slots after = slots.receiveMessage(WAIT);
+      router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
+      HostRouterProtocol.Slots after = slots.receiveMessage(WAIT);
       assertThat(after.inFlight()).isZero();
       assertThat(after.nrReqs()).allMatch(x -> x == 0);
     } finally {

@@ -16,6 +16,7 @@ import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * node, one by one: the association stays up and the valid messages sent between them and after
  * them arrive, in order.
  */
+@Tag("integration")
 class MalformedFrameTest {
   private static final Duration WAIT = Duration.ofSeconds(20);
   private ActorSystem<Void> receiver;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
  * with {@code exit-jvm = on} (a real node's setting): the caller reports the error and chooses the
  * exit code (2). If the shutdown exited the JVM, this test's fork would die and the build fail.
  */
+@Tag("integration")
 class ManagementFailureTest {
   @Test
   void aManagementStartFailureStopsTheNodeButNotTheJvm() {

@@ -6,12 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.runtime.NanoClock;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -40,6 +40,7 @@ import org.apache.pekko.cluster.typed.Down;
 import org.apache.pekko.cluster.typed.Subscribe;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,6 +55,7 @@ import org.junit.jupiter.api.Test;
  * <p>Bounded: every wait polls with a deadline; the processes are killed afterwards whatever
  * happened.
  */
+@Tag("integration")
 class MultiProcessFailoverTest {
   private static final int N = 1_000;
   private static final int CLIENT_WINDOW = 64;

@@ -10,12 +10,14 @@ import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A node whose queue (or router) stops does not stay Up with nothing behind it: it shuts down, exit
  * code 1.
  */
+@Tag("integration")
 class NodeGuardianTest {
   private ActorSystem<Void> system;
 

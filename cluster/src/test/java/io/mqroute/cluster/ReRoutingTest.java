@@ -16,6 +16,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,6 +25,7 @@ import org.junit.jupiter.api.Test;
  * Receptionist listing), the requests sent to it end with ENOTCONN and the ones waiting for it on
  * the host go to the remaining queue. A queue that appears later is used.
  */
+@Tag("integration")
 class ReRoutingTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final int WINDOW = 2;
@@ -38,13 +40,13 @@ class ReRoutingTest {
     return new DeviceQueue.Settings(index, 64, new DeviceQueue.NullBackend(delay));
   }
 
-  private HostRouter.Slots slots(ActorRef<HostRouter.Command> router) {
-    TestProbe<HostRouter.Slots> p = kit.createTestProbe();
-    router.tell(new HostRouter.GetSlots(p.ref()));
+  private HostRouterProtocol.Slots slots(ActorRef<HostRouterProtocol.Command> router) {
+    TestProbe<HostRouterProtocol.Slots> p = kit.createTestProbe();
+    router.tell(new HostRouterProtocol.GetSlots(p.ref()));
     return p.receiveMessage(WAIT);
   }
 
-  private void awaitQueues(ActorRef<HostRouter.Command> router, int n) {
+  private void awaitQueues(ActorRef<HostRouterProtocol.Command> router, int n) {
     kit.createTestProbe()
         .awaitAssert(
             WAIT,
@@ -58,10 +60,10 @@ class ReRoutingTest {
   @Test
   void aLostQueuesSentRequestsEndWithEnotconnAndItsWaitingOnesGoToAnotherQueue() {
     // it holds every request for far longer than the test
-    ActorRef<DeviceQueue.Command> stuck =
+    ActorRef<DeviceQueueProtocol.Command> stuck =
         kit.spawn(DeviceQueue.create(queue(0, Duration.ofMinutes(10))), "a-stuck");
     kit.spawn(DeviceQueue.create(queue(1, Duration.ZERO)), "b-fast");
-    ActorRef<HostRouter.Command> router =
+    ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, WINDOW)), "router");
     awaitQueues(router, 2);
 
@@ -69,11 +71,11 @@ class ReRoutingTest {
     int n = 12;
     for (int i = 0; i < n; i++) {
       router.tell(
-          new HostRouter.Submit(
+          new HostRouterProtocol.Submit(
               new Request(i, Op.READ, 1, 4096L * i, 4096, true, i, 0, client.ref())));
     }
     // after the submits (mailbox order): what the stuck queue has, sent and waiting
-    HostRouter.Slots s = slots(router);
+    HostRouterProtocol.Slots s = slots(router);
     // its slot: not necessarily 0, the two queues may reach the router in separate listings in
     // either order
     int stuckSlot =
@@ -85,7 +87,7 @@ class ReRoutingTest {
                     .orElseThrow());
     int onStuck = s.nrReqs().get(stuckSlot);
     TestProbe<List<Integer>> waiting = kit.createTestProbe();
-    router.tell(new HostRouter.GetWaiting(waiting.ref()));
+    router.tell(new HostRouterProtocol.GetWaiting(waiting.ref()));
     assertThat(waiting.receiveMessage(WAIT).get(stuckSlot)).isEqualTo(onStuck - WINDOW);
     assertThat(onStuck)
         .as("round robin gives the stuck queue more than its window")
@@ -117,7 +119,7 @@ class ReRoutingTest {
     awaitQueues(router, 2);
     for (int i = 0; i < 8; i++) {
       router.tell(
-          new HostRouter.Submit(
+          new HostRouterProtocol.Submit(
               new Request(100 + i, Op.READ, 1, 0, 4096, true, i, 0, client.ref())));
     }
     assertThat(client.receiveSeveralMessages(8, WAIT))

@@ -36,7 +36,7 @@ public final class EmpiricalDevice implements Device {
     try {
       // a regular file only: /dev/zero reports size 0 and would be read for ever
       List<String> lines =
-          io.mqroute.actors.config.BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
+          io.mqroute.config.BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
       long[] out = new long[lines.size()];
       int n = 0;
       Boolean fioLog = null; // decided by the first line with a value
@@ -84,7 +84,7 @@ public final class EmpiricalDevice implements Device {
         }
       }
       return new EmpiricalDevice(Arrays.copyOf(out, n), file.toString());
-    } catch (io.mqroute.actors.config.BoundedFiles.Refused e) {
+    } catch (io.mqroute.config.BoundedFiles.Refused e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage());
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());

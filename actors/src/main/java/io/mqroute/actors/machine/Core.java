@@ -10,7 +10,7 @@ import io.mqroute.actors.machine.CoreProtocol.Exec;
 import io.mqroute.actors.machine.CoreProtocol.Report;
 import io.mqroute.actors.machine.CoreProtocol.SetOnline;
 import io.mqroute.actors.machine.CoreProtocol.Tick;
-import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.List;

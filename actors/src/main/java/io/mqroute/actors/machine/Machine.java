@@ -11,12 +11,12 @@ import io.mqroute.actors.machine.MachineProtocol.Proceed;
 import io.mqroute.actors.machine.MachineProtocol.Remounted;
 import io.mqroute.actors.machine.MachineProtocol.Stalled;
 import io.mqroute.actors.machine.MachineProtocol.Violation;
-import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.runtime.NanoClock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -78,9 +78,9 @@ public final class Machine extends AbstractBehavior<Command> {
   private final List<CoreProtocol.CoreStats> coreStats = new ArrayList<>();
 
   /** The chaos controller, or null for an undisturbed run. */
-  private final ActorRef<Perturbation.Command> perturbation;
+  private final ActorRef<PerturbationProtocol.Command> perturbation;
 
-  private Perturbation.Report perturbationReport;
+  private PerturbationProtocol.Report perturbationReport;
   private int remountsLeft;
 
   /**
@@ -365,7 +365,7 @@ public final class Machine extends AbstractBehavior<Command> {
     } else if (perturbation != null) {
       int group = plans.get(nextJob).group();
       perturbation.tell(
-          new Perturbation.BeforeGroup(
+          new PerturbationProtocol.BeforeGroup(
               group, group == plans.get(plans.size() - 1).group(), getContext().getSelf()));
     } else {
       startNextGroup();
@@ -439,7 +439,7 @@ public final class Machine extends AbstractBehavior<Command> {
         ctx.messageAdapter(CoreProtocol.CoreStats.class, GotCore::new);
     cores.forEach(c -> c.tell(new CoreProtocol.Report(ca)));
     if (perturbation != null) {
-      perturbation.tell(new Perturbation.Collect(ctx.getSelf()));
+      perturbation.tell(new PerturbationProtocol.Collect(ctx.getSelf()));
     }
   }
 

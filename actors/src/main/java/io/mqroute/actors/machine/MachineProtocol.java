@@ -1,6 +1,6 @@
 package io.mqroute.actors.machine;
 
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.JobStats;
 import java.util.List;
 
 /** Messages of the Machine actor (the root of a run). */
@@ -40,5 +40,5 @@ public final class MachineProtocol {
   public record Proceed(int group) implements Command {}
 
   /** The perturbation's account of the run. */
-  public record GotPerturbation(Perturbation.Report report) implements Command {}
+  public record GotPerturbation(PerturbationProtocol.Report report) implements Command {}
 }

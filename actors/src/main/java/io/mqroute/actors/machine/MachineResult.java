@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.Digest;
+import io.mqroute.metrics.JobStats;
 import java.util.List;
 
 /**
@@ -23,7 +24,7 @@ public record MachineResult(
     List<String> violations,
     String stall,
     long endNanos,
-    Perturbation.Report perturbation) {
+    PerturbationProtocol.Report perturbation) {
 
   /** An undisturbed run. */
   public MachineResult(
@@ -36,6 +37,30 @@ public record MachineResult(
       String stall,
       long endNanos) {
     this(jobs, little, router, queues, cores, violations, stall, endNanos, null);
+  }
+
+  /**
+   * The digest of this run: the jobs' statistics plus the machine's own counters, anything the seed
+   * determines.
+   */
+  public String digest() {
+    Digest d = Digest.create().putString("mqroute.run.v1").putString(Digest.of(jobs));
+    for (FlowProtocol.QueueStats q : queues()) {
+      d.putInt(q.queue())
+          .putLong(q.accepted())
+          .putInt(q.maxOccupancy())
+          .putLong(q.overflowWaits())
+          .putLong(q.overflowNanos())
+          .putLong(q.delayedRetries())
+          .putLong(q.enomem());
+    }
+    d.putLong(endNanos()).putInt(violations().size()).putString(stall() == null ? "" : stall());
+    if (perturbation() != null) { // chaos runs only: undisturbed digests stay as they were
+      d.putString("perturbation");
+      perturbation().events().forEach(d::putString);
+      queues().forEach(q -> d.putLong(q.rerouted()).putLong(q.errors()));
+    }
+    return d.hex();
   }
 
   public boolean healthy() {

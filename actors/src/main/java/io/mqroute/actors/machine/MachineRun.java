@@ -2,11 +2,11 @@ package io.mqroute.actors.machine;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.runtime.ClockMode;
-import io.mqroute.actors.runtime.RunStats;
-import io.mqroute.actors.runtime.SimDispatcher;
-import io.mqroute.actors.runtime.SimSystem;
+import io.mqroute.metrics.JobStats;
+import io.mqroute.runtime.ClockMode;
+import io.mqroute.runtime.RunStats;
+import io.mqroute.runtime.SimDispatcher;
+import io.mqroute.runtime.SimSystem;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

@@ -1,11 +1,11 @@
 package io.mqroute.actors.machine;
 
-import io.mqroute.actors.config.StrictConfig;
 import io.mqroute.actors.cpu.CState;
 import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.cpu.Governor;
 import io.mqroute.actors.device.Device;
 import io.mqroute.actors.device.Devices;
+import io.mqroute.config.StrictConfig;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.selector.GroupCpusEvenly;
 import io.mqroute.policies.selector.Selectors;

@@ -2,9 +2,9 @@ package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mqroute.actors.metrics.Digest;
-import io.mqroute.actors.metrics.JobInfo;
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.Digest;
+import io.mqroute.metrics.JobInfo;
+import io.mqroute.metrics.JobStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

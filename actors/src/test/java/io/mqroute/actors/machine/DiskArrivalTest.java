@@ -3,8 +3,8 @@ package io.mqroute.actors.machine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mqroute.actors.device.Device;
-import io.mqroute.actors.metrics.JobInfo;
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.JobInfo;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Op;
 import java.util.ArrayList;
 import java.util.List;

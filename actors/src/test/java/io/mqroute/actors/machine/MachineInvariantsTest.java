@@ -2,9 +2,9 @@ package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mqroute.actors.metrics.Direction;
-import io.mqroute.actors.metrics.JobInfo;
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.JobInfo;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Status;
 import java.util.List;
 import org.junit.jupiter.api.Test;

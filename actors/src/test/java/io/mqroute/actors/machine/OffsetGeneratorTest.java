@@ -3,7 +3,7 @@ package io.mqroute.actors.machine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mqroute.actors.metrics.AllocationProbe;
+import io.mqroute.metrics.AllocationProbe;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

@@ -3,10 +3,11 @@ package io.mqroute.actors.machine;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.mqroute.actors.metrics.Direction;
-import io.mqroute.actors.metrics.JobInfo;
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.JobInfo;
+import io.mqroute.metrics.JobStats;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -14,6 +15,7 @@ import org.junit.jupiter.api.Test;
  * sojourn time must match theory: M/M/1 and M/D/1 (Pollaczek-Khinchine) at ρ = 0.8, and M/M/4
  * (Erlang C) for one shared queue drained by four pollers.
  */
+@Tag("integration")
 class QueueingTheoryTest {
   private static final long MEAN_SERVICE = 40_000; // ns
   private static final int REQUESTS = 400_000;

@@ -2,14 +2,16 @@ package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mqroute.actors.metrics.Direction;
-import io.mqroute.actors.metrics.JobInfo;
-import io.mqroute.actors.metrics.JobStats;
+import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.JobInfo;
+import io.mqroute.metrics.JobStats;
 import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The same actors on a real dispatcher and clock: everything ends exactly once, nothing stalls. */
+@Tag("integration")
 class RealTimeMachineTest {
   @Test
   void aSmallRunCompletesInRealTime() {

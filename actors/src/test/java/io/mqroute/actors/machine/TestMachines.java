@@ -1,7 +1,7 @@
 package io.mqroute.actors.machine;
 
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.config.StrictConfig;
+import io.mqroute.config.StrictConfig;
 import java.nio.file.Path;
 
 /** Machine specs for tests, written as the HOCON a user would write. */

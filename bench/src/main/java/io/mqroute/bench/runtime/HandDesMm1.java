@@ -1,16 +1,16 @@
 package io.mqroute.bench.runtime;
 
-import io.mqroute.actors.runtime.RunDigest;
-import io.mqroute.actors.runtime.mm1.Mm1Params;
+import io.mqroute.runtime.RunDigest;
+import io.mqroute.runtime.mm1.Mm1Params;
 import java.util.PriorityQueue;
 import java.util.SplittableRandom;
 
 /**
  * The M/M/1 calibration model as a hand-written, single-threaded discrete-event simulation: an
  * event calendar (binary heap ordered by time, then sequence) and a FIFO of arrival times. It draws
- * the same random numbers in the same order as the actor model ({@code
- * io.mqroute.actors.runtime.mm1}), so for the same parameters it must produce the same digest: an
- * independent check of the virtual-time runtime, and the speed baseline it is measured against.
+ * the same random numbers in the same order as the actor model ({@code io.mqroute.runtime.mm1}), so
+ * for the same parameters it must produce the same digest: an independent check of the virtual-time
+ * runtime, and the speed baseline it is measured against.
  */
 public final class HandDesMm1 {
   private static final int ARRIVAL = 0;

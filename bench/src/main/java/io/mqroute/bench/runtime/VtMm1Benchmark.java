@@ -2,12 +2,12 @@ package io.mqroute.bench.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.runtime.RunStats;
-import io.mqroute.actors.runtime.SimDispatcher;
-import io.mqroute.actors.runtime.SimSystem;
-import io.mqroute.actors.runtime.mm1.Mm1Model;
-import io.mqroute.actors.runtime.mm1.Mm1Params;
-import io.mqroute.actors.runtime.mm1.Mm1Result;
+import io.mqroute.runtime.RunStats;
+import io.mqroute.runtime.SimDispatcher;
+import io.mqroute.runtime.SimSystem;
+import io.mqroute.runtime.mm1.Mm1Model;
+import io.mqroute.runtime.mm1.Mm1Params;
+import io.mqroute.runtime.mm1.Mm1Result;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

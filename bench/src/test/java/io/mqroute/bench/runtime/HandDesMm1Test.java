@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.typesafe.config.ConfigFactory;
-import io.mqroute.actors.runtime.SimSystem;
-import io.mqroute.actors.runtime.mm1.Mm1Model;
-import io.mqroute.actors.runtime.mm1.Mm1Params;
-import io.mqroute.actors.runtime.mm1.Mm1Result;
+import io.mqroute.runtime.SimSystem;
+import io.mqroute.runtime.mm1.Mm1Model;
+import io.mqroute.runtime.mm1.Mm1Params;
+import io.mqroute.runtime.mm1.Mm1Result;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 

@@ -1,10 +1,14 @@
 package io.mqroute.cluster.bench;
 
-import io.mqroute.actors.runtime.NanoClock;
+import io.mqroute.cluster.bench.ClosedLoopClientProtocol.Command;
+import io.mqroute.cluster.bench.ClosedLoopClientProtocol.Done;
+import io.mqroute.cluster.bench.ClosedLoopClientProtocol.Report;
+import io.mqroute.cluster.bench.ClosedLoopClientProtocol.Start;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
 import java.util.SplittableRandom;
 import org.HdrHistogram.Histogram;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -17,20 +21,6 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * is the path's throughput.
  */
 public final class ClosedLoopClient {
-  /** What the client handles. */
-  public interface Command {}
-
-  private record Done(Completion completion) implements Command {}
-
-  /** Starts the run; {@code replyTo} gets the {@link Report}. */
-  public record Start(ActorRef<Report> replyTo) implements Command {}
-
-  /** Completions by outcome, wall time of the run, and the latency distribution (ns). */
-  public record Report(long ok, long errors, long wallNanos, Histogram latency) {
-    public double perSecond() {
-      return (ok + errors) / (wallNanos / 1e9);
-    }
-  }
 
   private ClosedLoopClient() {}
 

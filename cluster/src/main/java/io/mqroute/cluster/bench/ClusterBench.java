@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigFactory;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.DeviceQueue;
 import io.mqroute.cluster.HostRouter;
+import io.mqroute.cluster.HostRouterProtocol;
 import io.mqroute.cluster.NodeSettings;
 import io.mqroute.protocol.Request;
 import java.io.IOException;
@@ -68,13 +69,13 @@ public final class ClusterBench {
           o.backend(),
           o.queues(),
           o.window());
-      ClosedLoopClient.Report warm = measure(host, entry, o.warmup(), o, "warmup");
+      ClosedLoopClientProtocol.Report warm = measure(host, entry, o.warmup(), o, "warmup");
       out.printf(
           Locale.ROOT,
           "warmup:   %,d requests, %.0f/s%n",
           warm.ok() + warm.errors(),
           warm.perSecond());
-      ClosedLoopClient.Report r = measure(host, entry, o.requests(), o, "measure");
+      ClosedLoopClientProtocol.Report r = measure(host, entry, o.requests(), o, "measure");
       out.printf(
           Locale.ROOT,
           "measured: %,d requests (%d errors) in %.2f s: %.0f requests/s; latency p50 %.0f us,"
@@ -129,7 +130,7 @@ public final class ClusterBench {
   private static ActorRef<Request> awaitRouterWithQueues(ActorSystem<Void> host, int queues)
       throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    ActorRef<HostRouter.Command> router = null;
+    ActorRef<HostRouterProtocol.Command> router = null;
     List<ActorRef<Request>> entries =
         io.mqroute.cluster.load.LoadRunner.awaitRouters(host, Duration.ofSeconds(60));
     // the entry is the router's adapter; the router itself answers GetSlots
@@ -138,13 +139,14 @@ public final class ClusterBench {
             .actorSelection("/user/router")
             .resolveOne(Duration.ofSeconds(10))
             .toCompletableFuture()
-            .thenApply(org.apache.pekko.actor.typed.javadsl.Adapter::<HostRouter.Command>toTyped)
+            .thenApply(
+                org.apache.pekko.actor.typed.javadsl.Adapter::<HostRouterProtocol.Command>toTyped)
             .get(15, TimeUnit.SECONDS);
     while (System.nanoTime() < deadline) {
-      final ActorRef<HostRouter.Command> r = router;
-      HostRouter.Slots s =
-          AskPattern.<HostRouter.Command, HostRouter.Slots>ask(
-                  r, HostRouter.GetSlots::new, Duration.ofSeconds(5), host.scheduler())
+      final ActorRef<HostRouterProtocol.Command> r = router;
+      HostRouterProtocol.Slots s =
+          AskPattern.<HostRouterProtocol.Command, HostRouterProtocol.Slots>ask(
+                  r, HostRouterProtocol.GetSlots::new, Duration.ofSeconds(5), host.scheduler())
               .toCompletableFuture()
               .get(10, TimeUnit.SECONDS);
       if (s.queues().stream().filter(Objects::nonNull).count() >= queues) {
@@ -155,16 +157,16 @@ public final class ClusterBench {
     throw new IllegalStateException("the device's queues did not reach the router within 60 s");
   }
 
-  private static ClosedLoopClient.Report measure(
+  private static ClosedLoopClientProtocol.Report measure(
       ActorSystem<Void> host, ActorRef<Request> entry, long n, Options o, String name)
       throws Exception {
-    ActorRef<ClosedLoopClient.Command> client =
+    ActorRef<ClosedLoopClientProtocol.Command> client =
         host.systemActorOf(
             ClosedLoopClient.create(entry, n, o.window(), o.fileBytes()),
             "bench-" + name,
             Props.empty());
-    return AskPattern.<ClosedLoopClient.Command, ClosedLoopClient.Report>ask(
-            client, ClosedLoopClient.Start::new, Duration.ofMinutes(10), host.scheduler())
+    return AskPattern.<ClosedLoopClientProtocol.Command, ClosedLoopClientProtocol.Report>ask(
+            client, ClosedLoopClientProtocol.Start::new, Duration.ofMinutes(10), host.scheduler())
         .toCompletableFuture()
         .get(11, TimeUnit.MINUTES);
   }

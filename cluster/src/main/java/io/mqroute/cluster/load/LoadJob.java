@@ -1,15 +1,21 @@
 package io.mqroute.cluster.load;
 
-import io.mqroute.actors.metrics.Direction;
-import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.runtime.NanoClock;
-import io.mqroute.actors.workload.JobSpec;
+import io.mqroute.cluster.load.LoadJobProtocol.Command;
+import io.mqroute.cluster.load.LoadJobProtocol.Completed;
+import io.mqroute.cluster.load.LoadJobProtocol.CompletedBatch;
+import io.mqroute.cluster.load.LoadJobProtocol.Finished;
+import io.mqroute.cluster.load.LoadJobProtocol.Run;
+import io.mqroute.cluster.load.LoadJobProtocol.Stop;
+import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
+import io.mqroute.workload.JobSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -43,25 +49,7 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * from its end, as in fio. Not done (and refused by {@code mqroute load}): {@code rate_iops},
  * {@code fsync}, {@code startdelay}, {@code nrfiles > 1}.
  */
-public final class LoadJob extends AbstractBehavior<LoadJob.Command> {
-  /** What a load job handles. */
-  public interface Command {}
-
-  /** Starts the job; {@code replyTo} gets its {@link Finished} once every request has ended. */
-  public record Run(ActorRef<Finished> replyTo) implements Command {}
-
-  /** The job's statistics (window closed), errors by status and how many were abandoned. */
-  public record Finished(JobStats stats, Map<Status, Long> byStatus, long abandoned) {}
-
-  private record Completed(Completion completion) implements Command {}
-
-  private record CompletedBatch(CompletionBatch batch) implements Command {}
-
-  private enum Stop implements Command {
-    ISSUE,
-    DRAIN,
-    RAMP_DONE
-  }
+public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
 
   /**
    * @param job the fio job

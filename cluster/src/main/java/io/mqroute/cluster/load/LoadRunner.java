@@ -1,12 +1,12 @@
 package io.mqroute.cluster.load;
 
-import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.runtime.NanoClock;
-import io.mqroute.actors.workload.FioJobFile;
-import io.mqroute.actors.workload.JobSpec;
 import io.mqroute.cluster.HostRouter;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
+import io.mqroute.workload.FioJobFile;
+import io.mqroute.workload.JobSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -90,7 +90,7 @@ public final class LoadRunner {
     int pid = 0;
     int runSeq = 0;
     for (int group = 0; group < file.groupCount(); group++) {
-      List<CompletableFuture<LoadJob.Finished>> running = new ArrayList<>();
+      List<CompletableFuture<LoadJobProtocol.Finished>> running = new ArrayList<>();
       for (JobSpec j : file.jobs()) {
         for (int c = 0; c < j.numjobs(); c++) {
           pid++;
@@ -100,19 +100,20 @@ public final class LoadRunner {
           JobStats stats = new JobStats(j.jobInfo(pid));
           clones.add(stats);
           ActorRef<Request> router = routers.get((pid - 1) % routers.size());
-          ActorRef<LoadJob.Command> job =
+          ActorRef<LoadJobProtocol.Command> job =
               system.systemActorOf(
                   LoadJob.create(new LoadJob.Settings(j, pid, stats, router, base, drainTimeout)),
                   "load-" + (runSeq++) + "-" + pid,
                   Props.empty());
           running.add(
-              AskPattern.<LoadJob.Command, LoadJob.Finished>ask(
-                      job, LoadJob.Run::new, groupTimeout, system.scheduler())
+              AskPattern.<LoadJobProtocol.Command, LoadJobProtocol.Finished>ask(
+                      job, LoadJobProtocol.Run::new, groupTimeout, system.scheduler())
                   .toCompletableFuture());
         }
       }
-      for (CompletableFuture<LoadJob.Finished> f : running) {
-        LoadJob.Finished done = f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+      for (CompletableFuture<LoadJobProtocol.Finished> f : running) {
+        LoadJobProtocol.Finished done =
+            f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         done.byStatus().forEach((s, n) -> byStatus.merge(s, n, Long::sum));
         abandoned += done.abandoned();
       }

@@ -2,17 +2,18 @@ package io.mqroute.cluster.load;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mqroute.actors.metrics.Direction;
-import io.mqroute.actors.metrics.FioJsonReport;
-import io.mqroute.actors.metrics.FioTextReport;
-import io.mqroute.actors.metrics.JobStats;
-import io.mqroute.actors.workload.FioJobFile;
-import io.mqroute.actors.workload.FioJobParser;
 import io.mqroute.cluster.DeviceQueue;
 import io.mqroute.cluster.HostRouter;
+import io.mqroute.cluster.HostRouterProtocol;
 import io.mqroute.cluster.HostRouterSettings;
+import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.FioJsonReport;
+import io.mqroute.metrics.FioTextReport;
+import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.workload.FioJobFile;
+import io.mqroute.workload.FioJobParser;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -21,6 +22,7 @@ import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.TestInstance;
  * render.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("integration")
 class LoadRunnerTest {
   private static final Duration WAIT = Duration.ofSeconds(30);
   private final ActorTestKit kit = ActorTestKit.create();
@@ -39,7 +42,7 @@ class LoadRunnerTest {
     kit.shutdownTestKit();
   }
 
-  private ActorRef<HostRouter.Command> router;
+  private ActorRef<HostRouterProtocol.Command> router;
 
   @BeforeAll
   void startRouterAndQueue() {
@@ -48,11 +51,11 @@ class LoadRunnerTest {
             new DeviceQueue.Settings(0, 4, new DeviceQueue.NullBackend(Duration.ZERO))),
         "q0");
     router = kit.spawn(HostRouter.create(HostRouterSettings.defaults()), "router");
-    TestProbe<HostRouter.Slots> slots = kit.createTestProbe();
+    TestProbe<HostRouterProtocol.Slots> slots = kit.createTestProbe();
     slots.awaitAssert(
         WAIT,
         () -> {
-          router.tell(new HostRouter.GetSlots(slots.ref()));
+          router.tell(new HostRouterProtocol.GetSlots(slots.ref()));
           assertThat(slots.receiveMessage(WAIT).queues().stream().filter(Objects::nonNull).count())
               .isEqualTo(1);
           return null;

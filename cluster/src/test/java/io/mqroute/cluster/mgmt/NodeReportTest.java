@@ -9,9 +9,11 @@ import io.mqroute.protocol.Status;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** /status and /metrics bodies from a node's metrics. */
+@Tag("integration")
 class NodeReportTest {
   private static final ActorTestKit kit = ActorTestKit.create();
   private static final NodeMetrics METRICS = sample();

@@ -18,8 +18,6 @@ public final class Strategies {
   public static final List<String> DISPATCH_ORDER = List.of("fifo", "lifo-per-batch", "pool");
   public static final List<String> WAKE = List.of("waiter-cpu", "completing-cpu");
   public static final List<String> ADMISSION = List.of("global", "per-queue");
-  public static final List<String> QUEUE_KEYS =
-      List.of("ring-size", "full-ring", "enqueue-error", "dispatch");
 
   private Strategies() {}
 
@@ -108,29 +106,6 @@ public final class Strategies {
       b.maxBackground(
           Params.of("background admission", Map.of("max-background", s.arg()), "max-background")
               .intValue("max-background", BackgroundAdmission.DEFAULT_MAX_BACKGROUND, 1, 65535));
-    }
-    return b.build();
-  }
-
-  /**
-   * A queue policy from {@code ring-size}, {@code full-ring}, {@code enqueue-error}, {@code
-   * dispatch}.
-   */
-  public static QueuePolicy queuePolicy(Map<String, String> params) {
-    Params p = Params.of("queue", params, QUEUE_KEYS.toArray(String[]::new));
-    QueuePolicy.Builder b =
-        QueuePolicy.newBuilder()
-            .ringSize(
-                p.intValue(
-                    "ring-size", QueuePolicy.DEFAULT_RING_SIZE, 1, QueuePolicy.MAX_RING_SIZE));
-    if (p.stringValue("full-ring") != null) {
-      b.fullRing(fullRing(p.stringValue("full-ring")));
-    }
-    if (p.stringValue("enqueue-error") != null) {
-      b.enqueueError(enqueueError(p.stringValue("enqueue-error")));
-    }
-    if (p.stringValue("dispatch") != null) {
-      b.dispatchOrder(dispatchOrder(p.stringValue("dispatch")));
     }
     return b.build();
   }

@@ -3,7 +3,6 @@ package io.mqroute.policies.strategy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -83,29 +82,6 @@ class StrategiesTest {
         .hasMessageContaining("(valid: waiter-cpu, completing-cpu)");
     assertThatThrownBy(() -> Strategies.backgroundAdmission("global(0)", 1))
         .hasMessage("background admission: max-background must be in [1, 65535], got 0");
-  }
-
-  @Test
-  void queuePolicyFromParamsAndItsDeadlockFlag() {
-    QueuePolicy merged = Strategies.queuePolicy(Map.of());
-    assertThat(merged)
-        .hasToString(
-            "QueuePolicy[ring-size=128, full-ring=refill-on-completion, enqueue-error=fail, dispatch=fifo]");
-    assertThat(merged.canDeadlockOnEmptyRing()).isFalse();
-    QueuePolicy v2 =
-        Strategies.queuePolicy(
-            Map.of("ring-size", "8", "enqueue-error", "requeue", "dispatch", "lifo-per-batch"));
-    assertThat(v2.ringSize()).isEqualTo(8);
-    assertThat(v2.canDeadlockOnEmptyRing()).as("seed 001 V2").isTrue();
-    QueuePolicy preSeed =
-        Strategies.queuePolicy(Map.of("full-ring", "delayed-retry", "enqueue-error", "requeue"));
-    assertThat(preSeed.canDeadlockOnEmptyRing()).as("the 1 ms timer retries").isFalse();
-    assertThatThrownBy(() -> Strategies.queuePolicy(Map.of("ring-size", "0")))
-        .hasMessage("queue: ring-size must be in [1, 32768], got 0");
-    assertThatThrownBy(() -> QueuePolicy.newBuilder().ringSize(-4))
-        .hasMessage("ring-size must be in [1, 32768], got -4");
-    assertThatThrownBy(() -> Strategies.queuePolicy(Map.of("ringsize", "8")))
-        .hasMessageStartingWith("unknown parameter \"ringsize\"; did you mean \"ring-size\"?");
   }
 
   @Test

@@ -1,0 +1,375 @@
+package io.mqroute.chaos;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigParseOptions;
+import com.typesafe.config.ConfigSyntax;
+import io.mqroute.actors.machine.Fault;
+import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.machine.MachineSpecParser;
+import io.mqroute.actors.machine.QueueKind;
+import io.mqroute.config.ConfigError;
+import io.mqroute.config.HoconText;
+import io.mqroute.config.StrictConfig;
+import io.mqroute.workload.FioParseException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Reads a chaos profile: the machine keys of an experiment ({@code machine}, {@code queues}, {@code
+ * router}, {@code device}, ...) plus
+ *
+ * <pre>
+ * chaos {
+ *   semantics = kernel            # or hotplug-aware
+ *   iterations = 10               # fsstress runs, each ending with an unmount/remount
+ *   load-factor = 1               # writers = load-factor x hotpluggable CPUs (xfstests LOAD_FACTOR)
+ *   hotpluggable = [1, 2, 3]      # default: every CPU but 0
+ *   hotplug-interval = 500ms      # a random CPU, a random online/offline, this often (0: none)
+ *   writer = "rw=randwrite\nioengine=psync"   # fio options of one writer
+ *   block-size = 4096
+ *   ops-per-writer = 2500         # fsstress -n
+ *   iteration-runtime = 3s        # fsstress --duration
+ *   verify-ops = 16               # I/Os of the final job pinned to every CPU
+ *   max-wait = 10s                # no request may stay on a queue longer (default: stall-limit)
+ *   faults { eio { every = 1s, for = 10ms, rate = 0.5 }, enomem { ... }, stall { every, for },
+ *            slow { every, for, factor }, ring-full { every, for, slots } }
+ *   events = ["at 12ms offline cpu 3", "at 20ms online cpu 3"]
+ * }
+ * quick { chaos { ... } }         # what --quick changes
+ * </pre>
+ *
+ * Built-in profiles ({@code generic-650}) are resources next to this class.
+ */
+public final class ChaosProfileParser {
+  /** Larger profiles are refused: they are scripts, not data. */
+  public static final long MAX_FILE_BYTES = 1L << 20;
+
+  public static final List<String> BUILT_IN = List.of("generic-650");
+
+  private static final List<String> TOP_KEYS =
+      concat(List.of("name", "description", "chaos", "quick"), MachineSpecParser.KEYS);
+  private static final List<String> CHAOS_KEYS =
+      List.of(
+          "semantics",
+          "iterations",
+          "load-factor",
+          "hotpluggable",
+          "hotplug-interval",
+          "writer",
+          "block-size",
+          "ops-per-writer",
+          "iteration-runtime",
+          "verify-ops",
+          "max-wait",
+          "faults",
+          "events");
+  private static final List<String> FAULT_KINDS =
+      List.of("eio", "enomem", "stall", "slow", "ring-full");
+  private static final List<String> FORBIDDEN_WRITER_OPTIONS =
+      List.of(
+          "bs",
+          "size",
+          "numjobs",
+          "runtime",
+          "time_based",
+          "stonewall",
+          "cpus_allowed",
+          "filesize");
+
+  private ChaosProfileParser() {}
+
+  /** The text of a built-in profile or of a file. */
+  public static Source load(String profile) {
+    if (BUILT_IN.contains(profile)) {
+      try (InputStream in = ChaosProfileParser.class.getResourceAsStream(profile + ".conf")) {
+        if (in == null) {
+          throw new IllegalStateException(
+              "built-in profile " + profile + " is missing from the jar");
+        }
+        return new Source(
+            profile,
+            new String(in.readAllBytes(), StandardCharsets.UTF_8),
+            Path.of("").toAbsolutePath());
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+    Path file = Path.of(profile);
+    try {
+      if (!Files.isRegularFile(file)) {
+        throw new ConfigError(
+            profile
+                + ": no such chaos profile (built in: "
+                + String.join(", ", BUILT_IN)
+                + "; or a file)");
+      }
+      if (Files.size(file) > MAX_FILE_BYTES) {
+        throw new ConfigError(profile + ": larger than 1 MiB; a chaos profile is a script");
+      }
+      return new Source(file.toString(), Files.readString(file), file.toAbsolutePath().getParent());
+    } catch (IOException e) {
+      throw new ConfigError(profile + ": cannot read (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
+   * A profile's name (for messages), text, and the directory its relative file names (an {@code
+   * empirical} device's CSV) are read from.
+   */
+  public record Source(String name, String text, Path baseDir) {
+    public Source(String name, String text) {
+      this(name, text, Path.of("").toAbsolutePath());
+    }
+  }
+
+  /**
+   * @param semantics replaces the profile's {@code chaos.semantics} when not null
+   * @param quick apply the profile's {@code quick} block
+   */
+  public static ChaosProfile parse(Source source, Semantics semantics, boolean quick) {
+    Config raw;
+    try {
+      raw =
+          ConfigFactory.parseString(
+                  HoconText.singleLineStrings(source.text()),
+                  ConfigParseOptions.defaults()
+                      .setSyntax(ConfigSyntax.CONF)
+                      .setOriginDescription(source.name()))
+              .resolve();
+    } catch (ConfigException e) {
+      throw new ConfigError(e.getMessage());
+    }
+    StrictConfig top = StrictConfig.of(raw, "", TOP_KEYS);
+    if (quick && raw.hasPath("quick")) {
+      StrictConfig.of(raw.getConfig("quick"), "quick", List.of("chaos", "stall-limit", "device"));
+      raw = raw.getConfig("quick").withFallback(raw.withoutPath("quick"));
+    }
+    raw = raw.withoutPath("quick");
+    top = StrictConfig.of(raw, "", TOP_KEYS);
+    String name = top.string("name", source.name());
+    String description = top.string("description", "");
+    StrictConfig c = top.object("chaos", CHAOS_KEYS);
+    Semantics sem = semantics;
+    if (sem == null) {
+      sem = c.parse("semantics", "kernel", Semantics::parse);
+    }
+    Config machineRaw = raw.withoutPath("name").withoutPath("description").withoutPath("chaos");
+    MachineSpec machine =
+        MachineSpecParser.parse(
+            StrictConfig.of(machineRaw, "", MachineSpecParser.KEYS), source.baseDir());
+    if (sem == Semantics.HOTPLUG_AWARE && !machine.router().selector().equals("hotplug-aware")) {
+      machine = wrapHotplugAware(machine);
+    }
+    int ncpu = machine.topology().cpuCount();
+    List<Integer> allButZero = new ArrayList<>();
+    for (int i = 1; i < ncpu; i++) {
+      allButZero.add(i);
+    }
+    List<Integer> hot = c.ints("hotpluggable", allButZero);
+    for (int cpu : hot) {
+      if (cpu == 0) {
+        throw c.error("hotpluggable", "CPU 0 is never hotplugged (as in generic/650)");
+      }
+      if (cpu < 0 || cpu >= ncpu) {
+        throw c.error(
+            "hotpluggable",
+            "CPU " + cpu + " does not exist (the machine has CPUs 0-" + (ncpu - 1) + ")");
+      }
+    }
+    if (hot.stream().distinct().count() != hot.size()) {
+      throw c.error("hotpluggable", "names a CPU twice");
+    }
+    int loadFactor = c.integer("load-factor", 1, 1, 1024);
+    int writers =
+        loadFactor * hot.size() > 1024 ? hot.size() : loadFactor * hot.size(); // as generic/650
+    String writer = c.string("writer", "rw=randwrite\nioengine=psync");
+    for (String line : writer.split("\n")) {
+      String key = line.strip().split("=", 2)[0].strip().toLowerCase(Locale.ROOT);
+      if (FORBIDDEN_WRITER_OPTIONS.contains(key)) {
+        throw c.error(
+            "writer",
+            "must not set "
+                + key
+                + "= (the profile sets it: block-size, ops-per-writer, "
+                + "load-factor, iteration-runtime)");
+      }
+    }
+    long stallLimit = machine.stallLimitNanos();
+    long maxWait = c.nanos("max-wait", stallLimit);
+    List<FaultSchedule> faults = faults(c.object("faults", FAULT_KINDS), machine.queues().kind());
+    List<ChaosEvent> events = new ArrayList<>();
+    List<String> lines = c.strings("events", List.of());
+    for (int i = 0; i < lines.size(); i++) {
+      ChaosEvent e;
+      try {
+        e = ChaosEvent.parse(lines.get(i));
+      } catch (IllegalArgumentException ex) {
+        throw c.error("events", "[" + i + "] " + ex.getMessage());
+      }
+      boolean cpuEvent = e.action() != ChaosEvent.Action.FAULT;
+      if (cpuEvent && !hot.contains(e.target())) {
+        throw c.error(
+            "events",
+            "["
+                + i
+                + "] \""
+                + lines.get(i)
+                + "\": CPU "
+                + e.target()
+                + " is not hotpluggable (hotpluggable: "
+                + hot
+                + ")");
+      }
+      if (!cpuEvent && e.target() >= machine.queues().count()) {
+        throw c.error(
+            "events",
+            "["
+                + i
+                + "] \""
+                + lines.get(i)
+                + "\": queue "
+                + e.target()
+                + " does not exist (queues 0-"
+                + (machine.queues().count() - 1)
+                + ")");
+      }
+      if (!cpuEvent
+          && e.fault().kind() == Fault.Kind.ENOMEM
+          && machine.queues().kind() == QueueKind.PER_CPU) {
+        throw c.error(
+            "events", "[" + i + "] \"" + lines.get(i) + "\": " + MachineSpecParser.NO_URING_ENOMEM);
+      }
+      events.add(e);
+    }
+    ChaosProfile profile =
+        new ChaosProfile(
+            name,
+            description,
+            source.text(),
+            source.baseDir(),
+            sem,
+            machine,
+            c.integer("iterations", 10, 1, 1000),
+            hot,
+            c.nanos("hotplug-interval", 500_000_000L),
+            writers,
+            writer,
+            c.integer("block-size", 4096, 1, 1 << 24),
+            c.integer("ops-per-writer", 2500, 1, 10_000_000),
+            c.nanos("iteration-runtime", 3_000_000_000L),
+            c.integer("verify-ops", 16, 1, 1_000_000),
+            maxWait,
+            faults,
+            events,
+            quick);
+    long clones = (long) profile.iterations() * writers + machine.topology().cpuCount();
+    if (clones > JobPlan.MAX_JOBS) {
+      throw c.error(
+          "iterations",
+          "iterations x writers + one verifier per CPU = "
+              + clones
+              + " job clones; at most "
+              + JobPlan.MAX_JOBS
+              + " (lower iterations or load-factor)");
+    }
+    try { // the writer's options as the run reads them: blamed on the profile's key, not the
+      // generated file
+      profile.plans();
+    } catch (FioParseException e) {
+      throw c.error("writer", e.detail());
+    } catch (IllegalArgumentException e) {
+      throw c.error("writer", e.getMessage());
+    }
+    return profile;
+  }
+
+  private static List<FaultSchedule> faults(StrictConfig f, QueueKind queues) {
+    List<FaultSchedule> out = new ArrayList<>();
+    for (String kind : FAULT_KINDS) {
+      if (!f.has(kind)) {
+        continue;
+      }
+      if (kind.equals("enomem") && queues == QueueKind.PER_CPU) {
+        throw f.error(kind, MachineSpecParser.NO_URING_ENOMEM);
+      }
+      String valueKey =
+          switch (kind) {
+            case "eio", "enomem" -> "rate";
+            case "slow" -> "factor";
+            case "ring-full" -> "slots";
+            default -> null;
+          };
+      List<String> keys =
+          valueKey == null ? List.of("every", "for") : List.of("every", "for", valueKey);
+      StrictConfig k = f.object(kind, keys);
+      long every = k.nanos("every", 0);
+      long len = k.nanos("for", 0);
+      // a window that never opens or never lasts would do nothing
+      if (every <= 0) {
+        throw k.error("every", "needs a time > 0: the mean gap between windows");
+      }
+      if (len <= 0) {
+        throw k.error("for", "needs a time > 0: how long each window stays open");
+      }
+      double value =
+          switch (kind) {
+            case "eio", "enomem" -> k.number("rate", 1, 0, 1);
+            case "slow" -> k.number("factor", 10, 1, 1e6);
+            case "ring-full" -> k.integer("slots", 1, 1, 1 << 20);
+            default -> 1;
+          };
+      Fault.Kind fk =
+          switch (kind) {
+            case "eio" -> Fault.Kind.EIO;
+            case "enomem" -> Fault.Kind.ENOMEM;
+            case "stall" -> Fault.Kind.STALL;
+            case "slow" -> Fault.Kind.SLOWDOWN;
+            default -> Fault.Kind.RING_LIMIT;
+          };
+      out.add(new FaultSchedule(fk, every, len, value));
+    }
+    return out;
+  }
+
+  private static MachineSpec wrapHotplugAware(MachineSpec m) {
+    MachineSpec.Router r = m.router();
+    Map<String, String> params = new HashMap<>(r.selectorParams());
+    params.put("inner", r.selector());
+    MachineSpec.Router wrapped =
+        new MachineSpec.Router(
+            "hotplug-aware",
+            Map.copyOf(params),
+            r.admission(),
+            r.maxBackground(),
+            r.congestionThreshold(),
+            r.pendingQueueNanos());
+    return new MachineSpec(
+        m.topology(),
+        m.costs(),
+        m.cstates(),
+        m.governor(),
+        m.queues(),
+        wrapped,
+        m.wake(),
+        m.deviceSpec(),
+        m.device(),
+        m.stallLimitNanos());
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return List.copyOf(out);
+  }
+}

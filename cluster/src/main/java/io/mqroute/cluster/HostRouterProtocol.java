@@ -1,0 +1,70 @@
+package io.mqroute.cluster;
+
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.QueueDraining;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
+import java.util.List;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.UniqueAddress;
+
+/** Messages of the {@link HostRouter} actor: what it handles and what it answers. */
+public final class HostRouterProtocol {
+  private HostRouterProtocol() {}
+
+  /** What a host router handles. */
+  public interface Command {}
+
+  /** A client's request; its {@code replyTo} receives exactly one completion. */
+  public record Submit(Request request) implements Command {}
+
+  /**
+   * A client's requests in one message (the entry adapts {@link RequestBatch} to this): each gets
+   * exactly one completion, in {@link CompletionBatch}es to the batch's {@code replyTo}.
+   */
+  public record SubmitBatch(RequestBatch batch) implements Command {}
+
+  /** Asks for the queue refs by slot (null for a free slot); for tests and management. */
+  public record GetSlots(ActorRef<Slots> replyTo) implements Command {}
+
+  /**
+   * The answer to {@link GetSlots}: {@code queues.get(slot)} and {@code nrReqs.get(slot)} for every
+   * slot.
+   */
+  public record Slots(List<ActorRef<Request>> queues, List<Integer> nrReqs, int inFlight) {}
+
+  /**
+   * Asks whether {@code slot}'s queue has requests waiting on this host (beyond its window); for
+   * tests.
+   */
+  public record GetWaiting(ActorRef<List<Integer>> replyTo) implements Command {}
+
+  /** The Receptionist's listing of device queues changed (package-private: tests inject one). */
+  record ListingChanged(Receptionist.Listing listing) implements Command {}
+
+  /**
+   * A node incarnation's queues are gone for good (removed, unreachable) or their drain took too
+   * long. By incarnation: a node restarted on the same host:port must not inherit the old one's
+   * drain or its timer.
+   */
+  record NodeGone(UniqueAddress node, String why, boolean unreachable) implements Command {}
+
+  /** The node became reachable again (this router's own view, see {@link #unreachable}). */
+  record NodeReachable(UniqueAddress node) implements Command {}
+
+  /** The node left the cluster for good: forget what it announced. */
+  record NodeRemoved(UniqueAddress node) implements Command {}
+
+  /** A queue announced that it drains (see {@link QueueDraining}). */
+  record DrainAnnounced(QueueDraining announcement) implements Command {}
+
+  record Completed(Completion completion) implements Command {}
+
+  record CompletedBatch(CompletionBatch batch) implements Command {}
+
+  enum Flush implements Command {
+    INSTANCE
+  }
+}

@@ -1,0 +1,32 @@
+package io.mqroute.cluster.load;
+
+import io.mqroute.metrics.JobStats;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.Status;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/** Messages of the {@link LoadJob} actor: what it handles and what it answers. */
+public final class LoadJobProtocol {
+  private LoadJobProtocol() {}
+
+  /** What a load job handles. */
+  public interface Command {}
+
+  /** Starts the job; {@code replyTo} gets its {@link Finished} once every request has ended. */
+  public record Run(ActorRef<Finished> replyTo) implements Command {}
+
+  /** The job's statistics (window closed), errors by status and how many were abandoned. */
+  public record Finished(JobStats stats, Map<Status, Long> byStatus, long abandoned) {}
+
+  record Completed(Completion completion) implements Command {}
+
+  record CompletedBatch(CompletionBatch batch) implements Command {}
+
+  enum Stop implements Command {
+    ISSUE,
+    DRAIN,
+    RAMP_DONE
+  }
+}

@@ -1,0 +1,53 @@
+package io.mqroute.config;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Reads a user-named input file with a size limit. The file must be a regular file: {@code
+ * /dev/zero}, a FIFO or a directory report a size of 0 (or block) and would get past a {@link
+ * Files#size} check. The limit is enforced on the bytes read as well, so a file that grows after
+ * the check is still refused.
+ */
+public final class BoundedFiles {
+  private BoundedFiles() {}
+
+  /** Why a file was refused; the message is one line without the file name (callers add it). */
+  public static final class Refused extends IOException {
+    Refused(String message) {
+      super(message);
+    }
+  }
+
+  /**
+   * The file's bytes; {@link Refused} if it is not a regular file or larger than {@code maxBytes}.
+   */
+  public static byte[] read(Path file, long maxBytes) throws IOException {
+    if (Files.exists(file) && !Files.isRegularFile(file)) {
+      throw new Refused("not a regular file");
+    }
+    // a missing file fails below with the usual NoSuchFileException
+    if (Files.size(file) > maxBytes) {
+      throw new Refused("larger than " + describe(maxBytes));
+    }
+    try (InputStream in = Files.newInputStream(file)) {
+      byte[] b = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+      if (b.length > maxBytes) {
+        throw new Refused("larger than " + describe(maxBytes));
+      }
+      return b;
+    }
+  }
+
+  /** {@link #read} as UTF-8 text. */
+  public static String readString(Path file, long maxBytes) throws IOException {
+    return new String(read(file, maxBytes), StandardCharsets.UTF_8);
+  }
+
+  static String describe(long bytes) {
+    return bytes % (1 << 20) == 0 ? (bytes >> 20) + " MiB" : bytes + " bytes";
+  }
+}

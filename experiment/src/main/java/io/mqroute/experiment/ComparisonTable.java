@@ -1,0 +1,96 @@
+package io.mqroute.experiment;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The side-by-side table: one row per variant and sweep point, ratios against the first variant at
+ * the same point, and ± the 95% confidence half-width when there are replications.
+ */
+public final class ComparisonTable {
+  private ComparisonTable() {}
+
+  public static String render(List<VariantResult> results) {
+    Map<Map<String, String>, List<VariantResult>> byPoint = new LinkedHashMap<>();
+    for (VariantResult r : results) {
+      byPoint.computeIfAbsent(r.variant().point(), k -> new ArrayList<>()).add(r);
+    }
+    List<String[]> rows = new ArrayList<>();
+    rows.add(
+        new String[] {
+          "variant",
+          "IOPS",
+          "BW MiB/s",
+          "mean us",
+          "p50 us",
+          "p99 us",
+          "p99.9 us",
+          "p99.99 us",
+          "errors",
+          "status"
+        });
+    for (List<VariantResult> group : byPoint.values()) {
+      VariantResult base = group.get(0);
+      for (VariantResult r : group) {
+        rows.add(
+            new String[] {
+              r.variant().id(),
+              cell(r, base, Summary::iops, 1, "%.0f"),
+              cell(r, base, Summary::bwBytes, 1 << 20, "%.1f"),
+              cell(r, base, Summary::meanNs, 1e3, "%.1f"),
+              cell(r, base, s -> s.p50Ns(), 1e3, "%.1f"),
+              cell(r, base, s -> s.p99Ns(), 1e3, "%.1f"),
+              cell(r, base, s -> s.p999Ns(), 1e3, "%.1f"),
+              cell(r, base, s -> s.p9999Ns(), 1e3, "%.1f"),
+              String.format(Locale.ROOT, "%.0f", r.aggregate(s -> s.errors()).mean()),
+              r.stalled() && r.variant().expectStall() ? "STALL (expected)" : r.status()
+            });
+      }
+    }
+    return layout(rows);
+  }
+
+  private static String cell(
+      VariantResult r, VariantResult base, ToDoubleFunction<Summary> f, double scale, String fmt) {
+    Aggregate a = r.aggregate(f);
+    String s = String.format(Locale.ROOT, fmt, a.mean() / scale);
+    if (!Double.isNaN(a.ci95())) {
+      s += String.format(Locale.ROOT, " ±" + fmt, a.ci95() / scale);
+    }
+    double b = base.aggregate(f).mean();
+    if (r != base && b > 0) {
+      s += String.format(Locale.ROOT, " (%.2fx)", a.mean() / b);
+    }
+    return s;
+  }
+
+  private static String layout(List<String[]> rows) {
+    int[] w = new int[rows.get(0).length];
+    for (String[] row : rows) {
+      for (int i = 0; i < row.length; i++) {
+        w[i] = Math.max(w[i], row[i].length());
+      }
+    }
+    StringBuilder sb = new StringBuilder();
+    for (int r = 0; r < rows.size(); r++) {
+      String[] row = rows.get(r);
+      for (int i = 0; i < row.length; i++) {
+        String pad = " ".repeat(w[i] - row[i].length());
+        sb.append(i == 0 ? "" : "  ").append(i == 0 ? row[i] + pad : pad + row[i]);
+      }
+      sb.append('\n');
+      if (r == 0) {
+        int total = -2;
+        for (int x : w) {
+          total += x + 2;
+        }
+        sb.append("-".repeat(total)).append('\n');
+      }
+    }
+    return sb.toString();
+  }
+}

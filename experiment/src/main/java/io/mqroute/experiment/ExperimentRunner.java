@@ -1,0 +1,146 @@
+package io.mqroute.experiment;
+
+import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.MachineResult;
+import io.mqroute.actors.machine.MachineRun;
+import io.mqroute.metrics.Digest;
+import io.mqroute.runtime.NanoClock;
+import io.mqroute.runtime.RunPool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Future;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+
+/**
+ * Runs every variant at every sweep point, each replication in its own virtual-time ActorSystem
+ * driven by its own thread, so {@code parallel} of them run at once and the results are the same as
+ * one at a time. Replication {@code r} uses seed {@code seed + r}; all variants share those seeds,
+ * so they are compared on the same arrivals and service times (common random numbers).
+ */
+public final class ExperimentRunner {
+  private ExperimentRunner() {}
+
+  /**
+   * @param parallel how many runs go at the same time (≥ 1)
+   * @param progress told about each finished variant (from the runner threads)
+   */
+  public static ExperimentResult run(
+      ExperimentSpec spec, int parallel, Consumer<VariantResult> progress) {
+    if (parallel < 1) {
+      throw new IllegalArgumentException("parallel must be >= 1, was " + parallel);
+    }
+    int runs = spec.variants().size() * spec.replications();
+    try (RunPool pool = new RunPool(Math.min(parallel, runs), "mqroute-run")) {
+      List<List<Future<Run>>> futures = new ArrayList<>();
+      for (Variant v : spec.variants()) {
+        List<Future<Run>> reps = new ArrayList<>();
+        for (int r = 0; r < spec.replications(); r++) {
+          long seed = spec.seed() + r;
+          reps.add(pool.submit(() -> runOne(spec, v, seed)));
+        }
+        futures.add(reps);
+      }
+      List<VariantResult> results = new ArrayList<>();
+      for (int i = 0; i < futures.size(); i++) {
+        List<Run> reps = new ArrayList<>();
+        for (Future<Run> f : futures.get(i)) {
+          reps.add(RunPool.join(f));
+        }
+        VariantResult vr = combine(spec.variants().get(i), reps);
+        progress.accept(vr);
+        results.add(vr);
+      }
+      List<Expectation.Verdict> verdicts =
+          spec.expectations().stream()
+              .map(e -> e.evaluate((metric, ref) -> value(results, metric, ref)))
+              .toList();
+      Digest d =
+          Digest.create()
+              .putString("mqroute.experiment.v1")
+              .putString(spec.name())
+              .putLong(spec.seed())
+              .putInt(spec.replications());
+      results.forEach(r -> d.putString(r.variant().id()).putString(r.digest()));
+      return new ExperimentResult(spec, List.copyOf(results), verdicts, d.hex());
+    }
+  }
+
+  private record Run(MachineRun.Outcome outcome, long wallNanos) {}
+
+  private static Run runOne(ExperimentSpec spec, Variant v, long seed) {
+    List<JobPlan> plans = v.workload().plans(v.machine());
+    long t0 = NanoClock.SYSTEM.nanoTime(); // wall time of the whole run, outside every behaviour
+    MachineRun.Outcome o =
+        MachineRun.run(
+            systemName(spec.name() + "-" + v.name()),
+            v.machine(),
+            plans,
+            i -> v.workload().newStats(plans.get(i)),
+            seed);
+    return new Run(o, NanoClock.SYSTEM.nanoTime() - t0);
+  }
+
+  private static VariantResult combine(Variant v, List<Run> reps) {
+    Digest d = Digest.create().putString("mqroute.variant.v2");
+    List<Summary> summaries = new ArrayList<>();
+    List<MachineResult> all = new ArrayList<>();
+    long wall = 0;
+    for (Run r : reps) {
+      d.putString(r.outcome().result().digest());
+      summaries.add(Summary.of(r.outcome().result().jobs()));
+      all.add(r.outcome().result());
+      wall += r.wallNanos();
+    }
+    Run first = reps.get(0);
+    return new VariantResult(
+        v,
+        first.outcome().result(),
+        first.outcome().stats(),
+        d.hex(),
+        wall,
+        List.copyOf(summaries),
+        List.copyOf(all));
+  }
+
+  /** The value of {@code metric} for a reference, averaged over replications. */
+  static double value(List<VariantResult> results, String metric, Expectation.Ref ref) {
+    for (VariantResult r : results) {
+      if (r.variant().name().equals(ref.variant()) && matches(r.variant().point(), ref.point())) {
+        if (metric.equals("stalled")) {
+          return r.stalled() ? 1 : 0;
+        }
+        return r.aggregate(s -> Expectation.metric(metric, s, false)).mean();
+      }
+    }
+    throw new IllegalArgumentException("no run matches " + ref.variant() + " at " + ref.point());
+  }
+
+  static boolean matches(Map<String, String> point, Map<String, String> wanted) {
+    for (Map.Entry<String, String> e : wanted.entrySet()) {
+      String v = point.get(e.getKey());
+      if (v == null) {
+        v =
+            point.entrySet().stream()
+                .filter(p -> Variant.shortKey(p.getKey()).equals(e.getKey()))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
+      }
+      if (!e.getValue().equals(v)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  static String systemName(String s) {
+    String n =
+        s.chars()
+            .map(c -> Character.isLetterOrDigit(c) || c == '-' || c == '_' ? c : '-')
+            .mapToObj(c -> String.valueOf((char) c))
+            .collect(Collectors.joining());
+    return n.isEmpty() || !Character.isLetterOrDigit(n.charAt(0)) ? "x" + n : n;
+  }
+}

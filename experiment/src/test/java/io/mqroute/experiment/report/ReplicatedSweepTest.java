@@ -1,0 +1,77 @@
+package io.mqroute.experiment.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.mqroute.experiment.ExperimentParser;
+import io.mqroute.experiment.ExperimentResult;
+import io.mqroute.experiment.ExperimentRunner;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A replicated sweep plots one line per variant, each point with its 95% interval. */
+class ReplicatedSweepTest {
+  static final String EXPERIMENT =
+      """
+      name = replicated
+      seed = 7
+      replications = 3
+      machine { numa-nodes = 1, cores-per-node = 1 }
+      queues { kind = independent, count = 1, ring-size = 8 }
+      router { selector = single }
+      device = "exponential(10us)"
+      workload = \"\"\"
+      [reads]
+      ioengine=io_uring
+      rw=randread
+      size=1m
+      bs=4k
+      runtime=2ms
+      time_based
+      \"\"\"
+      variants = [
+        { name = fast }
+        { name = slow, device = "exponential(20us)" }
+      ]
+      sweep { "fio.iodepth" = [1, 4] }
+      expect = [ "iops(fast, iodepth=4) > iops(slow, iodepth=4)" ]
+      """;
+
+  @TempDir Path tmp;
+
+  @Test
+  void aSweepDrawsOneLinePerVariant() throws IOException {
+    ExperimentResult r =
+        ExperimentRunner.run(
+            ExperimentParser.parse(
+                Files.writeString(tmp.resolve("replicated.conf"), ReplicatedSweepTest.EXPERIMENT),
+                null,
+                Map.of(),
+                false),
+            2,
+            x -> {});
+    List<Sweep> sweeps = Sweep.detect(r.variants(), ResultFiles::variantAndPoint);
+    assertThat(sweeps).hasSize(1);
+    assertThat(sweeps.get(0).key()).isEqualTo("fio.iodepth");
+    assertThat(sweeps.get(0).lines().keySet()).containsExactly("fast", "slow");
+    assertThat(sweeps.get(0).lines().get("slow"))
+        .extracting(Sweep.Point::x)
+        .containsExactly(1.0, 4.0);
+    // each point carries its 95% interval over the replications, the one result.json gives
+    var series = sweeps.get(0).iopsChart().getSeriesMap().get("slow");
+    assertThat(series.getExtraValues())
+        .containsExactly(
+            r.variants().stream()
+                .filter(v -> v.variant().name().equals("slow"))
+                .mapToDouble(v -> v.aggregate(io.mqroute.experiment.Summary::iops).ci95())
+                .toArray());
+    assertThat(java.util.Arrays.stream(series.getExtraValues()).min().orElse(0)).isPositive();
+    java.util.Collection<? extends Number> bars =
+        VariantBars.iops(r.variants()).getSeriesMap().values().iterator().next().getExtraValues();
+    assertThat(bars).hasSize(r.variants().size()).allMatch(ci -> ci.doubleValue() > 0);
+  }
+}

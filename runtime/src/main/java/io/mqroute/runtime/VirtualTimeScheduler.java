@@ -1,0 +1,174 @@
+package io.mqroute.runtime;
+
+import com.typesafe.config.Config;
+import java.io.Closeable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.ThreadFactory;
+import org.apache.pekko.actor.AbstractScheduler;
+import org.apache.pekko.actor.Cancellable;
+import org.apache.pekko.actor.ClassicActorSystemProvider;
+import org.apache.pekko.actor.Scheduler;
+import org.apache.pekko.event.LoggingAdapter;
+import scala.concurrent.ExecutionContext;
+import scala.concurrent.duration.FiniteDuration;
+
+/**
+ * Pekko scheduler plug-in with a virtual nanosecond clock; also the owner of the run queue that
+ * virtual-time dispatchers ({@link VirtualTimeExecutorConfigurator}) feed. Selected with {@code
+ * pekko.scheduler.implementation = "io.mqroute.runtime.VirtualTimeScheduler"} (see {@link
+ * ClockMode}).
+ *
+ * <p>Nothing happens by itself: the clock stands still and timers never fire until a {@link
+ * VirtualTimeDriver} on the driver thread runs the ready tasks and, when none are left, jumps the
+ * clock to the earliest deadline. Timers fire inline on the driver thread in (deadline, sequence)
+ * order and ignore their {@link ExecutionContext}: typed timers pass the parasitic context anyway
+ * and stream timers only post a message, while dispatching a timer to a real thread pool would race
+ * with the driver.
+ *
+ * <p>The clock starts at 0 when the ActorSystem is created. Deadlines are {@code now + delay} with
+ * negative delays treated as 0 and overflow saturated.
+ */
+public final class VirtualTimeScheduler extends AbstractScheduler implements Closeable, NanoClock {
+  private final LoggingAdapter log;
+  private final RuntimeSettings settings;
+  private final TimerQueue timers = new TimerQueue();
+  private final RunQueue runQueue = new RunQueue();
+
+  /**
+   * Written only by the driver thread; read by any thread that schedules a timer or asks for the
+   * time.
+   */
+  private volatile long now;
+
+  /**
+   * The constructor Pekko calls reflectively.
+   *
+   * @param config the ActorSystem's configuration ({@code mqroute.runtime} is read from it)
+   * @param log where failures of timer tasks are reported
+   * @param threadFactory unused: this scheduler owns no thread
+   */
+  public VirtualTimeScheduler(Config config, LoggingAdapter log, ThreadFactory threadFactory) {
+    this.log = log;
+    this.settings = RuntimeSettings.from(config);
+  }
+
+  /**
+   * The virtual-time scheduler of {@code system}.
+   *
+   * @throws IllegalStateException if the system was not created with {@link ClockMode#VIRTUAL}'s
+   *     configuration
+   */
+  public static VirtualTimeScheduler of(ClassicActorSystemProvider system) {
+    Scheduler scheduler = system.classicSystem().scheduler();
+    if (scheduler instanceof VirtualTimeScheduler virtual) {
+      return virtual;
+    }
+    throw new IllegalStateException(
+        "ActorSystem "
+            + system.classicSystem().name()
+            + " does not run in virtual time: pekko.scheduler.implementation is "
+            + scheduler.getClass().getName()
+            + "; create it with ClockMode.VIRTUAL.config()");
+  }
+
+  @Override
+  public Cancellable scheduleOnce(
+      FiniteDuration delay, Runnable runnable, ExecutionContext executor) {
+    return timers.addOnce(now, delay, runnable, executor);
+  }
+
+  /** Fixed-rate timer: fires at {@code now + initialDelay + k * interval}, k = 0, 1, 2, ... */
+  // Deprecated in Pekko for callers (scheduleAtFixedRate is the API), but still the abstract hook
+  // it delegates to.
+  @SuppressWarnings("deprecation")
+  @Override
+  public Cancellable schedule(
+      FiniteDuration initialDelay,
+      FiniteDuration interval,
+      Runnable runnable,
+      ExecutionContext executor) {
+    return timers.addFixedRate(now, initialDelay, interval, runnable, executor);
+  }
+
+  /** One nanosecond resolution. */
+  @Override
+  public double maxFrequency() {
+    return 1.0e9;
+  }
+
+  /**
+   * Pekko's contract for a closeable scheduler: run the pending {@link Scheduler.TaskRunOnClose}
+   * tasks.
+   */
+  @Override
+  public void close() {
+    timers.closeAndRunOnCloseTasks(log);
+  }
+
+  /** Virtual nanoseconds since the ActorSystem was created. */
+  @Override
+  public long nanoTime() {
+    return now;
+  }
+
+  /** Deadline of the earliest pending timer, or {@link Long#MAX_VALUE} when there is none. */
+  public long nextDeadline() {
+    return timers.nextDeadline();
+  }
+
+  /** Number of timers that are neither cancelled nor (one-shot) fired. */
+  public int pendingTimers() {
+    return timers.liveCount();
+  }
+
+  // ---- used by the driver and the executor configurator (same package) ----
+
+  RunQueue runQueue() {
+    return runQueue;
+  }
+
+  RuntimeSettings settings() {
+    return settings;
+  }
+
+  ExecutorService newExecutorService() {
+    return new RunQueueExecutor(runQueue);
+  }
+
+  /**
+   * Sets the clock to {@code instant} (never backwards) and fires, inline, every timer due at or
+   * before it, including timers that the fired tasks schedule for that same instant.
+   *
+   * @return the number of timers fired
+   */
+  long fireDue(long instant) {
+    if (instant > now) {
+      now = instant;
+    }
+    long fired = 0;
+    ScheduledTimer timer;
+    while ((timer = timers.pollDue(now)) != null) {
+      fired++;
+      try {
+        timer.task.run();
+      } catch (RuntimeException e) {
+        timer.failed(e, log);
+      }
+    }
+    return fired;
+  }
+
+  void reportTaskFailure(RuntimeException e, Runnable task) {
+    log.error(e, "virtual-time task {} failed", task);
+  }
+
+  /**
+   * Moves the clock forward to {@code instant} without firing anything; the caller knows no timer
+   * is due before.
+   */
+  void advanceClockTo(long instant) {
+    if (instant > now) {
+      now = instant;
+    }
+  }
+}
