@@ -21,9 +21,11 @@ import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.IntStream;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
@@ -92,10 +94,9 @@ public final class ChaosController extends AbstractBehavior<Command> {
     this.random = machine.random();
     this.start = clock.nanoTime();
     this.online = new boolean[machine.cores().size()];
-    java.util.Arrays.fill(online, true);
+    Arrays.fill(online, true);
     this.serverCpu = machine.queueHomeCpu().clone();
-    this.cpuToNode =
-        java.util.stream.IntStream.range(0, online.length).map(topology::cpuToNode).toArray();
+    this.cpuToNode = IntStream.range(0, online.length).map(topology::cpuToNode).toArray();
     if (profile.hotplugIntervalNanos() > 0 && !profile.hotpluggable().isEmpty()) {
       timers.startTimerWithFixedDelay(
           "flip", new Flip(), Duration.ofNanos(profile.hotplugIntervalNanos()));

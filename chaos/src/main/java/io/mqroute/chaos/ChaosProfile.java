@@ -3,6 +3,7 @@ package io.mqroute.chaos;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.workload.FioWorkload;
+import java.nio.file.Path;
 import java.util.List;
 
 /**
@@ -27,7 +28,7 @@ public record ChaosProfile(
     String name,
     String description,
     String text,
-    java.nio.file.Path baseDir,
+    Path baseDir,
     Semantics semantics,
     MachineSpec machine,
     int iterations,

@@ -3,8 +3,10 @@ package io.mqroute.chaos;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigValueFactory;
 import io.mqroute.config.ConfigError;
+import io.mqroute.config.FileIncluder;
 import io.mqroute.config.StrictConfig;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,7 +62,7 @@ public record ReplayFile(
   public ChaosProfile profile() {
     return ChaosProfileParser.parse(
         new ChaosProfileParser.Source(
-            profileName + " (from the replay file)", profileText, java.nio.file.Path.of(baseDir)),
+            profileName + " (from the replay file)", profileText, Path.of(baseDir)),
         semantics,
         quick);
   }
@@ -87,10 +89,7 @@ public record ReplayFile(
             + file.getFileName()
             + "\n"
             + c.root()
-                .render(
-                    com.typesafe.config.ConfigRenderOptions.defaults()
-                        .setOriginComments(false)
-                        .setJson(false));
+                .render(ConfigRenderOptions.defaults().setOriginComments(false).setJson(false));
     Files.createDirectories(file.toAbsolutePath().getParent());
     Files.writeString(file, text);
   }
@@ -108,9 +107,7 @@ public record ReplayFile(
       }
       // the bounded includer: an include would otherwise bypass the size limit above (or fetch a
       // url)
-      Config raw =
-          io.mqroute.config.FileIncluder.parse(file, ChaosProfileParser.MAX_FILE_BYTES * 4)
-              .toConfig();
+      Config raw = FileIncluder.parse(file, ChaosProfileParser.MAX_FILE_BYTES * 4).toConfig();
       StrictConfig top = StrictConfig.of(raw, "", List.of("replay"));
       StrictConfig r = top.object("replay", KEYS);
       if (r.integer("version", 0, 0, Integer.MAX_VALUE) != 1) {
@@ -119,7 +116,7 @@ public record ReplayFile(
       return new ReplayFile(
           r.requiredString("profile-name"),
           r.requiredString("profile"),
-          r.string("base-dir", java.nio.file.Path.of("").toAbsolutePath().toString()),
+          r.string("base-dir", Path.of("").toAbsolutePath().toString()),
           Long.parseLong(r.requiredString("seed")),
           r.parse("semantics", "kernel", Semantics::parse),
           r.bool("quick", false),

@@ -2,9 +2,14 @@ package io.mqroute.chaos;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.mqroute.actors.machine.FlowProtocol;
+import io.mqroute.actors.machine.LittlesLaw;
+import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.Work;
 import io.mqroute.config.ConfigError;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Tag;
@@ -93,11 +98,11 @@ class ChaosRunTest {
   @Test
   void theCheckerSeesAQueueLeftOutOfTheMasksOrACpuThatDoesNotServe() {
     ChaosProfile p = small("events = [\"at 5ms offline cpu 1\", \"at 9ms online cpu 1\"]", "");
-    io.mqroute.actors.machine.MachineResult r = ChaosRun.machine(p, 1);
+    MachineResult r = ChaosRun.machine(p, 1);
     assertThat(ChaosRun.check(p, 1, r).violations()).isEmpty();
     var rs = r.router();
     var broken =
-        new io.mqroute.actors.machine.FlowProtocol.RouterStats(
+        new FlowProtocol.RouterStats(
             rs.routed(),
             rs.noQueue(),
             rs.blocked(),
@@ -109,7 +114,7 @@ class ChaosRunTest {
             List.of(),
             List.of(1));
     var stillOut =
-        new io.mqroute.actors.machine.MachineResult(
+        new MachineResult(
             r.jobs(),
             r.little(),
             broken,
@@ -121,12 +126,10 @@ class ChaosRunTest {
             r.perturbation());
     assertThat(ChaosRun.check(p, 1, stillOut).violations())
         .containsExactly("queue 1 is still out of the masks after the final online");
-    var little = new java.util.ArrayList<>(r.little());
-    little.set(
-        little.size() - 1,
-        new io.mqroute.actors.machine.LittlesLaw(0, 0, 3, 0)); // cpu 1's check job
+    var little = new ArrayList<>(r.little());
+    little.set(little.size() - 1, new LittlesLaw(0, 0, 3, 0)); // cpu 1's check job
     var shortCheck =
-        new io.mqroute.actors.machine.MachineResult(
+        new MachineResult(
             r.jobs(),
             little,
             rs,
@@ -203,7 +206,7 @@ class ChaosRunTest {
   }
 
   private static long itemsOnCpu1(ChaosProfile p, Work kind) {
-    io.mqroute.actors.machine.MachineResult r = ChaosRun.machine(p, 1);
+    MachineResult r = ChaosRun.machine(p, 1);
     assertThat(ChaosRun.check(p, 1, r).violations()).isEmpty();
     return r.cores().get(1).byKind()[kind.ordinal()];
   }
@@ -376,16 +379,16 @@ class ChaosRunTest {
   @Test
   void aReplayFileCannotIncludePastItsSizeLimitOrFromAUrl(@TempDir Path dir) throws Exception {
     Path big = dir.resolve("big.conf");
-    java.nio.file.Files.writeString(
+    Files.writeString(
         big, "x = \"" + "a".repeat((int) ChaosProfileParser.MAX_FILE_BYTES * 4) + "\"\n");
     Path file = dir.resolve("replay.conf");
-    java.nio.file.Files.writeString(file, "include file(\"" + big + "\")\n");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplayFile.read(file))
-        .isInstanceOf(io.mqroute.config.ConfigError.class)
+    Files.writeString(file, "include file(\"" + big + "\")\n");
+    Assertions.assertThatThrownBy(() -> ReplayFile.read(file))
+        .isInstanceOf(ConfigError.class)
         .hasMessageContaining("big.conf: larger than 4 MiB");
-    java.nio.file.Files.writeString(file, "include url(\"http://127.0.0.1:9/replay.conf\")\n");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReplayFile.read(file))
-        .isInstanceOf(io.mqroute.config.ConfigError.class)
+    Files.writeString(file, "include url(\"http://127.0.0.1:9/replay.conf\")\n");
+    Assertions.assertThatThrownBy(() -> ReplayFile.read(file))
+        .isInstanceOf(ConfigError.class)
         .hasMessageContaining("include url(http://127.0.0.1:9/replay.conf) is not allowed");
   }
 }

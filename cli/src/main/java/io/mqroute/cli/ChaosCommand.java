@@ -9,6 +9,7 @@ import io.mqroute.chaos.SeedResult;
 import io.mqroute.chaos.Semantics;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.UserError;
+import io.mqroute.policies.strategy.Durations;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -120,9 +121,7 @@ final class ChaosCommand implements Callable<Integer> {
         quick ? " (quick)" : "",
         prof.writers(),
         prof.iterations(),
-        prof.hotplugIntervalNanos() == 0
-            ? "never"
-            : io.mqroute.policies.strategy.Durations.format(prof.hotplugIntervalNanos()));
+        prof.hotplugIntervalNanos() == 0 ? "never" : Durations.format(prof.hotplugIntervalNanos()));
     out.flush();
     List<SeedResult> results =
         ChaosSuite.run(

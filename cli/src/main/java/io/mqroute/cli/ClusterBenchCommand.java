@@ -1,5 +1,6 @@
 package io.mqroute.cli;
 
+import com.typesafe.config.ConfigFactory;
 import io.mqroute.cluster.bench.ClusterBench;
 import io.mqroute.config.UserError;
 import java.io.PrintStream;
@@ -64,8 +65,7 @@ final class ClusterBenchCommand implements Callable<Integer> {
     // the router routes over at most this many queues; more would never all get a slot, and the
     // bench would
     // wait for them until it timed out
-    int maxQueues =
-        com.typesafe.config.ConfigFactory.load().getInt("mqroute.cluster.host.max-queues");
+    int maxQueues = ConfigFactory.load().getInt("mqroute.cluster.host.max-queues");
     if (queues > maxQueues) {
       throw new UserError(
           "--queues must be at most "

@@ -14,6 +14,7 @@ import io.mqroute.protocol.Status;
 import io.mqroute.workload.FioJobFile;
 import io.mqroute.workload.FioJobParser;
 import io.mqroute.workload.FioParseException;
+import io.mqroute.workload.JobSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -80,7 +81,7 @@ final class LoadCommand implements Callable<Integer> {
    * absent.
    */
   private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
-    for (io.mqroute.workload.JobSpec j : file.jobs()) {
+    for (JobSpec j : file.jobs()) {
       String what =
           j.rateIopsRead() > 0 || j.rateIopsWrite() > 0
               ? "rate / rate_iops (open-loop arrivals)"

@@ -2,11 +2,13 @@ package io.mqroute.cli;
 
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
+import io.mqroute.cluster.NodeGuardian;
 import io.mqroute.cluster.NodeSettings;
 import io.mqroute.config.UserError;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -131,9 +133,9 @@ final class NodeCommand implements Callable<Integer> {
     node.system().getWhenTerminated().toCompletableFuture().join();
     // exit-jvm = off (tests, embedding): still report a node that lost its router or a queue
     boolean childStopped =
-        org.apache.pekko.actor.CoordinatedShutdown.get(node.system())
+        CoordinatedShutdown.get(node.system())
             .getShutdownReason()
-            .filter(io.mqroute.cluster.NodeGuardian.ChildStopped.INSTANCE::equals)
+            .filter(NodeGuardian.ChildStopped.INSTANCE::equals)
             .isPresent();
     return childStopped ? Main.INVARIANT_BROKEN : Main.OK;
   }

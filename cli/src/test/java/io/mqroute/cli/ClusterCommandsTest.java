@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -56,11 +59,10 @@ class ClusterCommandsTest {
 
   @Test
   void clusterDemoNamesABusyPortBeforeStartingAnything() throws IOException {
-    try (java.net.ServerSocket taken =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       // the port is taken as device A's management port: base + 1001
       int base = taken.getLocalPort() - 1001;
-      org.junit.jupiter.api.Assumptions.assumeTrue(base >= 1 && base + 1002 <= 65535);
+      Assumptions.assumeTrue(base >= 1 && base + 1002 <= 65535);
       assertOneLineError(
           run("cluster-demo", "--base-port", Integer.toString(base)),
           "is busy"); // normally device A's management port; another of the six may happen to be
@@ -101,8 +103,7 @@ class ClusterCommandsTest {
 
   @Test
   void aPortInUseIsOneLineBeforeAnythingStarts() throws IOException {
-    try (java.net.ServerSocket taken =
-        new java.net.ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+    try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       assertOneLineError(
           run("node", "--role", "host", "--port", Integer.toString(taken.getLocalPort())),
           "Artery port 127.0.0.1:" + taken.getLocalPort() + " is not free");
@@ -171,16 +172,15 @@ class ClusterCommandsTest {
 
   @Test
   @org.junit.jupiter.api.Timeout(20)
-  void aLoadJobFileMustBeARegularFileWithinTheLimit(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws java.io.IOException {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
+  void aLoadJobFileMustBeARegularFileWithinTheLimit(@org.junit.jupiter.api.io.TempDir Path dir)
+      throws IOException {
+    Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
     assertOneLineError(
         run("load", "/dev/zero", "--seeds", "127.0.0.1:25520"),
         "/dev/zero: cannot read (not a regular file)");
     err.getBuffer().setLength(0);
-    java.nio.file.Path big = dir.resolve("big.fio");
-    java.nio.file.Files.write(big, new byte[(1 << 20) + 1]);
+    Path big = dir.resolve("big.fio");
+    Files.write(big, new byte[(1 << 20) + 1]);
     assertOneLineError(
         run("load", big.toString(), "--seeds", "127.0.0.1:25520"), "larger than 1 MiB");
   }

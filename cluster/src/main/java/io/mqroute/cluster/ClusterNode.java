@@ -2,8 +2,12 @@ package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -101,10 +105,10 @@ public final class ClusterNode {
     if (port == 0) {
       return;
     }
-    try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+    try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(true);
-      s.bind(new java.net.InetSocketAddress(host, port));
-    } catch (java.io.IOException e) {
+      s.bind(new InetSocketAddress(host, port));
+    } catch (IOException e) {
       throw new NodeConfigException(
           what + " port " + host + ":" + port + " is not free (" + e.getMessage() + ")");
     }
@@ -126,7 +130,7 @@ public final class ClusterNode {
   static String rootMessage(Throwable e) {
     Throwable t = e;
     while ((t instanceof CompletionException
-            || t instanceof java.util.concurrent.ExecutionException
+            || t instanceof ExecutionException
             || t.getMessage() == null)
         && t.getCause() != null) {
       t = t.getCause();

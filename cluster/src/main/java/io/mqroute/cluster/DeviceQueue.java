@@ -1,5 +1,6 @@
 package io.mqroute.cluster;
 
+import com.typesafe.config.Config;
 import io.mqroute.cluster.DeviceQueueProtocol.Accepted;
 import io.mqroute.cluster.DeviceQueueProtocol.Command;
 import io.mqroute.cluster.DeviceQueueProtocol.Drain;
@@ -22,9 +23,12 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -151,7 +155,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
      * file, {@code service-delay}, {@code file-root}, {@code file-max-bytes}, {@code file-count}).
      * A file backend opened here is owned by the caller, who closes it when the node stops.
      */
-    public static Settings fromConfig(int index, com.typesafe.config.Config c) {
+    public static Settings fromConfig(int index, Config c) {
       String kind = c.getString("backend");
       Backend backend =
           switch (kind) {
@@ -159,7 +163,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
             case "file" ->
                 new FileStore(
                     new FileBackend(
-                        java.nio.file.Path.of(c.getString("file-root")),
+                        Path.of(c.getString("file-root")),
                         c.getBytes("file-max-bytes"),
                         FileBackend.DEFAULT_MAX_OPEN,
                         c.getInt("file-count")));
@@ -195,7 +199,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private boolean flushPending;
   // routers that sent batches here: told of a graceful drain (QueueDraining) so they wait for what
   // is in flight
-  private final java.util.HashSet<ActorRef<CompletionBatch>> routers = new java.util.HashSet<>();
+  private final HashSet<ActorRef<CompletionBatch>> routers = new HashSet<>();
   private final ActorRef<Request> endpoint;
   private final boolean clusterSystem;
   private final Cancellable drainTask;
@@ -521,9 +525,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 new ExecutedIo(
                     jobs,
                     dispatch,
-                    failure == null
-                        ? statuses
-                        : java.util.Collections.nCopies(jobs.size(), Status.EIO)));
+                    failure == null ? statuses : Collections.nCopies(jobs.size(), Status.EIO)));
   }
 
   private Behavior<Command> onExecuted(Executed s) {

@@ -1,11 +1,14 @@
 package io.mqroute.cluster;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import io.mqroute.policies.queue.RingQueue;
 import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.policies.strategy.EnqueueErrorPolicy;
 import io.mqroute.policies.strategy.FullRingStrategy;
 import io.mqroute.policies.strategy.Strategies;
 import java.util.Objects;
+import java.util.function.Supplier;
 
 /**
  * What a {@link DeviceQueue}'s {@link RingQueue} decides with, under the names of an experiment's
@@ -61,7 +64,7 @@ public record DeviceRules(
    * enomem-probability}, {@code dispatch}, {@code seed}), parsed as an experiment's {@code queues}
    * keys are: a bad value is one line naming the key, with the nearest valid name for a typo.
    */
-  public static DeviceRules fromConfig(com.typesafe.config.Config c) {
+  public static DeviceRules fromConfig(Config c) {
     FullRingStrategy fullRing =
         key("full-ring", () -> Strategies.fullRing(c.getString("full-ring")));
     EnqueueErrorPolicy error =
@@ -94,10 +97,10 @@ public record DeviceRules(
     return d;
   }
 
-  private static <T> T key(String key, java.util.function.Supplier<T> parse) {
+  private static <T> T key(String key, Supplier<T> parse) {
     try {
       return parse.get();
-    } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+    } catch (IllegalArgumentException | ConfigException e) {
       throw new NodeConfigException("mqroute.cluster.device." + key + ": " + e.getMessage());
     }
   }

@@ -27,9 +27,12 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -232,7 +235,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     this.metrics = NodeMetrics.get(ctx.getSystem());
     this.gauges = new NodeMetrics.QueueGauge[s.maxQueues()];
     this.queueIndexOf = new int[s.maxQueues()];
-    java.util.Arrays.fill(queueIndexOf, -1);
+    Arrays.fill(queueIndexOf, -1);
     // All message adapters of an actor share one ref, and the client entry is one: were completions
     // adapted
     // there too, any client could complete other clients' requests. The devices' replies
@@ -255,7 +258,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
                       return Behaviors.same();
                     })
                 .build(),
-            "device-replies-" + Long.toHexString(new java.security.SecureRandom().nextLong()));
+            "device-replies-" + Long.toHexString(new SecureRandom().nextLong()));
     this.batchReplies = replies.narrow();
     // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and
     // a registered
@@ -753,11 +756,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       loads.add(view.nrReqs(slot));
     }
     get.replyTo()
-        .tell(
-            new Slots(
-                java.util.Collections.unmodifiableList(queues),
-                List.copyOf(loads),
-                inFlight.size()));
+        .tell(new Slots(Collections.unmodifiableList(queues), List.copyOf(loads), inFlight.size()));
     return this;
   }
 }

@@ -1,10 +1,13 @@
 package io.mqroute.cluster;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.policies.strategy.Strategies;
 import java.util.Objects;
+import java.util.function.IntSupplier;
 
 /**
  * What a {@link HostRouter} is built from: its selector and routing slots, how many requests it
@@ -91,7 +94,7 @@ public record HostRouterSettings(
    * {@code max-background} and {@code congestion-threshold} (default 3/4 of max-background). A bad
    * value is one line naming the key.
    */
-  public static HostRouterSettings fromConfig(com.typesafe.config.Config c) {
+  public static HostRouterSettings fromConfig(Config c) {
     String adm = c.getString("admission");
     BackgroundAdmission.Mode mode =
         switch (adm) {
@@ -130,10 +133,10 @@ public record HostRouterSettings(
         congestion);
   }
 
-  private static int hostKey(String key, java.util.function.IntSupplier parse) {
+  private static int hostKey(String key, IntSupplier parse) {
     try {
       return parse.getAsInt();
-    } catch (IllegalArgumentException | com.typesafe.config.ConfigException e) {
+    } catch (IllegalArgumentException | ConfigException e) {
       throw new NodeConfigException("mqroute.cluster.host." + key + ": " + e.getMessage());
     }
   }

@@ -4,6 +4,7 @@ import io.mqroute.protocol.Status;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.LongAdder;
 import org.HdrHistogram.Histogram;
@@ -103,7 +104,7 @@ public final class NodeMetrics implements Extension {
 
   /** Dropped messages by reason, so far. */
   public Map<String, Long> dropped() {
-    Map<String, Long> out = new java.util.TreeMap<>();
+    Map<String, Long> out = new TreeMap<>();
     dropped.forEach((k, v) -> out.put(k, v.sum()));
     return out;
   }

@@ -5,9 +5,13 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigResolveOptions;
 import com.typesafe.config.ConfigValueFactory;
+import io.mqroute.config.ConfigError;
+import io.mqroute.config.FileIncluder;
+import io.mqroute.policies.selector.Selectors;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -174,8 +178,8 @@ public record NodeSettings(
     }
     try {
       // read before anything else runs: it must not make the node fetch from the network
-      return io.mqroute.config.FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
-    } catch (io.mqroute.config.ConfigError e) {
+      return FileIncluder.parse(configFile, MAX_CONFIG_BYTES).toConfig();
+    } catch (ConfigError e) {
       throw new NodeConfigException("--config " + e.getMessage());
     } catch (ConfigException e) {
       throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
@@ -374,7 +378,7 @@ public record NodeSettings(
   static final long MAX_FILE_BYTES = 1L << 40;
 
   /** Largest service-delay: a day; Pekko's scheduler refuses delays of months at run time. */
-  static final java.time.Duration MAX_SERVICE_DELAY = java.time.Duration.ofHours(24);
+  static final Duration MAX_SERVICE_DELAY = Duration.ofHours(24);
 
   /** {@code key} as a number in [min, max], or a one-line error naming it. */
   private static long range(Config c, String prefix, String key, long min, long max) {
@@ -410,7 +414,7 @@ public record NodeSettings(
               + "' is not a directory (or give --data DIR)");
     }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
-    java.time.Duration delay = d.getDuration("service-delay");
+    Duration delay = d.getDuration("service-delay");
     if (delay.isNegative() || delay.compareTo(MAX_SERVICE_DELAY) > 0) {
       throw new NodeConfigException(
           "mqroute.cluster.device.service-delay must be in 0s.."
@@ -427,8 +431,7 @@ public record NodeSettings(
     if (backend.equals("file")) {
       // the backend's own checks of its root (a real directory owned by this user), as one line now
       try {
-        new io.mqroute.cluster.FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1)
-            .close();
+        new FileBackend(Path.of(d.getString("file-root")), fileMax, 1, 1).close();
       } catch (IllegalArgumentException e) {
         throw new NodeConfigException("mqroute.cluster.device.file-root: " + e.getMessage());
       }
@@ -446,7 +449,7 @@ public record NodeSettings(
     range(h, "mqroute.cluster.host.", "queue-window", 1, MAX_WINDOW);
     HostRouterSettings host = HostRouterSettings.fromConfig(h);
     try {
-      io.mqroute.policies.selector.Selectors.create(host.selector());
+      Selectors.create(host.selector());
     } catch (RuntimeException e) {
       throw new NodeConfigException("mqroute.cluster.host.selector: " + e.getMessage());
     }

@@ -16,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -98,9 +100,7 @@ class DeviceFailoverTest {
     // skip the systems that never started (List.of would throw on them and hide the test's own
     // failure)
     List<ActorSystem<Void>> started =
-        java.util.stream.Stream.of(deviceA, deviceB, host)
-            .filter(java.util.Objects::nonNull)
-            .toList();
+        Stream.of(deviceA, deviceB, host).filter(Objects::nonNull).toList();
     for (ActorSystem<Void> node : started) {
       node.terminate();
     }
@@ -168,7 +168,7 @@ class DeviceFailoverTest {
                             NanoClock.SYSTEM.nanoTime(),
                             self)));
               };
-          java.util.function.Supplier<Report> report =
+          Supplier<Report> report =
               () ->
                   new Report(
                       c[1],

@@ -9,6 +9,7 @@ import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
@@ -53,12 +54,12 @@ class DeviceStrangerTest {
 
   @AfterEach
   void shutDown() {
-    for (ActorSystem<Void> s : java.util.Arrays.asList(stranger, device)) {
+    for (ActorSystem<Void> s : Arrays.asList(stranger, device)) {
       if (s != null) {
         s.terminate();
       }
     }
-    for (ActorSystem<Void> s : java.util.Arrays.asList(stranger, device)) {
+    for (ActorSystem<Void> s : Arrays.asList(stranger, device)) {
       if (s != null) {
         ClusterNode.awaitTermination(s, WAIT);
       }

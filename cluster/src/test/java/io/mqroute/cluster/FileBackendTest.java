@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -305,7 +306,7 @@ class FileBackendTest {
   @Test
   void aRootOwnedBySomeoneElseIsRefused() throws IOException {
     Path root = root();
-    java.nio.file.attribute.UserPrincipal other;
+    UserPrincipal other;
     try {
       other = root.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody");
       Files.setOwner(root, other);

@@ -9,6 +9,7 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -98,7 +99,7 @@ class HostCompletionForgeryTest {
         new HostRouterProtocol.Submit(
             new Request(2, Op.READ, 1, 0, 4096, false, 0, 0, client.ref())));
     RequestBatch sent = queue.expectMessageClass(RequestBatch.class, WAIT);
-    List<Request> reqs = new java.util.ArrayList<>(sent.requests());
+    List<Request> reqs = new ArrayList<>(sent.requests());
     if (reqs.size() < 2) { // the router's flush may have come between the submits
       reqs.addAll(queue.expectMessageClass(RequestBatch.class, WAIT).requests());
     }

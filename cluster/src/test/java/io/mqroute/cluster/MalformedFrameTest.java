@@ -9,12 +9,14 @@ import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import java.time.Duration;
+import java.util.Arrays;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.serialization.JSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -50,12 +52,12 @@ class MalformedFrameTest {
 
   @AfterEach
   void shutDown() {
-    for (ActorSystem<Void> s : java.util.Arrays.asList(sender, receiver)) {
+    for (ActorSystem<Void> s : Arrays.asList(sender, receiver)) {
       if (s != null) {
         s.terminate();
       }
     }
-    for (ActorSystem<Void> s : java.util.Arrays.asList(sender, receiver)) {
+    for (ActorSystem<Void> s : Arrays.asList(sender, receiver)) {
       if (s != null) {
         ClusterNode.awaitTermination(s, WAIT);
       }
@@ -66,7 +68,7 @@ class MalformedFrameTest {
   public record Stranger(int x) {}
 
   /** Serializer id 9999, known to the sender only. */
-  public static final class StrangerSerializer extends org.apache.pekko.serialization.JSerializer {
+  public static final class StrangerSerializer extends JSerializer {
     @Override
     public int identifier() {
       return 9999;

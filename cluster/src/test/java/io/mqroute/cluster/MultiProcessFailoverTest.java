@@ -13,6 +13,7 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -328,7 +329,7 @@ class MultiProcessFailoverTest {
   private static boolean isFree(int port) {
     try (ServerSocket s = new ServerSocket()) {
       s.setReuseAddress(true);
-      s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+      s.bind(new InetSocketAddress("127.0.0.1", port));
       return true;
     } catch (IOException e) {
       return false;

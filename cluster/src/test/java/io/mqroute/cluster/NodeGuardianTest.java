@@ -6,7 +6,9 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.List;
+import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.InternalActorRef;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.junit.jupiter.api.AfterEach;
@@ -44,7 +46,7 @@ class NodeGuardianTest {
   /** Stops an actor from outside, as a crash would (typed actors ignore a classic PoisonPill). */
   private void stop(String path) {
     // the guardian spawns it once the system has started: poll for it with a timeout
-    org.apache.pekko.actor.ActorRef ref =
+    ActorRef ref =
         ActorTestKit.create(system)
             .createTestProbe()
             .awaitAssert(
@@ -61,7 +63,7 @@ class NodeGuardianTest {
                     throw new AssertionError(path + " not found", e);
                   }
                 });
-    ((org.apache.pekko.actor.InternalActorRef) ref).stop();
+    ((InternalActorRef) ref).stop();
   }
 
   @Test

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.typesafe.config.Config;
+import io.mqroute.policies.strategy.BackgroundAdmission;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -185,8 +188,7 @@ class NodeSettingsTest {
     Files.writeString(f, "mqroute.cluster.host { admission = global, max-background = 12 }\n");
     HostRouterSettings s =
         HostRouterSettings.fromConfig(host(0, "", f).toConfig().getConfig("mqroute.cluster.host"));
-    assertThat(s.admission())
-        .isEqualTo(io.mqroute.policies.strategy.BackgroundAdmission.Mode.GLOBAL);
+    assertThat(s.admission()).isEqualTo(BackgroundAdmission.Mode.GLOBAL);
     assertThat(s.maxBackground()).isEqualTo(12);
     assertThat(s.congestionThreshold())
         .as("3/4 of max-background, as in an experiment")
@@ -199,7 +201,7 @@ class NodeSettingsTest {
             host(0, "", null)
                 .toConfig()
                 .getDuration("pekko.cluster.shutdown-after-unsuccessful-join-seed-nodes"))
-        .isEqualTo(java.time.Duration.ofSeconds(60));
+        .isEqualTo(Duration.ofSeconds(60));
   }
 
   @Test
@@ -332,7 +334,7 @@ class NodeSettingsTest {
           data,
           data.getFileSystem().getUserPrincipalLookupService().lookupPrincipalByName("nobody"));
     } catch (IOException | UnsupportedOperationException e) {
-      org.junit.jupiter.api.Assumptions.assumeTrue(false, "cannot chown here: " + e);
+      Assumptions.assumeTrue(false, "cannot chown here: " + e);
     }
     NodeSettings device =
         new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1);

@@ -2,6 +2,7 @@ package io.mqroute.config;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
@@ -62,7 +63,7 @@ public final class StrictConfig {
 
   public StrictConfig object(String key, Collection<String> allowed) {
     if (!has(key)) {
-      return of(com.typesafe.config.ConfigFactory.empty(origin.description()), full(key), allowed);
+      return of(ConfigFactory.empty(origin.description()), full(key), allowed);
     }
     ConfigValue v = value(key);
     if (v.valueType() != ConfigValueType.OBJECT) {

@@ -1,5 +1,7 @@
 package io.mqroute.experiment;
 
+import java.math.BigDecimal;
+import java.math.MathContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -57,16 +59,8 @@ public final class Expectation {
       String r = String.format(Locale.ROOT, "%.4g", right);
       if (l.equals(r) && left != right && Double.isFinite(left) && Double.isFinite(right)) {
         // e.g. a failed == between 35800 and 35801: show the digits that differ
-        l =
-            new java.math.BigDecimal(left)
-                .round(new java.math.MathContext(12))
-                .stripTrailingZeros()
-                .toPlainString();
-        r =
-            new java.math.BigDecimal(right)
-                .round(new java.math.MathContext(12))
-                .stripTrailingZeros()
-                .toPlainString();
+        l = new BigDecimal(left).round(new MathContext(12)).stripTrailingZeros().toPlainString();
+        r = new BigDecimal(right).round(new MathContext(12)).stripTrailingZeros().toPlainString();
       }
       String why =
           holds

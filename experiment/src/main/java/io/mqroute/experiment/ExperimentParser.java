@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigObject;
+import com.typesafe.config.ConfigOrigin;
 import com.typesafe.config.ConfigParseOptions;
 import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
@@ -13,6 +14,7 @@ import com.typesafe.config.ConfigValueType;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.actors.machine.Workload;
+import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.FileIncluder;
 import io.mqroute.config.StrictConfig;
@@ -114,7 +116,7 @@ public final class ExperimentParser {
       base = base.withoutPath(k);
     }
 
-    Map<String, com.typesafe.config.ConfigOrigin> sweepOrigins = new HashMap<>();
+    Map<String, ConfigOrigin> sweepOrigins = new HashMap<>();
     Map<String, List<String>> sweep = sweep(raw, top, sweepOrigins);
     for (String key : sweep.keySet()) {
       String fioProblem = fioKeyProblem(key);
@@ -348,7 +350,7 @@ public final class ExperimentParser {
   }
 
   private static Map<String, List<String>> sweep(
-      Config raw, StrictConfig top, Map<String, com.typesafe.config.ConfigOrigin> origins) {
+      Config raw, StrictConfig top, Map<String, ConfigOrigin> origins) {
     Map<String, List<String>> sweep = new TreeMap<>();
     if (!raw.hasPath("sweep")) {
       return sweep;
@@ -403,7 +405,7 @@ public final class ExperimentParser {
 
   private static List<Expectation> expectations(
       Config raw, StrictConfig top, List<String> names, Map<String, List<String>> sweep) {
-    java.util.Set<String> sweepKeys = sweep.keySet();
+    Set<String> sweepKeys = sweep.keySet();
     List<Expectation> out = new ArrayList<>();
     if (!raw.hasPath("expect")) {
       return out;
@@ -492,9 +494,9 @@ public final class ExperimentParser {
       Path f = dir.resolve(t).normalize();
       try {
         // a regular file only: /dev/zero or a FIFO would pass a size check and then never end
-        content = io.mqroute.config.BoundedFiles.readString(f, MAX_FILE_BYTES);
+        content = BoundedFiles.readString(f, MAX_FILE_BYTES);
         source = f.toString();
-      } catch (io.mqroute.config.BoundedFiles.Refused e) {
+      } catch (BoundedFiles.Refused e) {
         throw new ConfigError(where + "workload: " + f + " is " + e.getMessage());
       } catch (IOException e) {
         throw new ConfigError(where + "workload: cannot read " + f + " (" + e.getMessage() + ")");

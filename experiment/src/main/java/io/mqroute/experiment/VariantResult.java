@@ -3,6 +3,7 @@ package io.mqroute.experiment;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.runtime.RunStats;
 import java.util.List;
+import java.util.function.ToDoubleFunction;
 
 /**
  * One variant's runs at one sweep point.
@@ -24,7 +25,7 @@ public record VariantResult(
     List<MachineResult> all) {
 
   /** Mean (and 95% CI) of a metric over the replications. */
-  public Aggregate aggregate(java.util.function.ToDoubleFunction<Summary> metric) {
+  public Aggregate aggregate(ToDoubleFunction<Summary> metric) {
     return Aggregate.of(replicas, metric);
   }
 

@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -62,8 +64,7 @@ class ExperimentParserTest {
 
   private String error(String text, Map<String, String> sets) {
     Throwable t =
-        org.assertj.core.api.Assertions.catchThrowable(
-            () -> ExperimentParser.parse(file(text), null, sets, false));
+        Assertions.catchThrowable(() -> ExperimentParser.parse(file(text), null, sets, false));
     assertThat(t).as("refused").isInstanceOfAny(ConfigError.class, FioParseException.class);
     assertThat(t.getMessage()).as("one line").doesNotContain("\n");
     return t.getMessage();
@@ -393,7 +394,7 @@ class ExperimentParserTest {
   @Test
   @org.junit.jupiter.api.Timeout(20)
   void aWorkloadFileMustBeARegularFileWithinTheLimit() throws IOException {
-    org.junit.jupiter.api.Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
+    Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
     // size 0 for Files.size, endless to read
     Files.createSymbolicLink(dir.resolve("zero.fio"), Path.of("/dev/zero"));
     assertThat(error(BASE + "workload = \"zero.fio\"\n"))

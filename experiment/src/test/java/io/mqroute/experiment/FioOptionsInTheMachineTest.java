@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.Work;
+import io.mqroute.config.ConfigError;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
 import java.io.IOException;
@@ -197,7 +198,7 @@ class FioOptionsInTheMachineTest {
     // refused while the experiment is parsed, before anything runs: one line with the job's line
     // and the variant
     assertThatThrownBy(() -> run("fsync=4"))
-        .isInstanceOf(io.mqroute.config.ConfigError.class)
+        .isInstanceOf(ConfigError.class)
         .hasMessageContaining(":2: job j: fsync=4 is not modelled")
         .hasMessageEndingWith("(variant default)");
     assertThatThrownBy(() -> run("nrfiles=3")).hasMessageContaining("nrfiles=3 is not modelled");

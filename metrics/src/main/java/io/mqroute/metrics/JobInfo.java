@@ -1,5 +1,6 @@
 package io.mqroute.metrics;
 
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -34,9 +35,7 @@ public record JobInfo(
     Objects.requireNonNull(name, "name");
     description = description == null ? "" : description;
     options =
-        options == null
-            ? Map.of()
-            : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(options));
+        options == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(options));
     percentiles = percentiles == null ? PercentileList.FIO_DEFAULT : percentiles;
     if (groupId < 0) {
       throw new IllegalArgumentException("groupId must be >= 0, got " + groupId);

@@ -1,5 +1,6 @@
 package io.mqroute.metrics;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -65,7 +66,7 @@ public record PercentileList(List<Double> values, int precision) {
     String t = typed.trim();
     int exp = Math.max(t.indexOf('e'), t.indexOf('E'));
     if (exp >= 0) {
-      return decimalsOf(new java.math.BigDecimal(t).toPlainString());
+      return decimalsOf(new BigDecimal(t).toPlainString());
     }
     int dot = t.indexOf('.');
     if (dot < 0) {

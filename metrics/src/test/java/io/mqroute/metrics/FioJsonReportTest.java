@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class FioJsonReportTest {
@@ -94,11 +95,11 @@ class FioJsonReportTest {
             "99.950000",
             "99.990000");
     assertThat((double) pct.path("50.000000").asLong())
-        .isCloseTo(5_000_000, org.assertj.core.data.Offset.offset(5_000.0));
+        .isCloseTo(5_000_000, Offset.offset(5_000.0));
     assertThat((double) pct.path("99.000000").asLong())
-        .isCloseTo(9_900_000, org.assertj.core.data.Offset.offset(9_900.0));
+        .isCloseTo(9_900_000, Offset.offset(9_900.0));
     assertThat((double) pct.path("99.900000").asLong())
-        .isCloseTo(9_990_000, org.assertj.core.data.Offset.offset(9_990.0));
+        .isCloseTo(9_990_000, Offset.offset(9_990.0));
     assertThat(read.at("/lat_ns/percentile/99.900000").isIntegralNumber()).isTrue();
     assertThat(read.at("/slat_ns/percentile").isMissingNode()).isTrue();
 

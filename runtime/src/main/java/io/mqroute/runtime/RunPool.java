@@ -1,5 +1,6 @@
 package io.mqroute.runtime;
 
+import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -27,7 +28,7 @@ public final class RunPool implements AutoCloseable {
             });
   }
 
-  public <T> Future<T> submit(java.util.concurrent.Callable<T> run) {
+  public <T> Future<T> submit(Callable<T> run) {
     return pool.submit(run);
   }
 

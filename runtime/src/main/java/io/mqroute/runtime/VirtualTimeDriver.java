@@ -6,6 +6,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.ActorSystem;
 import org.apache.pekko.actor.ClassicActorSystemProvider;
 import org.apache.pekko.stream.SystemMaterializer;
+import scala.concurrent.Future;
 
 /**
  * Runs one virtual-time ActorSystem on the thread that created the driver (the driver thread).
@@ -206,7 +207,7 @@ public final class VirtualTimeDriver {
   public boolean terminate(ClassicActorSystemProvider system, Duration wallTimeout) {
     ActorSystem classic = system.classicSystem();
     classic.terminate();
-    scala.concurrent.Future<?> terminated = classic.whenTerminated();
+    Future<?> terminated = classic.whenTerminated();
     return pump(
         terminated::isCompleted,
         wallTimeout,

@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigFactory;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.Test;
 
@@ -25,16 +26,8 @@ class LivelockTest {
     Behavior<Object> root =
         Behaviors.setup(
             ctx -> {
-              ActorRef a =
-                  ctx.spawn(
-                      (Behavior) echo(),
-                      "a",
-                      org.apache.pekko.actor.typed.DispatcherSelector.sameAsParent());
-              ActorRef b =
-                  ctx.spawn(
-                      (Behavior) echo(),
-                      "b",
-                      org.apache.pekko.actor.typed.DispatcherSelector.sameAsParent());
+              ActorRef a = ctx.spawn((Behavior) echo(), "a", DispatcherSelector.sameAsParent());
+              ActorRef b = ctx.spawn((Behavior) echo(), "b", DispatcherSelector.sameAsParent());
               a.tell(b);
               return Behaviors.ignore();
             });

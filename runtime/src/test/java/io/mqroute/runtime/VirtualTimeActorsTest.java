@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.apache.pekko.actor.typed.Terminated;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.AfterAll;
@@ -115,7 +116,7 @@ class VirtualTimeActorsTest {
               ctx.watch(child);
               return Behaviors.receive(Tick.class)
                   .onSignal(
-                      org.apache.pekko.actor.typed.Terminated.class,
+                      Terminated.class,
                       terminated -> {
                         finished.complete(clock.nanoTime());
                         return Behaviors.same();

@@ -9,6 +9,7 @@ import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongFunction;
 import java.util.function.UnaryOperator;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.Behavior;
@@ -139,7 +140,7 @@ class VirtualTimeStreamsTest {
   void boundedQueueWithPoissonArrivalsAndRandomServiceIsDeterministic() {
     // ρ = 40 µs / (4 × 12.5 µs) = 0.8 over 4 unordered slots; service times drawn per job id from a
     // seeded stream.
-    java.util.function.LongFunction<SimSystem.Outcome<StreamResult>> run =
+    LongFunction<SimSystem.Outcome<StreamResult>> run =
         seed ->
             SimSystem.run(
                 "stream-random",

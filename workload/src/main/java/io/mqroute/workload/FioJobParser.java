@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.config.BoundedFiles;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -53,7 +54,7 @@ public final class FioJobParser {
    * io.mqroute.config.BoundedFiles.Refused}.
    */
   public static FioJobFile parse(Path file) throws IOException {
-    return parse(file.toString(), io.mqroute.config.BoundedFiles.readString(file, MAX_FILE_BYTES));
+    return parse(file.toString(), BoundedFiles.readString(file, MAX_FILE_BYTES));
   }
 
   /**

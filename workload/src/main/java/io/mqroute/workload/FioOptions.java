@@ -5,6 +5,7 @@ import io.mqroute.workload.FioValues.BadValue;
 import io.mqroute.workload.FioValues.Parser;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -264,7 +265,7 @@ final class FioOptions {
 
   /** The closest known option name when it is close enough to be a typo (any case), else null. */
   static String suggest(String key) {
-    String lower = key.toLowerCase(java.util.Locale.ROOT);
+    String lower = key.toLowerCase(Locale.ROOT);
     int limit = Math.max(1, Math.min(2, key.length() / 3));
     String best = null;
     int bestDistance = Integer.MAX_VALUE;

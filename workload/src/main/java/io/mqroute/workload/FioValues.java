@@ -4,6 +4,7 @@ import io.mqroute.metrics.PercentileList;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -90,7 +91,7 @@ final class FioValues {
     } catch (NumberFormatException e) {
       throw new BadValue(SIZE_HINT + "; the number is too large");
     }
-    String suffix = m.group(2).toLowerCase(java.util.Locale.ROOT);
+    String suffix = m.group(2).toLowerCase(Locale.ROOT);
     if (suffix.isEmpty() || suffix.equals("b")) {
       return new SizeValue(mantissa, 0, false);
     }
@@ -183,7 +184,7 @@ final class FioValues {
       throw new BadValue(hint);
     }
     long unit =
-        switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+        switch (m.group(2).toLowerCase(Locale.ROOT)) {
           case "" -> bareUnit;
           case "s" -> NS_PER_S;
           case "sec" ->

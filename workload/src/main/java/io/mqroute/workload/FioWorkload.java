@@ -6,6 +6,7 @@ import io.mqroute.actors.machine.Workload;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -60,11 +61,11 @@ public final class FioWorkload implements Workload {
     List<JobPlan> plans = new ArrayList<>();
     // unpinned clones are spread over the machine per stonewall group: only a group's threads run
     // together
-    java.util.Map<Integer, Integer> groupTotal = new java.util.HashMap<>();
+    Map<Integer, Integer> groupTotal = new HashMap<>();
     for (JobSpec j : file.jobs()) {
       groupTotal.merge(j.groupId(), j.numjobs(), Integer::sum);
     }
-    java.util.Map<Integer, Integer> groupIndex = new java.util.HashMap<>();
+    Map<Integer, Integer> groupIndex = new HashMap<>();
     int index = 0;
     for (JobSpec j : file.jobs()) {
       refuseWhatIsNotModelled(j);

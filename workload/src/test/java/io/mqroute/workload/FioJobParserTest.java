@@ -12,6 +12,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -261,16 +263,11 @@ class FioJobParserTest {
     String text = "[global]\nsize=1m\nrw=randrw\n[j]\nrwmixwrite=30\n";
     assertThat(FioJobParser.parse("o.fio", text).jobs().get(0).rwmixRead()).isEqualTo(70);
     assertThat(
-            FioJobParser.parse("o.fio", text, java.util.Map.of("rwmixread", "90"))
-                .jobs()
-                .get(0)
-                .rwmixRead())
+            FioJobParser.parse("o.fio", text, Map.of("rwmixread", "90")).jobs().get(0).rwmixRead())
         .isEqualTo(90);
     assertThat(
             FioJobParser.parse(
-                    "o.fio",
-                    "[j]\nsize=1m\nrw=randrw\nrwmixread=90\n",
-                    java.util.Map.of("rwmixwrite", "40"))
+                    "o.fio", "[j]\nsize=1m\nrw=randrw\nrwmixread=90\n", Map.of("rwmixwrite", "40"))
                 .jobs()
                 .get(0)
                 .rwmixRead())
@@ -438,7 +435,7 @@ class FioJobParserTest {
   void parsesAFileFromDisk(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("disk.fio");
     Files.writeString(file, "[d]\nsize=1m\nbs=4q\n");
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> FioJobParser.parse(file))
+    Assertions.assertThatThrownBy(() -> FioJobParser.parse(file))
         .isInstanceOf(FioParseException.class)
         .hasMessage(file + ":3: bad value \"4q\" for bs (expected a size like 4k, 64KiB)");
     Files.writeString(file, "[d]\nsize=1m\n");

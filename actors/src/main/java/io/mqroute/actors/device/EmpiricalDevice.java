@@ -1,5 +1,6 @@
 package io.mqroute.actors.device;
 
+import io.mqroute.config.BoundedFiles;
 import io.mqroute.protocol.Op;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -35,8 +36,7 @@ public final class EmpiricalDevice implements Device {
   public static EmpiricalDevice load(Path file) {
     try {
       // a regular file only: /dev/zero reports size 0 and would be read for ever
-      List<String> lines =
-          io.mqroute.config.BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
+      List<String> lines = BoundedFiles.readString(file, MAX_FILE_BYTES).lines().toList();
       long[] out = new long[lines.size()];
       int n = 0;
       Boolean fioLog = null; // decided by the first line with a value
@@ -84,7 +84,7 @@ public final class EmpiricalDevice implements Device {
         }
       }
       return new EmpiricalDevice(Arrays.copyOf(out, n), file.toString());
-    } catch (io.mqroute.config.BoundedFiles.Refused e) {
+    } catch (BoundedFiles.Refused e) {
       throw new IllegalArgumentException(file + ": " + e.getMessage());
     } catch (IOException e) {
       throw new IllegalArgumentException(file + ": cannot read: " + e.getMessage());

@@ -1,5 +1,7 @@
 package io.mqroute.actors.machine;
 
+import java.util.Objects;
+
 /**
  * What one fio job clone does, in the units the machine uses (bytes, nanoseconds). Built from an
  * fio job file by the workload package; tests build it directly.
@@ -134,7 +136,7 @@ public record JobPlan(
     if (loops < 1 || startDelayNanos < 0) {
       throw new IllegalArgumentException("loops must be >= 1 and startdelay >= 0");
     }
-    java.util.Objects.requireNonNull(think, "think");
+    Objects.requireNonNull(think, "think");
     cpus = cpus.clone();
   }
 

@@ -1,6 +1,8 @@
 package io.mqroute.actors.machine;
 
+import io.mqroute.actors.cpu.Governor;
 import io.mqroute.actors.cpu.WakeTargets;
+import io.mqroute.actors.device.Device;
 import io.mqroute.actors.machine.MachineProtocol.Command;
 import io.mqroute.actors.machine.MachineProtocol.GotCore;
 import io.mqroute.actors.machine.MachineProtocol.GotPerturbation;
@@ -14,14 +16,18 @@ import io.mqroute.actors.machine.MachineProtocol.Violation;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.random.SeededRandom;
+import io.mqroute.policies.selector.GroupCpusEvenly;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.runtime.NanoClock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
+import java.util.stream.IntStream;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.ChildFailed;
@@ -57,7 +63,7 @@ public final class Machine extends AbstractBehavior<Command> {
    * The machine's instance of a one-per-machine device (a disk), shared by every queue; null until
    * needed.
    */
-  private io.mqroute.actors.device.Device sharedDevice;
+  private Device sharedDevice;
 
   private final List<ActorRef<JobProtocol.Command>> jobs = new ArrayList<>();
   private final List<JobPlan> plans;
@@ -127,7 +133,7 @@ public final class Machine extends AbstractBehavior<Command> {
     int ncpu = spec.topology().cpuCount();
     WakeTargets wakeTargets =
         new WakeTargets(
-            java.util.stream.IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
+            IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
             plans.stream().mapToInt(JobPlan::startCpu).toArray(),
             plans.stream().map(JobPlan::cpus).toArray(int[][]::new));
     for (int c = 0; c < ncpu; c++) {
@@ -157,9 +163,7 @@ public final class Machine extends AbstractBehavior<Command> {
         spec.router().pendingQueueNanos() < 0
             ? null
             : ctx.spawn(
-                Core.create(-1, List.of(), io.mqroute.actors.cpu.Governor.PERFORMANCE, 0, null),
-                "pending-queue",
-                SAME);
+                Core.create(-1, List.of(), Governor.PERFORMANCE, 0, null), "pending-queue", SAME);
     Router.Settings rs =
         new Router.Settings(
             Selectors.create(spec.router().selector(), spec.router().selectorParams()),
@@ -172,8 +176,8 @@ public final class Machine extends AbstractBehavior<Command> {
             wakeTargets,
             q.kind() == QueueKind.PER_CPU,
             q.kind() == QueueKind.VIRTIO
-                ? io.mqroute.policies.selector.GroupCpusEvenly.map(
-                    java.util.stream.IntStream.range(0, spec.topology().cpuCount())
+                ? GroupCpusEvenly.map(
+                    IntStream.range(0, spec.topology().cpuCount())
                         .map(spec.topology()::cpuToNode)
                         .toArray(),
                     q.count())
@@ -404,8 +408,8 @@ public final class Machine extends AbstractBehavior<Command> {
    * A queue's device: its own instance, or the machine's one for a device that is one physical
    * unit.
    */
-  private io.mqroute.actors.device.Device device() {
-    io.mqroute.actors.device.Device d = spec.device().get();
+  private Device device() {
+    Device d = spec.device().get();
     if (!d.onePerMachine()) {
       return d;
     }
@@ -472,7 +476,7 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     String stallReport = stall;
     if (stall != null) {
-      java.util.Set<Long> held = new java.util.HashSet<>(routerStats.holding());
+      Set<Long> held = new HashSet<>(routerStats.holding());
       queueStats.forEach(qs -> held.addAll(qs.stuck()));
       List<String> lost =
           stallOutstanding.stream()

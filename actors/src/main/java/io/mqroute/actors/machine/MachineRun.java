@@ -9,6 +9,8 @@ import io.mqroute.runtime.SimDispatcher;
 import io.mqroute.runtime.SimSystem;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -121,8 +123,7 @@ public final class MachineRun {
   }
 
   static long horizon(MachineSpec spec, List<JobPlan> plans) {
-    java.util.Map<Integer, Long> perGroup =
-        new java.util.TreeMap<>(); // stonewall groups run one after another
+    Map<Integer, Long> perGroup = new TreeMap<>(); // stonewall groups run one after another
     for (JobPlan p : plans) {
       if (p.runtimeNanos() == 0) {
         return SIZE_BASED_HORIZON_NANOS;

@@ -14,6 +14,7 @@ import io.mqroute.policies.strategy.Strategies;
 import io.mqroute.policies.topology.CpuTopology;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -195,7 +196,7 @@ public final class MachineSpecParser {
         int[] map =
             GroupCpusEvenly.map(
                 IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
-        java.util.Arrays.fill(home, -1);
+        Arrays.fill(home, -1);
         for (int c = 0; c < cpus; c++) {
           if (home[map[c]] < 0) {
             home[map[c]] = c; // the first CPU of the queue's group takes its interrupt

@@ -1,5 +1,8 @@
 package io.mqroute.actors.machine;
 
+import io.mqroute.policies.NameSuggester;
+import java.util.Arrays;
+
 /** How request queues relate to CPUs. */
 public enum QueueKind {
   /** fuse-over-io-uring: one ring queue per CPU (qid = CPU); a reduced set may be registered. */
@@ -26,7 +29,7 @@ public enum QueueKind {
       }
     }
     throw new IllegalArgumentException(
-        io.mqroute.policies.NameSuggester.unknown(
-            "queue kind", s, java.util.Arrays.stream(values()).map(QueueKind::spec).toList()));
+        NameSuggester.unknown(
+            "queue kind", s, Arrays.stream(values()).map(QueueKind::spec).toList()));
   }
 }

@@ -26,6 +26,7 @@ import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -84,7 +85,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   private boolean harvestPending;
   private final List<String> violations = new ArrayList<>();
-  private final java.util.LinkedHashMap<Long, Request> onRingIds = new java.util.LinkedHashMap<>();
+  private final LinkedHashMap<Long, Request> onRingIds = new LinkedHashMap<>();
 
   /**
    * Everything a queue is built from.

@@ -3,6 +3,7 @@ package io.mqroute.actors.cpu;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.Test;
 
 class CoreModelTest {
@@ -94,11 +95,11 @@ class CoreModelTest {
     assertThat(m.frequency()).as("1.25 x 1/4, still the minimum").isEqualTo(0.4);
     m.finish(m.start(300_000, 100, true));
     // sugov: max(util, boost) with 25 % headroom = 1.25 x 1/2 (the boost alone would be 0.5)
-    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    assertThat(m.frequency()).isCloseTo(0.625, Assertions.within(0.01));
     // the next wake-up doubles the boost to 1, but the change at 300 us holds the frequency until
     // 1.3 ms
     m.finish(m.start(400_000, 100, true));
-    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    assertThat(m.frequency()).isCloseTo(0.625, Assertions.within(0.01));
     m.finish(m.start(1_350_000, 100, true));
     assertThat(m.frequency()).isEqualTo(1.0);
   }
@@ -111,7 +112,7 @@ class CoreModelTest {
       m.iowaitWakeup(t); // enqueued while the core runs something else
     }
     m.finish(end);
-    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    assertThat(m.frequency()).isCloseTo(0.625, Assertions.within(0.01));
   }
 
   @Test
@@ -130,7 +131,7 @@ class CoreModelTest {
     // the rate limit of the change at 300 us ended at 1.3 ms, but the only update since (at the
     // 1.024 ms period
     // boundary) came before it: the boost stands until the next boundary
-    assertThat(m.frequency()).isCloseTo(0.625, org.assertj.core.api.Assertions.within(0.01));
+    assertThat(m.frequency()).isCloseTo(0.625, Assertions.within(0.01));
     // past the 2.048 ms boundary one update halves the boost (1/4, below the minimum with the
     // headroom)
     for (long t = 2_050_000; t < 2_100_000; t += 10_000) {

@@ -2,6 +2,7 @@ package io.mqroute.actors.cpu;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 
 class FallbackCpuTest {
@@ -12,7 +13,7 @@ class FallbackCpuTest {
 
   private static boolean[] onlineExcept(int... off) {
     boolean[] o = new boolean[8];
-    java.util.Arrays.fill(o, true);
+    Arrays.fill(o, true);
     for (int c : off) {
       o[c] = false;
     }

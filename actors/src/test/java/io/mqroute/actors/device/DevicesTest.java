@@ -8,6 +8,8 @@ import io.mqroute.protocol.Op;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.SplittableRandom;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -144,12 +146,9 @@ class DevicesTest {
 
   @org.junit.jupiter.api.Test
   @org.junit.jupiter.api.Timeout(20)
-  void anEmpiricalSampleFileMustBeARegularFile(
-      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) {
-    org.junit.jupiter.api.Assumptions.assumeTrue(
-        java.nio.file.Files.exists(java.nio.file.Path.of("/dev/zero")));
-    org.assertj.core.api.Assertions.assertThatThrownBy(
-            () -> Devices.parse("empirical(/dev/zero)", dir))
+  void anEmpiricalSampleFileMustBeARegularFile(@org.junit.jupiter.api.io.TempDir Path dir) {
+    Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")));
+    Assertions.assertThatThrownBy(() -> Devices.parse("empirical(/dev/zero)", dir))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage("/dev/zero: not a regular file");
   }

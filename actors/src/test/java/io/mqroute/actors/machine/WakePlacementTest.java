@@ -7,6 +7,7 @@ import io.mqroute.metrics.JobInfo;
 import io.mqroute.metrics.JobStats;
 import java.util.Arrays;
 import java.util.List;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,7 +34,7 @@ class WakePlacementTest {
   }
 
   private static MachineResult run(MachineSpec spec) {
-    int[] all = java.util.stream.IntStream.range(0, CPUS).toArray();
+    int[] all = IntStream.range(0, CPUS).toArray();
     JobPlan psync =
         new JobPlan(
             0,

@@ -7,9 +7,11 @@ import io.mqroute.cluster.DeviceQueue;
 import io.mqroute.cluster.HostRouter;
 import io.mqroute.cluster.HostRouterProtocol;
 import io.mqroute.cluster.NodeSettings;
+import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.protocol.Request;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -25,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
@@ -131,16 +134,14 @@ public final class ClusterBench {
       throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     ActorRef<HostRouterProtocol.Command> router = null;
-    List<ActorRef<Request>> entries =
-        io.mqroute.cluster.load.LoadRunner.awaitRouters(host, Duration.ofSeconds(60));
+    List<ActorRef<Request>> entries = LoadRunner.awaitRouters(host, Duration.ofSeconds(60));
     // the entry is the router's adapter; the router itself answers GetSlots
     router =
         host.classicSystem()
             .actorSelection("/user/router")
             .resolveOne(Duration.ofSeconds(10))
             .toCompletableFuture()
-            .thenApply(
-                org.apache.pekko.actor.typed.javadsl.Adapter::<HostRouterProtocol.Command>toTyped)
+            .thenApply(Adapter::<HostRouterProtocol.Command>toTyped)
             .get(15, TimeUnit.SECONDS);
     while (System.nanoTime() < deadline) {
       final ActorRef<HostRouterProtocol.Command> r = router;
@@ -230,7 +231,7 @@ public final class ClusterBench {
                         ch.read(b, 4096L * r.nextLong(blocks));
                       }
                     } catch (IOException e) {
-                      throw new java.io.UncheckedIOException(e);
+                      throw new UncheckedIOException(e);
                     }
                   });
           ts.add(th);

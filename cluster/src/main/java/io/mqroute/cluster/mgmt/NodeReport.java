@@ -7,6 +7,7 @@ import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.protocol.Status;
 import java.util.List;
 import java.util.Locale;
+import java.util.TreeMap;
 
 /**
  * The bodies of {@code /status} (JSON) and {@code /metrics} (Prometheus text format 0.0.4) from a
@@ -129,7 +130,7 @@ public final class NodeReport {
     sb.append(
         "# HELP mqroute_cluster_members Cluster members as this node sees them, by status.\n");
     sb.append("# TYPE mqroute_cluster_members gauge\n");
-    java.util.TreeMap<String, Integer> byStatus = new java.util.TreeMap<>();
+    TreeMap<String, Integer> byStatus = new TreeMap<>();
     for (Member mb : members) {
       byStatus.merge(mb.status().toLowerCase(Locale.ROOT), 1, Integer::sum);
     }

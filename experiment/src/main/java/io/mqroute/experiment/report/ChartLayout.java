@@ -1,6 +1,10 @@
 package io.mqroute.experiment.report;
 
+import io.mqroute.experiment.Summary;
+import io.mqroute.experiment.VariantResult;
 import java.awt.Color;
+import java.util.List;
+import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.style.Styler;
 
 /**
@@ -43,16 +47,14 @@ final class ChartLayout {
   private ChartLayout() {}
 
   /** The 95% half-width of a metric's mean over a result's replications; 0 for a single run. */
-  static double ci95(
-      io.mqroute.experiment.VariantResult r,
-      java.util.function.ToDoubleFunction<io.mqroute.experiment.Summary> metric) {
+  static double ci95(VariantResult r, ToDoubleFunction<Summary> metric) {
     return r.replications() > 1 ? r.aggregate(metric).ci95() : 0;
   }
 
   /**
    * Whether any result is a mean over several replications (its charts then draw 95% intervals).
    */
-  static boolean replicated(java.util.List<io.mqroute.experiment.VariantResult> results) {
+  static boolean replicated(List<VariantResult> results) {
     return results.stream().anyMatch(r -> r.replications() > 1);
   }
 

@@ -18,6 +18,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -119,7 +120,7 @@ public final class ResultFiles {
    * variant.
    */
   static Map<String, String> variantAndPoint(VariantResult r) {
-    Map<String, String> m = new java.util.LinkedHashMap<>();
+    Map<String, String> m = new LinkedHashMap<>();
     m.put(Sweep.VARIANT, r.variant().name());
     m.putAll(r.variant().point());
     return m;

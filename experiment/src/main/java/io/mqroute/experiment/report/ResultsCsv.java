@@ -4,6 +4,7 @@ import io.mqroute.experiment.Summary;
 import io.mqroute.experiment.VariantResult;
 import io.mqroute.metrics.FioNumbers;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +57,7 @@ public final class ResultsCsv {
     row(sb, header);
     for (VariantResult r : results) {
       Summary s = r.summary();
-      Map<String, String> own = new java.util.HashMap<>(r.variant().params());
+      Map<String, String> own = new HashMap<>(r.variant().params());
       own.putAll(r.variant().point());
       List<String> cells = new ArrayList<>();
       cells.add(r.variant().id());

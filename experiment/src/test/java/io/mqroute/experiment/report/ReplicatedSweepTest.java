@@ -5,9 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.mqroute.experiment.ExperimentParser;
 import io.mqroute.experiment.ExperimentResult;
 import io.mqroute.experiment.ExperimentRunner;
+import io.mqroute.experiment.Summary;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -67,10 +70,10 @@ class ReplicatedSweepTest {
         .containsExactly(
             r.variants().stream()
                 .filter(v -> v.variant().name().equals("slow"))
-                .mapToDouble(v -> v.aggregate(io.mqroute.experiment.Summary::iops).ci95())
+                .mapToDouble(v -> v.aggregate(Summary::iops).ci95())
                 .toArray());
-    assertThat(java.util.Arrays.stream(series.getExtraValues()).min().orElse(0)).isPositive();
-    java.util.Collection<? extends Number> bars =
+    assertThat(Arrays.stream(series.getExtraValues()).min().orElse(0)).isPositive();
+    Collection<? extends Number> bars =
         VariantBars.iops(r.variants()).getSeriesMap().values().iterator().next().getExtraValues();
     assertThat(bars).hasSize(r.variants().size()).allMatch(ci -> ci.doubleValue() > 0);
   }

@@ -25,8 +25,8 @@ class RunProgressTest {
             null,
             "",
             1_500_000_000L,
-            java.util.List.of(),
-            java.util.List.of(m));
+            List.of(),
+            List.of(m));
     try (RunProgress p = RunProgress.lines(new PrintWriter(err))) {
       p.accept(r);
     }

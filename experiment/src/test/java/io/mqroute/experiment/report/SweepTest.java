@@ -22,8 +22,8 @@ class SweepTest {
         null,
         "",
         0,
-        java.util.List.of(),
-        java.util.List.of());
+        List.of(),
+        List.of());
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.mqroute.policies.strategy;
 
 import io.mqroute.policies.Params;
+import java.util.Objects;
 
 /**
  * Background-request accounting of {@code fuse_conn}: {@code num_background} (queued or active),
@@ -179,7 +180,7 @@ public final class BackgroundAdmission {
     private Builder() {}
 
     public Builder mode(Mode m) {
-      mode = java.util.Objects.requireNonNull(m, "mode");
+      mode = Objects.requireNonNull(m, "mode");
       return this;
     }
 

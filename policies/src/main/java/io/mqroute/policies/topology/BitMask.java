@@ -1,5 +1,6 @@
 package io.mqroute.policies.topology;
 
+import java.util.Arrays;
 import java.util.StringJoiner;
 
 /**
@@ -109,7 +110,7 @@ public final class BitMask implements QueueMask {
 
   /** Removes every member. */
   public void clearAll() {
-    java.util.Arrays.fill(words, 0L);
+    Arrays.fill(words, 0L);
     weight = 0;
     indexStale = false;
   }

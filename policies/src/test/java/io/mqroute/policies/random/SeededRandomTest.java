@@ -3,6 +3,7 @@ package io.mqroute.policies.random;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 class SeededRandomTest {
@@ -77,6 +78,6 @@ class SeededRandomTest {
       sum += x;
     }
     // standard error of the mean = 40 / sqrt(n) ~ 0.089; allow 4 of them
-    assertThat(sum / n).isCloseTo(40.0, org.assertj.core.data.Offset.offset(0.36));
+    assertThat(sum / n).isCloseTo(40.0, Offset.offset(0.36));
   }
 }

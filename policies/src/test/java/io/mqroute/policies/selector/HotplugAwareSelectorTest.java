@@ -8,6 +8,7 @@ import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.testing.ScriptedRandom;
 import io.mqroute.policies.testing.Views;
 import io.mqroute.policies.topology.CpuTopology;
+import java.util.Map;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -59,7 +60,7 @@ class HotplugAwareSelectorTest {
       if (inner.equals("hotplug-aware")) {
         continue;
       }
-      QueueSelector s = Selectors.create("hotplug-aware", java.util.Map.of("inner", inner));
+      QueueSelector s = Selectors.create("hotplug-aware", Map.of("inner", inner));
       for (int i = 0; i < 300; i++) {
         MutableRoutingView view = Views.random(r);
         int q = s.select(view, r.nextInt(view.cpuCount()), r.nextBoolean(), routing);

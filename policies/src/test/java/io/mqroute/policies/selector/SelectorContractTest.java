@@ -2,6 +2,7 @@ package io.mqroute.policies.selector;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.ThreadMXBean;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.random.SeededRandom;
@@ -97,8 +98,7 @@ class SelectorContractTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("selectors")
   void decisionsDoNotAllocate(String name, Supplier<QueueSelector> factory) {
-    com.sun.management.ThreadMXBean mx =
-        (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    ThreadMXBean mx = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     QueueSelector s = factory.get();
     Workload w = new Workload(256, 5);
     SeededRandom routing = SeededRandom.stream(5, "routing");

@@ -6,6 +6,7 @@ import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.topology.CpuTopology;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,7 +60,7 @@ class SelectorStatisticsTest {
     }
     double p = 1 - Math.pow((n - 1.0) / n, 2);
     double sigma = Math.sqrt(trials * p * (1 - p));
-    assertThat((double) hits).isCloseTo(trials * p, org.assertj.core.data.Offset.offset(4 * sigma));
+    assertThat((double) hits).isCloseTo(trials * p, Offset.offset(4 * sigma));
     assertThat(Math.abs(hits - trials * 2.0 / n))
         .as("distinguishable from no replacement")
         .isGreaterThan(4 * sigma);
@@ -83,6 +84,6 @@ class SelectorStatisticsTest {
     }
     double p = 1 - Math.pow(3.0 / 4, 2) * Math.pow(7.0 / 8, 2);
     double sigma = Math.sqrt(trials * p * (1 - p));
-    assertThat((double) hits).isCloseTo(trials * p, org.assertj.core.data.Offset.offset(4 * sigma));
+    assertThat((double) hits).isCloseTo(trials * p, Offset.offset(4 * sigma));
   }
 }

@@ -6,6 +6,7 @@ import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.testing.ScriptedRandom;
 import io.mqroute.policies.topology.CpuTopology;
+import java.util.Arrays;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -45,6 +46,6 @@ class StaticCpuSelectorTest {
     if (s == null || s.isBlank()) {
       return new int[0];
     }
-    return java.util.Arrays.stream(s.trim().split("\\s+")).mapToInt(Integer::parseInt).toArray();
+    return Arrays.stream(s.trim().split("\\s+")).mapToInt(Integer::parseInt).toArray();
   }
 }

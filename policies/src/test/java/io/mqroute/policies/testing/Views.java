@@ -2,6 +2,7 @@ package io.mqroute.policies.testing;
 
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.topology.CpuTopology;
+import java.util.Arrays;
 import java.util.SplittableRandom;
 
 /** Random and fixed views for selector tests. */
@@ -32,7 +33,7 @@ public final class Views {
         regs[n++] = q;
       }
     }
-    b.registered(java.util.Arrays.copyOf(regs, n));
+    b.registered(Arrays.copyOf(regs, n));
     int[] depth = new int[queues];
     for (int q = 0; q < queues; q++) {
       depth[q] = r.nextInt(9);

@@ -1,6 +1,7 @@
 package io.mqroute.protocol.wire;
 
 import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
@@ -46,7 +47,7 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
   public ActorRef<?> read(Kryo kryo, Input input, Class<? extends ActorRef<?>> type) {
     String path = BoundedStringSerializer.readString(input);
     if (path == null) {
-      throw new com.esotericsoftware.kryo.KryoException("null actor path");
+      throw new KryoException("null actor path");
     }
     return resolver().resolveActorRef(path);
   }

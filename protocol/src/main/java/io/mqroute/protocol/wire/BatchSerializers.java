@@ -69,10 +69,8 @@ final class BatchSerializers {
       if ((flags & ~1) != 0) {
         throw new KryoException("invalid batch flags " + flags);
       }
-      ActorRef<io.mqroute.protocol.CompletionBatch> reply =
-          flags == 1
-              ? (ActorRef<io.mqroute.protocol.CompletionBatch>) refs.read(kryo, in, null)
-              : null;
+      ActorRef<CompletionBatch> reply =
+          flags == 1 ? (ActorRef<CompletionBatch>) refs.read(kryo, in, null) : null;
       return new RequestBatch(list, reply);
     }
   }

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
 import io.mqroute.protocol.WireMessage;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 
@@ -25,7 +26,7 @@ public final class KryoCodec {
     final Output output;
     final Input input = new Input();
 
-    Bundle(ActorRefSerializer refs, int maxMessageSize, java.util.function.Consumer<Kryo> extra) {
+    Bundle(ActorRefSerializer refs, int maxMessageSize, Consumer<Kryo> extra) {
       WireRegistry.register(kryo, refs);
       extra.accept(kryo);
       output = new Output(Math.min(256, maxMessageSize), maxMessageSize);
@@ -47,10 +48,7 @@ public final class KryoCodec {
    * misbehaves).
    */
   KryoCodec(
-      Supplier<ActorRefResolver> resolver,
-      int poolSize,
-      int maxMessageSize,
-      java.util.function.Consumer<Kryo> extra) {
+      Supplier<ActorRefResolver> resolver, int poolSize, int maxMessageSize, Consumer<Kryo> extra) {
     if (poolSize < 1) {
       throw new IllegalArgumentException("pool-size must be >= 1, was " + poolSize);
     }

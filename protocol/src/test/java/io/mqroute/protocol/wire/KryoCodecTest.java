@@ -3,9 +3,20 @@ package io.mqroute.protocol.wire;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.Serializer;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.QueueDraining;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.protocol.WireMessage;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -41,15 +52,9 @@ class KryoCodecTest {
 
   @Test
   void batchGoldenBytes() {
-    assertThat(
-            hex(
-                codec.encode(
-                    WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0))))
+    assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(RequestBatch.class).get(0))))
         .isEqualTo("6801" + "87ad4b000e808080de028020012280b9acc2df01" + "00");
-    assertThat(
-            hex(
-                codec.encode(
-                    WireSamples.BY_CLASS.get(io.mqroute.protocol.CompletionBatch.class).get(0))))
+    assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(CompletionBatch.class).get(0))))
         .isEqualTo("6901" + "87ad4b0880b9acc2df0180f104a2660a");
   }
 
@@ -57,12 +62,8 @@ class KryoCodecTest {
   void queueDrainingKeepsItsFormatAndNestingIsRefused() {
     // the bytes RecordSerializer wrote: nodeUid (zigzag varlong), then the ref's class tag (0:
     // null)
-    assertThat(hex(codec.encode(new io.mqroute.protocol.QueueDraining(null, 0))))
-        .isEqualTo("6a0000");
-    assertThat(
-            hex(
-                codec.encode(
-                    new io.mqroute.protocol.QueueDraining(null, -4_611_686_018_427_387_904L))))
+    assertThat(hex(codec.encode(new QueueDraining(null, 0)))).isEqualTo("6a0000");
+    assertThat(hex(codec.encode(new QueueDraining(null, -4_611_686_018_427_387_904L))))
         .isEqualTo("6affffffffffffffff7f00");
     // QueueDraining nested in QueueDraining's queue field, 30000 deep: it used to overflow the
     // stack
@@ -85,18 +86,12 @@ class KryoCodecTest {
   }
 
   /** Misbehaves like a decoder recursing without bound. */
-  static final class Overflowing extends com.esotericsoftware.kryo.Serializer<Overflowing> {
+  static final class Overflowing extends Serializer<Overflowing> {
     @Override
-    public void write(
-        com.esotericsoftware.kryo.Kryo kryo,
-        com.esotericsoftware.kryo.io.Output out,
-        Overflowing o) {}
+    public void write(Kryo kryo, Output out, Overflowing o) {}
 
     @Override
-    public Overflowing read(
-        com.esotericsoftware.kryo.Kryo kryo,
-        com.esotericsoftware.kryo.io.Input in,
-        Class<? extends Overflowing> type) {
+    public Overflowing read(Kryo kryo, Input in, Class<? extends Overflowing> type) {
       throw new StackOverflowError();
     }
   }
@@ -130,9 +125,9 @@ class KryoCodecTest {
   void theLargestBatchesOfTheLargestElementsFitInOneFrame() {
     // every varint at its longest: a full batch must still fit in max-message-size (64 KiB)
     var big =
-        new io.mqroute.protocol.Request(
+        new Request(
             Long.MIN_VALUE,
-            io.mqroute.protocol.Op.WRITE,
+            Op.WRITE,
             Long.MIN_VALUE,
             Long.MAX_VALUE,
             Integer.MAX_VALUE,
@@ -140,28 +135,23 @@ class KryoCodecTest {
             Integer.MIN_VALUE,
             Long.MIN_VALUE,
             null);
-    var requests =
-        new io.mqroute.protocol.RequestBatch(
-            java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, big), null);
+    var requests = new RequestBatch(Collections.nCopies(RequestBatch.MAX_SIZE, big), null);
     assertThat(codec.decode(codec.encode(requests))).isEqualTo(requests);
     var done =
-        new io.mqroute.protocol.Completion(
+        new Completion(
             Long.MIN_VALUE,
             Status.ENOTCONN,
             Long.MIN_VALUE,
             Long.MAX_VALUE,
             Long.MIN_VALUE,
             Integer.MIN_VALUE);
-    var completions =
-        new io.mqroute.protocol.CompletionBatch(
-            java.util.Collections.nCopies(io.mqroute.protocol.RequestBatch.MAX_SIZE, done));
+    var completions = new CompletionBatch(Collections.nCopies(RequestBatch.MAX_SIZE, done));
     assertThat(codec.decode(codec.encode(completions))).isEqualTo(completions);
   }
 
   @Test
   void aRequestInsideABatchMustNotCarryItsOwnReplyAddress() {
-    byte[] b =
-        codec.encode(WireSamples.BY_CLASS.get(io.mqroute.protocol.RequestBatch.class).get(0));
+    byte[] b = codec.encode(WireSamples.BY_CLASS.get(RequestBatch.class).get(0));
     // the request's flags byte: bit 1 would announce a reply address (and the bytes after it are
     // not one)
     // class id and count (2 bytes), then id 3, op 1, fileId 1, offset 5, length 2 bytes (see
@@ -254,7 +244,7 @@ class KryoCodecTest {
         firstDifference(
             b,
             codec.encode(
-                new io.mqroute.protocol.Completion(
+                new Completion(
                     WireSamples.COMPLETION.id(),
                     Status.OK,
                     WireSamples.COMPLETION.submitNanos(),
