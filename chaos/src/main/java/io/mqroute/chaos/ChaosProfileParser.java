@@ -1,17 +1,14 @@
 package io.mqroute.chaos;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigException;
-import com.typesafe.config.ConfigFactory;
-import com.typesafe.config.ConfigParseOptions;
-import com.typesafe.config.ConfigSyntax;
 import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.actors.machine.QueueKind;
+import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
-import io.mqroute.config.HoconText;
+import io.mqroute.config.FileIncluder;
 import io.mqroute.config.StrictConfig;
 import io.mqroute.workload.FioParseException;
 import java.io.IOException;
@@ -106,18 +103,20 @@ public final class ChaosProfileParser {
       }
     }
     Path file = Path.of(profile);
-    try {
-      if (!Files.isRegularFile(file)) {
-        throw new ConfigError(
-            profile
-                + ": no such chaos profile (built in: "
-                + String.join(", ", BUILT_IN)
-                + "; or a file)");
-      }
-      if (Files.size(file) > MAX_FILE_BYTES) {
-        throw new ConfigError(profile + ": larger than 1 MiB; a chaos profile is a script");
-      }
-      return new Source(file.toString(), Files.readString(file), file.toAbsolutePath().getParent());
+    if (!Files.isRegularFile(file)) {
+      throw new ConfigError(
+          profile
+              + ": no such chaos profile (built in: "
+              + String.join(", ", BUILT_IN)
+              + "; or a file)");
+    }
+    try { // a regular file of UTF-8 within the limit: includes are read the same way (FileIncluder)
+      return new Source(
+          file.toString(),
+          BoundedFiles.readString(file, MAX_FILE_BYTES),
+          file.toAbsolutePath().getParent());
+    } catch (BoundedFiles.Refused e) {
+      throw new ConfigError(profile + ": " + e.getMessage());
     } catch (IOException e) {
       throw new ConfigError(profile + ": cannot read (" + e.getMessage() + ")");
     }
@@ -138,18 +137,13 @@ public final class ChaosProfileParser {
    * @param quick apply the profile's {@code quick} block
    */
   public static ChaosProfile parse(Source source, Semantics semantics, boolean quick) {
-    Config raw;
-    try {
-      raw =
-          ConfigFactory.parseString(
-                  HoconText.singleLineStrings(source.text()),
-                  ConfigParseOptions.defaults()
-                      .setSyntax(ConfigSyntax.CONF)
-                      .setOriginDescription(source.name()))
-              .resolve();
-    } catch (ConfigException e) {
-      throw new ConfigError(e.getMessage());
-    }
+    // as an experiment is read: includes are files relative to the profile's directory (url(...)
+    // refused, each bounded), nesting checked before the parser recurses
+    Config raw =
+        FileIncluder.resolve(
+            FileIncluder.parse(source.text(), source.name(), source.baseDir(), MAX_FILE_BYTES)
+                .toConfig(),
+            source.name());
     StrictConfig top = StrictConfig.of(raw, "", TOP_KEYS);
     if (quick && raw.hasPath("quick")) {
       StrictConfig.of(raw.getConfig("quick"), "quick", List.of("chaos", "stall-limit", "device"));

@@ -2,6 +2,11 @@ package io.mqroute.config;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,7 +15,8 @@ import java.nio.file.Path;
  * Reads a user-named input file with a size limit. The file must be a regular file: {@code
  * /dev/zero}, a FIFO or a directory report a size of 0 (or block) and would get past a {@link
  * Files#size} check. The limit is enforced on the bytes read as well, so a file that grows after
- * the check is still refused.
+ * the check is still refused. Text must be valid UTF-8: a malformed byte is refused with its offset
+ * and line rather than silently replaced.
  */
 public final class BoundedFiles {
   private BoundedFiles() {}
@@ -42,9 +48,40 @@ public final class BoundedFiles {
     }
   }
 
-  /** {@link #read} as UTF-8 text. */
+  /** {@link #read} as UTF-8 text; {@link Refused} naming the first byte that is not UTF-8. */
   public static String readString(Path file, long maxBytes) throws IOException {
-    return new String(read(file, maxBytes), StandardCharsets.UTF_8);
+    return decode(read(file, maxBytes));
+  }
+
+  /**
+   * {@code bytes} as UTF-8 text.
+   *
+   * @throws Refused "invalid UTF-8 at byte N (line L)" (N counts from 0) for the first malformed or
+   *     truncated sequence
+   */
+  public static String decode(byte[] bytes) throws Refused {
+    CharsetDecoder decoder =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    ByteBuffer in = ByteBuffer.wrap(bytes);
+    CharBuffer out = CharBuffer.allocate(bytes.length); // never more chars than bytes
+    CoderResult r = decoder.decode(in, out, true);
+    if (!r.isError()) {
+      r = decoder.flush(out);
+    }
+    if (r.isError()) {
+      int offset = in.position();
+      int line = 1;
+      for (int i = 0; i < offset; i++) {
+        if (bytes[i] == '\n') {
+          line++;
+        }
+      }
+      throw new Refused("invalid UTF-8 at byte " + offset + " (line " + line + ")");
+    }
+    return out.flip().toString();
   }
 
   static String describe(long bytes) {

@@ -14,7 +14,114 @@ package io.mqroute.config;
 public final class HoconText {
   private static final String TRIPLE = "\"\"\"";
 
+  /**
+   * The deepest nesting a HOCON text may have: open {@code {} and {@code [} outside strings and
+   * comments, plus the levels a dotted key ({@code a.b.c = 1}) opens. Typesafe Config's parser and
+   * its tree walks recurse once per level, so a few thousand levels in a 12 KB file overflow the
+   * stack; no experiment, profile or node file comes near 64.
+   */
+  public static final int MAX_NESTING = 64;
+
   private HoconText() {}
+
+  /**
+   * Where {@code text} first nests deeper than {@link #MAX_NESTING}, or null. Read before parsing:
+   * the parser itself would overflow the stack. The lexical rules are those of {@link
+   * #singleLineStrings}: comments and quoted strings do not count, nor the braces of a {@code
+   * ${substitution}}.
+   *
+   * @return the 1-based line and a message without location, or null if the nesting is fine
+   */
+  public static Problem nestingProblem(String text) {
+    int depth = 0;
+    int dots = 0; // dots in the current word: the levels a dotted key (a.b.c = 1) opens
+    boolean afterSpace = false; // the next word starts a new count
+    boolean substitution = false;
+    int line = 1;
+    int i = 0;
+    int n = text.length();
+    while (i < n) {
+      char c = text.charAt(i);
+      if (c == '\n') {
+        line++;
+        dots = 0;
+        i++;
+      } else if (c == ' ' || c == '\t' || c == '\r') {
+        afterSpace = true;
+        i++;
+      } else if (c == '#' || text.startsWith("//", i)) {
+        int end = text.indexOf('\n', i);
+        i = end < 0 ? n : end;
+      } else if (text.startsWith(TRIPLE, i)) {
+        int close = text.indexOf(TRIPLE, i + 3);
+        int end = close < 0 ? n : close + 3;
+        while (end < n && text.charAt(end) == '"') {
+          end++;
+        }
+        for (int k = i; k < end; k++) {
+          if (text.charAt(k) == '\n') {
+            line++;
+          }
+        }
+        dots = 0;
+        i = end;
+      } else if (c == '$' && i + 1 < n && text.charAt(i + 1) == '{') {
+        substitution = true; // ${a.b}: a path, not nesting
+        i += 2;
+      } else if (substitution) {
+        substitution = c != '}';
+        i++;
+      } else if ("{}[],:=+".indexOf(c) >= 0) {
+        boolean keyEnds = c == '=' || c == ':' || c == '{' || text.startsWith("+=", i);
+        if (keyEnds && depth + dots > MAX_NESTING) {
+          return new Problem(line, tooDeep(depth + dots));
+        }
+        if (c == '{' || c == '[') {
+          if (++depth > MAX_NESTING) {
+            return new Problem(line, tooDeep(depth));
+          }
+        } else if ((c == '}' || c == ']') && depth > 0) {
+          depth--;
+        }
+        dots = 0;
+        afterSpace = false;
+        i++;
+      } else {
+        if (afterSpace) {
+          dots = 0; // a new word: "a.b c" is not a key path, "a.b = 1" is
+          afterSpace = false;
+        }
+        if (c == '"') { // a quoted key segment ("a"."b") or value: its dots do not count
+          int j = i + 1;
+          while (j < n && text.charAt(j) != '"' && text.charAt(j) != '\n') {
+            j += text.charAt(j) == '\\' ? 2 : 1;
+          }
+          i = Math.min(n, j + 1);
+        } else {
+          if (c == '.') {
+            dots++;
+          }
+          i++;
+        }
+      }
+    }
+    return null;
+  }
+
+  private static String tooDeep(int depth) {
+    return "nested "
+        + depth
+        + " levels deep (objects, lists and dotted keys); at most "
+        + MAX_NESTING
+        + " are allowed";
+  }
+
+  /**
+   * Why a text cannot be parsed, found before parsing.
+   *
+   * @param line 1-based
+   */
+  public record Problem(int line, String message) {}
 
   /**
    * {@code text} with its triple-quoted strings on one line each; anything it cannot read is left

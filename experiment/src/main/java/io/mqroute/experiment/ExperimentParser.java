@@ -17,6 +17,7 @@ import io.mqroute.actors.machine.Workload;
 import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.FileIncluder;
+import io.mqroute.config.HoconText;
 import io.mqroute.config.StrictConfig;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.workload.FioParseException;
@@ -286,6 +287,10 @@ public final class ExperimentParser {
       String fioProblem = fioKeyProblem(set.key());
       if (fioProblem != null) {
         throw new ConfigError("--set " + set.given() + ": " + fioProblem);
+      }
+      HoconText.Problem deep = HoconText.nestingProblem(set.value());
+      if (deep != null) { // the parser would overflow the stack
+        throw new ConfigError("--set " + set.given() + ": " + deep.message());
       }
       try {
         Config one =
@@ -558,9 +563,8 @@ public final class ExperimentParser {
       }
       // parsed from text (HoconText keeps the line numbers right), includes relative to the file's
       // directory
-      return FileIncluder.parse(file, MAX_FILE_BYTES).toConfig().resolve();
-    } catch (ConfigException e) {
-      throw new ConfigError(e.getMessage());
+      return FileIncluder.resolve(
+          FileIncluder.parse(file, MAX_FILE_BYTES).toConfig(), file.toString());
     } catch (IOException e) {
       throw new ConfigError(file + ": cannot read (" + e.getMessage() + ")");
     }

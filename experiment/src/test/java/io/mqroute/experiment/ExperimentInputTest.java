@@ -1,0 +1,66 @@
+package io.mqroute.experiment;
+
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mqroute.config.ConfigError;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Malformed experiment input refused before anything runs, each as one {@link ConfigError} naming
+ * file, line and key: bad UTF-8 (it used to be replaced silently) and nesting the parser would
+ * overflow on.
+ */
+class ExperimentInputTest {
+  @TempDir Path dir;
+
+  private Path file(String text) throws IOException {
+    return Files.writeString(dir.resolve("t.conf"), text);
+  }
+
+  private static ExperimentSpec parse(Path f, Map<String, String> sets) {
+    return ExperimentParser.parse(f, null, sets, false);
+  }
+
+  @Test
+  void invalidUtf8IsRefusedNotReplaced() throws IOException {
+    byte[] text =
+        ExperimentParserTest.BASE
+            .replace("name = t", "name = t\ndescription = \"caf\u00e9\"")
+            .getBytes(StandardCharsets.UTF_8);
+    int at = new String(text, StandardCharsets.UTF_8).indexOf('\u00e9') + 0;
+    text[at + 1] = (byte) 0x41; // the second byte of é: the sequence breaks
+    Path f = dir.resolve("t.conf");
+    Files.write(f, text);
+    assertThatThrownBy(() -> parse(f, Map.of()))
+        .isInstanceOf(ConfigError.class)
+        .hasMessage(f + ": invalid UTF-8 at byte " + at + " (line 2)");
+    // a workload file too
+    Path fio = dir.resolve("w.fio");
+    Files.write(fio, new byte[] {'[', 'j', ']', '\n', (byte) 0x80, '\n'});
+    Path g =
+        file(
+            ExperimentParserTest.BASE.substring(0, ExperimentParserTest.BASE.indexOf("workload"))
+                + "workload = \"w.fio\"\n");
+    assertThatThrownBy(() -> parse(g, Map.of()))
+        .hasMessageContaining("workload: " + fio + " is invalid UTF-8 at byte 4 (line 2)");
+  }
+
+  @Test
+  void deepNestingIsOneLineInAFileAndInASetValue() throws IOException {
+    Path f = file(ExperimentParserTest.BASE + "x = " + "{a:".repeat(2000) + "}".repeat(2000));
+    assertThatThrownBy(() -> parse(f, Map.of()))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageStartingWith(f + ":21: nested 65 levels deep");
+    Path g = file(ExperimentParserTest.BASE);
+    assertThatThrownBy(
+            () -> parse(g, Map.of("router.selector-params", "[".repeat(3000) + "]".repeat(3000))))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageStartingWith("--set router.selector-params: nested 65 levels deep");
+  }
+}
