@@ -38,7 +38,7 @@ import java.util.Map;
  *   ops-per-writer = 2500         # fsstress -n
  *   iteration-runtime = 3s        # fsstress --duration
  *   verify-ops = 16               # I/Os of the final job pinned to every CPU
- *   max-wait = 10s                # no request may stay on a queue longer (default: stall-limit)
+ *   max-wait = 10s                # no request may stay on a queue longer (> 0; default: stall-limit)
  *   faults { eio { every = 1s, for = 10ms, rate = 0.5 }, enomem { ... }, stall { every, for },
  *            slow { every, for, factor }, ring-full { every, for, slots } }
  *   events = ["at 12ms offline cpu 3", "at 20ms online cpu 3"]
@@ -201,6 +201,9 @@ public final class ChaosProfileParser {
     }
     long stallLimit = machine.stallLimitNanos();
     long maxWait = c.nanos("max-wait", stallLimit);
+    if (maxWait == 0) { // every request waits a little: each would be a violation
+      throw c.error("max-wait", "must be > 0: the longest a request may stay on a queue");
+    }
     List<FaultSchedule> faults = faults(c.object("faults", FAULT_KINDS), machine.queues().kind());
     List<ChaosEvent> events = new ArrayList<>();
     List<String> lines = c.strings("events", List.of());

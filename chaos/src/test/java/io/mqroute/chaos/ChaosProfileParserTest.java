@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Reading a chaos profile (no runs): the same safe include handling and UTF-8 check as an
- * experiment, and one-line errors naming file, line and key.
+ * Reading a chaos profile (no runs): the same safe include handling, UTF-8 check and whole-number
+ * keys as an experiment, and one-line errors naming file, line and key.
  */
 class ChaosProfileParserTest {
   @TempDir Path dir;
@@ -100,6 +100,21 @@ class ChaosProfileParserTest {
     assertThatThrownBy(() -> ChaosProfileParser.load(f.toString()))
         .isInstanceOf(ConfigError.class)
         .hasMessage(f + ": invalid UTF-8 at byte " + at + " (line 4)");
+  }
+
+  @Test
+  void wholeNumberKeysRefuseDecimalsAndMaxWaitMustBePositive() {
+    assertThatThrownBy(() -> parse(SMALL + "chaos.iterations = 2.9\n"))
+        .isInstanceOf(ConfigError.class)
+        .hasMessage("p.conf:4: chaos.iterations: must be a whole number, got 2.9");
+    assertThatThrownBy(() -> parse(SMALL + "machine.numa-nodes = 1.9\n"))
+        .hasMessage("p.conf:4: machine.numa-nodes: must be a whole number, got 1.9");
+    assertThatThrownBy(() -> parse(SMALL + "chaos.hotpluggable = [1.5]\n"))
+        .hasMessageContaining(
+            "chaos.hotpluggable: must be a list of whole numbers, got 1.5 at [0]");
+    assertThatThrownBy(() -> parse(SMALL + "chaos.max-wait = 0\n"))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageStartingWith("p.conf:4: chaos.max-wait: must be > 0");
   }
 
   @Test

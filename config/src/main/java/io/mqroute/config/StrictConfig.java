@@ -3,7 +3,9 @@ package io.mqroute.config;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigList;
 import com.typesafe.config.ConfigOrigin;
+import com.typesafe.config.ConfigRenderOptions;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import io.mqroute.policies.NameSuggester;
@@ -14,6 +16,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Reads one HOCON object strictly: every key must be known, every value of the right type, and
@@ -92,20 +95,48 @@ public final class StrictConfig {
     return string(key, null);
   }
 
+  /**
+   * A whole number in {@code [min, max]}: a decimal ({@code 1.5}, also as a string) is refused, not
+   * truncated.
+   */
   public int integer(String key, int def, int min, int max) {
     if (!has(key)) {
       return def;
     }
-    int v;
+    ConfigValue written = value(key);
+    Number n;
     try {
-      v = config.getInt(quote(key));
+      n = config.getNumber(quote(key));
     } catch (ConfigException.WrongType e) {
-      throw error(key, "must be a whole number, got \"" + value(key).unwrapped() + "\"");
+      throw error(key, "must be a whole number, got \"" + written.unwrapped() + "\"");
     }
+    long v = wholeNumber(n, () -> error(key, "must be a whole number, got " + shown(written)));
     if (v < min || v > max) {
-      throw error(key, "must be in [" + min + ", " + max + "], got " + v);
+      throw error(key, "must be in [" + min + ", " + max + "], got " + shown(written));
     }
-    return v;
+    return (int) v;
+  }
+
+  /**
+   * {@code n} as a long if it is a whole number (beyond the long range: saturated, so that a range
+   * check refuses it); else {@code notWhole}'s error.
+   */
+  private static long wholeNumber(Number n, Supplier<ConfigError> notWhole) {
+    if (n instanceof Integer || n instanceof Long) {
+      return n.longValue();
+    }
+    double d = n.doubleValue();
+    if (Double.isNaN(d) || (!Double.isInfinite(d) && d != Math.rint(d))) {
+      throw notWhole.get();
+    }
+    return d >= 0x1p63 ? Long.MAX_VALUE : d <= -0x1p63 ? Long.MIN_VALUE : (long) d;
+  }
+
+  /** A value as written ({@code 1.5}, {@code 1e30}), for messages. */
+  private static String shown(ConfigValue v) {
+    return v.valueType() == ConfigValueType.STRING
+        ? "\"" + v.unwrapped() + "\""
+        : v.render(ConfigRenderOptions.concise());
   }
 
   public double number(String key, double def, double min, double max) {
@@ -164,15 +195,29 @@ public final class StrictConfig {
     }
   }
 
+  /** A list of whole numbers, each an int; a decimal among them is refused, not truncated. */
   public List<Integer> ints(String key, List<Integer> def) {
     if (!has(key)) {
       return def;
     }
+    List<Number> numbers;
     try {
-      return config.getIntList(quote(key));
+      numbers = config.getNumberList(quote(key));
     } catch (ConfigException.WrongType e) {
       throw error(key, "must be a list of whole numbers [ ... ]");
     }
+    ConfigList written = config.getList(quote(key));
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < numbers.size(); i++) {
+      String at = shown(written.get(i)) + " at [" + i + "]";
+      Supplier<ConfigError> bad = () -> error(key, "must be a list of whole numbers, got " + at);
+      long v = wholeNumber(numbers.get(i), bad);
+      if (v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+        throw bad.get();
+      }
+      out.add((int) v);
+    }
+    return List.copyOf(out);
   }
 
   /** The object under {@code key} as flat string pairs (selector parameters and the like). */

@@ -4,17 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * What every HOCON input (experiments, chaos profiles, replay and node files) goes through: bounded
- * UTF-8 files, includes relative to the file, and nesting limits before the parser recurses. Each
- * malformed input is one {@link ConfigError} naming file and line.
+ * UTF-8 files, includes relative to the file, nesting limits before the parser recurses, and whole
+ * numbers that stay whole. Each malformed input is one {@link ConfigError} naming file and line.
  */
 class HoconInputTest {
   @TempDir Path dir;
@@ -146,5 +148,37 @@ class HoconInputTest {
         .hasMessage("invalid UTF-8 at byte 2 (line 1)");
     Files.writeString(f, "s = \"\u00e9\u4e2d\ud83d\ude00\"\n");
     assertThat(BoundedFiles.readString(f, MAX)).isEqualTo("s = \"\u00e9\u4e2d\ud83d\ude00\"\n");
+  }
+
+  // ---- whole numbers (item 12)
+
+  private static StrictConfig strict(String text) {
+    return StrictConfig.of(
+        ConfigFactory.parseString(text), "q", List.of("ring-size", "n", "s", "l", "big"));
+  }
+
+  @Test
+  void aWholeNumberKeyRefusesADecimalInsteadOfTruncatingIt() {
+    assertThatThrownBy(() -> strict("ring-size = 1.5").integer("ring-size", 128, 1, 1 << 20))
+        .isInstanceOf(ConfigError.class)
+        .hasMessage(
+            "String: 1: q.ring-size: must be a whole number, got 1.5"
+                .replace("String: 1: ", "<string>:1: "));
+    assertThatThrownBy(() -> strict("n = 1.9").integer("n", 1, 1, 64))
+        .hasMessageContaining("q.n: must be a whole number, got 1.9");
+    assertThatThrownBy(() -> strict("s = \"2.9\"").integer("s", 1, 1, 64))
+        .hasMessageContaining("q.s: must be a whole number, got \"2.9\"");
+    assertThatThrownBy(() -> strict("big = 1e30").integer("big", 1, 1, 64))
+        .hasMessageContaining("q.big: must be in [1, 64], got 1.0E30");
+    assertThatThrownBy(() -> strict("big = 4294967297").integer("big", 1, 1, 64))
+        .hasMessageContaining("q.big: must be in [1, 64], got 4294967297");
+    assertThatThrownBy(() -> strict("l = [1, 2.5]").ints("l", List.of()))
+        .hasMessageContaining("q.l: must be a list of whole numbers, got 2.5 at [1]");
+    assertThatThrownBy(() -> strict("l = [1, 4294967297]").ints("l", List.of()))
+        .hasMessageContaining("got 4294967297 at [1]");
+    assertThat(strict("ring-size = 256").integer("ring-size", 1, 1, 1 << 20)).isEqualTo(256);
+    assertThat(strict("n = \"12\"").integer("n", 1, 1, 64)).isEqualTo(12);
+    assertThat(strict("n = 2.0").integer("n", 1, 1, 64)).isEqualTo(2);
+    assertThat(strict("l = [1, 2, \"3\"]").ints("l", List.of())).containsExactly(1, 2, 3);
   }
 }

@@ -1,5 +1,6 @@
 package io.mqroute.experiment;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mqroute.config.ConfigError;
@@ -13,8 +14,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Malformed experiment input refused before anything runs, each as one {@link ConfigError} naming
- * file, line and key: bad UTF-8 (it used to be replaced silently) and nesting the parser would
- * overflow on.
+ * file, line and key: bad UTF-8 (it used to be replaced silently), nesting the parser would
+ * overflow on, and decimals in whole-number keys (which used to be truncated: ring-size = 1.5 ran
+ * with a ring of 1).
  */
 class ExperimentInputTest {
   @TempDir Path dir;
@@ -25,6 +27,23 @@ class ExperimentInputTest {
 
   private static ExperimentSpec parse(Path f, Map<String, String> sets) {
     return ExperimentParser.parse(f, null, sets, false);
+  }
+
+  @Test
+  void aDecimalInAWholeNumberKeyIsRefusedNotTruncated() throws IOException {
+    Path f = file(ExperimentParserTest.BASE.replace("ring-size = 8", "ring-size = 1.5"));
+    assertThatThrownBy(() -> parse(f, Map.of()))
+        .isInstanceOf(ConfigError.class)
+        .hasMessage(f + ":4: queues.ring-size: must be a whole number, got 1.5");
+    Path g = file(ExperimentParserTest.BASE.replace("numa-nodes = 1", "numa-nodes = 1.9"));
+    assertThatThrownBy(() -> parse(g, Map.of()))
+        .hasMessage(g + ":3: machine.numa-nodes: must be a whole number, got 1.9");
+    Path h = file(ExperimentParserTest.BASE);
+    assertThatThrownBy(() -> parse(h, Map.of("queues.ring-size", "2.5")))
+        .hasMessageContaining("queues.ring-size: must be a whole number, got 2.5");
+    assertThatThrownBy(() -> parse(h, Map.of("replications", "1.5")))
+        .hasMessageContaining("replications: must be a whole number, got 1.5");
+    assertThat(parse(h, Map.of()).variants().get(0).machine().queues().ringSize()).isEqualTo(8);
   }
 
   @Test
