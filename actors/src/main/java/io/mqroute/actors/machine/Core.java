@@ -10,9 +10,11 @@ import io.mqroute.actors.machine.CoreProtocol.Exec;
 import io.mqroute.actors.machine.CoreProtocol.Report;
 import io.mqroute.actors.machine.CoreProtocol.SetOnline;
 import io.mqroute.actors.machine.CoreProtocol.Tick;
+import io.mqroute.protocol.Completion;
 import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -190,7 +192,34 @@ public final class Core extends AbstractBehavior<Command> {
                 model.exitNanos(),
                 model.stretchNanos(),
                 byKind.clone(),
-                migrateTo == null));
+                migrateTo == null,
+                requestsInWork()));
     return this;
+  }
+
+  /**
+   * The requests whose CPU work is running or waiting here (a submit, a pending-queue hop, a
+   * completion, a wake-up or reap): held by this CPU, neither on a queue nor lost.
+   */
+  private List<Long> requestsInWork() {
+    List<Long> ids = new ArrayList<>();
+    if (running != null) {
+      addRequest(running, ids);
+    }
+    queue.forEach(e -> addRequest(e, ids));
+    return ids;
+  }
+
+  private static void addRequest(Exec<?> e, List<Long> ids) {
+    Object m = e.message();
+    if (m instanceof FlowProtocol.Route r) {
+      ids.add(r.request().id());
+    } else if (m instanceof FlowProtocol.Enqueue q) {
+      ids.add(q.request().id());
+    } else if (m instanceof FlowProtocol.Ended d) {
+      ids.add(d.request().id());
+    } else if (m instanceof Completion c) {
+      ids.add(c.id());
+    }
   }
 }

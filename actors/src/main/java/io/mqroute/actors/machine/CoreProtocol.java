@@ -1,5 +1,6 @@
 package io.mqroute.actors.machine;
 
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /** Messages of the Core actor: the CPU work flow of every request passes through these. */
@@ -49,6 +50,8 @@ public final class CoreProtocol {
    *     maximum frequency
    * @param byKind items per {@link Work} kind
    * @param online whether the CPU is online at the end of the run
+   * @param inWork ids of the requests whose CPU work (submit, completion, reap, ...) is running or
+   *     waiting on this core when it reports
    */
   public record CoreStats(
       int cpu,
@@ -61,5 +64,6 @@ public final class CoreProtocol {
       long exitNanos,
       long stretchNanos,
       long[] byKind,
-      boolean online) {}
+      boolean online,
+      List<Long> inWork) {}
 }

@@ -478,6 +478,8 @@ public final class Machine extends AbstractBehavior<Command> {
     if (stall != null) {
       Set<Long> held = new HashSet<>(routerStats.holding());
       queueStats.forEach(qs -> held.addAll(qs.stuck()));
+      // CPU work longer than the stall limit (a submit still running) holds a request too
+      coreStats.forEach(cs -> held.addAll(cs.inWork()));
       List<String> lost =
           stallOutstanding.stream()
               .filter(id -> !held.contains(id))
@@ -506,6 +508,18 @@ public final class Machine extends AbstractBehavior<Command> {
               .append(qs.enomem())
               .append(", stuck ")
               .append(qs.stuck());
+        }
+      }
+      Set<Long> outstanding = new HashSet<>(stallOutstanding);
+      for (CoreProtocol.CoreStats cs : coreStats) {
+        List<Long> busy = cs.inWork().stream().filter(outstanding::contains).toList();
+        if (!busy.isEmpty()) {
+          sb.append("; cpu ")
+              .append(cs.cpu())
+              .append(": ")
+              .append(busy.size())
+              .append(" of them in CPU work ")
+              .append(busy);
         }
       }
       stallReport = sb.toString();

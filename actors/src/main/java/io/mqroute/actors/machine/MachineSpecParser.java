@@ -10,12 +10,15 @@ import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.selector.GroupCpusEvenly;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
+import io.mqroute.policies.strategy.Durations;
 import io.mqroute.policies.strategy.Strategies;
 import io.mqroute.policies.topology.CpuTopology;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -60,7 +63,88 @@ public final class MachineSpecParser {
           new CState("C1E", 10_000, 20_000),
           new CState("C6", 133_000, 600_000));
 
+  private static final List<String> CPU_KEYS =
+      List.of(
+          "submit-cost",
+          "server-cost",
+          "completion-cost",
+          "wake-cost",
+          "reap-cost",
+          "switch-cost",
+          "migrate-cost",
+          "c-states",
+          "governor",
+          "min-freq-ratio");
+
+  /** {@code 2.000s}, {@code 6.5us}: a sum of costs, rounded. */
+  private static String approximately(long nanos) {
+    if (nanos >= 1_000_000_000L) {
+      return String.format(Locale.ROOT, "%.3fs", nanos / 1e9);
+    }
+    if (nanos >= 1_000_000L) {
+      return String.format(Locale.ROOT, "%.3fms", nanos / 1e6);
+    }
+    return nanos >= 1_000 ? String.format(Locale.ROOT, "%.1fus", nanos / 1e3) : nanos + "ns";
+  }
+
+  private static final List<String> ROUTER_KEYS =
+      List.of(
+          "selector",
+          "selector-params",
+          "admission",
+          "max-background",
+          "congestion-threshold",
+          "pending-queue");
+
   private MachineSpecParser() {}
+
+  /**
+   * Refuses CPU costs that leave no request a chance to complete within the stall limit: every
+   * request pays its submit, its completion and its reap (and on a per-cpu ring queue the server
+   * thread's work, behind a pending queue its hop) on some CPU, at full speed at best, so with that
+   * much work the liveness check ends the run before the first completion, with every request still
+   * on a CPU. (Work queueing up behind other work can still stall a run; that the stall report
+   * names then.)
+   */
+  private static void refuseWorkBeyondTheStallLimit(
+      StrictConfig root,
+      StrictConfig cpu,
+      CpuCosts c,
+      MachineSpec.Queues q,
+      MachineSpec.Router r,
+      long stall) {
+    Map<String, Long> parts = new LinkedHashMap<>();
+    parts.put("submit-cost", c.submitNanos());
+    if (q.kind() == QueueKind.PER_CPU) {
+      parts.put("server-cost", c.serverNanos());
+    }
+    parts.put("completion-cost", c.completionNanos());
+    parts.put("reap-cost", c.reapNanos());
+    if (r.pendingQueueNanos() > 0) {
+      parts.put("pending-queue", r.pendingQueueNanos());
+    }
+    long total = parts.values().stream().mapToLong(Long::longValue).sum();
+    if (total < stall) {
+      return;
+    }
+    String largest =
+        parts.entrySet().stream().max(Map.Entry.comparingByValue()).orElseThrow().getKey();
+    List<String> terms = new ArrayList<>();
+    parts.forEach((k, v) -> terms.add(k + " " + Durations.format(v)));
+    String detail =
+        "every request needs "
+            + approximately(total)
+            + " of CPU work ("
+            + String.join(" + ", terms)
+            + "), not less than stall-limit "
+            + Durations.format(stall)
+            + ": the liveness check would end the run before any request completes;"
+            + " lower the cost or raise stall-limit";
+    if (largest.equals("pending-queue")) {
+      throw root.object("router", ROUTER_KEYS).error("pending-queue", detail);
+    }
+    throw cpu.has(largest) ? cpu.error(largest, detail) : root.error("stall-limit", detail);
+  }
 
   /**
    * @param root an object holding (at least) the {@link #KEYS}; other keys are the caller's
@@ -73,20 +157,7 @@ public final class MachineSpecParser {
     int perNode = m.integer("cores-per-node", 4, 1, 1024);
     CpuTopology topology = CpuTopology.uniform(nodes, perNode);
 
-    StrictConfig cpu =
-        m.object(
-            "cpu",
-            List.of(
-                "submit-cost",
-                "server-cost",
-                "completion-cost",
-                "wake-cost",
-                "reap-cost",
-                "switch-cost",
-                "migrate-cost",
-                "c-states",
-                "governor",
-                "min-freq-ratio"));
+    StrictConfig cpu = m.object("cpu", CPU_KEYS);
     CpuCosts d = CpuCosts.DEFAULT;
     CpuCosts costs =
         new CpuCosts(
@@ -133,6 +204,7 @@ public final class MachineSpecParser {
     if (stall == 0) {
       throw root.error("stall-limit", "must be > 0");
     }
+    refuseWorkBeyondTheStallLimit(root, m.object("cpu", CPU_KEYS), costs, queues, router, stall);
     return new MachineSpec(
         topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
   }
@@ -233,16 +305,7 @@ public final class MachineSpecParser {
   }
 
   private static MachineSpec.Router router(StrictConfig root, MachineSpec.Queues queues) {
-    StrictConfig r =
-        root.object(
-            "router",
-            List.of(
-                "selector",
-                "selector-params",
-                "admission",
-                "max-background",
-                "congestion-threshold",
-                "pending-queue"));
+    StrictConfig r = root.object("router", ROUTER_KEYS);
     // mainline's choice for the kind: fuse-over-io-uring's qid = task_cpu, virtio-fs's mq_map[cpu]
     String selector =
         r.string("selector", queues.kind() == QueueKind.PER_CPU ? "static-cpu" : "mq-map");
