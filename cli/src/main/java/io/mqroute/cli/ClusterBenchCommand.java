@@ -1,10 +1,15 @@
 package io.mqroute.cli;
 
 import com.typesafe.config.ConfigFactory;
+import io.mqroute.cluster.ClusterKeys;
+import io.mqroute.cluster.NodeConfigException;
+import io.mqroute.cluster.NodeSettings;
 import io.mqroute.cluster.bench.ClusterBench;
 import io.mqroute.config.UserError;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -54,13 +59,35 @@ final class ClusterBenchCommand implements Callable<Integer> {
           "File backend root; a 256 MiB file f-0 is written there once (default ${DEFAULT-VALUE}).")
   Path dir;
 
+  @Option(
+      names = "--transport",
+      paramLabel = "T",
+      description =
+          "tls (default: Artery over mutual TLS, as every node runs; keys made for the run) or tcp"
+              + " (plain, loopback).",
+      defaultValue = "tls")
+  String transport;
+
   @Override
   public Integer call() throws Exception {
+    if (!transport.equals("tls") && !transport.equals("tcp")) {
+      throw new UserError("--transport must be tls or tcp, was " + transport);
+    }
     if (!backend.equals("null") && !backend.equals("file")) {
       throw new UserError("--backend must be null or file, was " + backend);
     }
     if (requests < 1 || window < 1 || queues < 1) {
       throw new UserError("--requests, --in-flight and --queues must be >= 1");
+    }
+    if (window > NodeSettings.MAX_WINDOW) {
+      throw new UserError(
+          "--in-flight must be at most "
+              + NodeSettings.MAX_WINDOW
+              + " (a queue's window and ring), was "
+              + window);
+    }
+    if (dir != null && Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new UserError("--dir " + dir + " is not a directory");
     }
     // the router routes over at most this many queues; more would never all get a slot, and the
     // bench would
@@ -74,10 +101,28 @@ final class ClusterBenchCommand implements Callable<Integer> {
               + "mqroute.cluster.host.max-queues), was "
               + queues);
     }
-    ClusterBench.run(
-        new ClusterBench.Options(
-            backend, requests, Math.max(1, requests / 4), window, queues, dir, 256L << 20),
-        new PrintStream(System.out, true));
+    Path keys = null;
+    if (transport.equals("tls")) {
+      keys = Files.createTempDirectory("mqroute-bench-keys").resolve("keys");
+      ClusterKeys.create(keys);
+    }
+    try {
+      ClusterBench.run(
+          new ClusterBench.Options(
+              backend, requests, Math.max(1, requests / 4), window, queues, dir, 256L << 20, keys),
+          new PrintStream(System.out, true));
+    } catch (NodeConfigException e) {
+      throw new UserError(e.getMessage());
+    } finally {
+      if (keys != null) {
+        for (String f :
+            List.of(ClusterKeys.KEY_STORE, ClusterKeys.TRUST_STORE, ClusterKeys.PASSWORDS)) {
+          Files.deleteIfExists(keys.resolve(f));
+        }
+        Files.deleteIfExists(keys);
+        Files.deleteIfExists(keys.getParent());
+      }
+    }
     return Main.OK;
   }
 }

@@ -1,5 +1,7 @@
 package io.mqroute.cli;
 
+import io.mqroute.cluster.ClusterKeys;
+import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.config.UserError;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -40,6 +42,14 @@ final class ClusterDemoCommand implements Callable<Integer> {
               + "DIR/device-a and DIR/device-b (default: the null backend).")
   Path data;
 
+  @Option(
+      names = "--keys",
+      paramLabel = "DIR",
+      description =
+          "The cluster's keys (Artery over mutual TLS): used if DIR holds them, else created there"
+              + " (default: DATA/keys with --data, else a new temporary directory).")
+  Path keys;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -57,14 +67,39 @@ final class ClusterDemoCommand implements Callable<Integer> {
     requireFree(basePort + 1001, "device A's management");
     requireFree(basePort + 1002, "device B's management");
     PrintWriter out = spec.commandLine().getOut();
+    Path keyDir =
+        keys != null
+            ? keys
+            : data != null
+                ? data.resolve("keys")
+                : Files.createTempDirectory("mqroute-demo").resolve("keys");
+    if (!Files.exists(keyDir.resolve(ClusterKeys.KEY_STORE))) {
+      try {
+        ClusterKeys.create(keyDir);
+      } catch (NodeConfigException e) {
+        throw new UserError(e.getMessage());
+      }
+      out.println("mqroute cluster-demo: created the cluster's keys in " + keyDir);
+    }
     String seeds =
         "127.0.0.1:" + basePort + ",127.0.0.1:" + (basePort + 1) + ",127.0.0.1:" + (basePort + 2);
     List<List<String>> nodes =
         List.of(
-            node("host", basePort, seeds, null, 0),
-            node("device", basePort + 1, seeds, data == null ? null : data.resolve("device-a"), 0),
+            node("host", basePort, seeds, null, 0, keyDir),
             node(
-                "device", basePort + 2, seeds, data == null ? null : data.resolve("device-b"), 16));
+                "device",
+                basePort + 1,
+                seeds,
+                data == null ? null : data.resolve("device-a"),
+                0,
+                keyDir),
+            node(
+                "device",
+                basePort + 2,
+                seeds,
+                data == null ? null : data.resolve("device-b"),
+                16,
+                keyDir));
     List<Process> processes = new ArrayList<>();
     AtomicBoolean stopping = new AtomicBoolean();
     Thread stopper =
@@ -93,9 +128,9 @@ final class ClusterDemoCommand implements Callable<Integer> {
       }
     }
     out.printf(
-        "mqroute cluster-demo: running; try%n  ./mqroute load --seeds 127.0.0.1:%d JOB.fio%n"
+        "mqroute cluster-demo: running; try%n  ./mqroute load --seeds 127.0.0.1:%d --keys %s JOB.fio%n"
             + "  curl http://127.0.0.1:%d/status%n  curl http://127.0.0.1:%d/metrics%nCtrl-C stops all three.%n",
-        basePort, basePort + 1000, basePort + 1001);
+        basePort, keyDir, basePort + 1000, basePort + 1001);
     out.flush();
     // The demo is the three nodes together: when any of them ends (failed to start, could not join,
     // was
@@ -130,7 +165,8 @@ final class ClusterDemoCommand implements Callable<Integer> {
     }
   }
 
-  private static List<String> node(String role, int port, String seeds, Path data, int firstQueue)
+  private static List<String> node(
+      String role, int port, String seeds, Path data, int firstQueue, Path keys)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary());
@@ -144,7 +180,17 @@ final class ClusterDemoCommand implements Callable<Integer> {
     cmd.add("-cp");
     cmd.add(System.getProperty("java.class.path"));
     cmd.add(Main.class.getName());
-    cmd.addAll(List.of("node", "--role", role, "--port", Integer.toString(port), "--seeds", seeds));
+    cmd.addAll(
+        List.of(
+            "node",
+            "--role",
+            role,
+            "--port",
+            Integer.toString(port),
+            "--seeds",
+            seeds,
+            "--keys",
+            keys.toString()));
     if (role.equals("device")) {
       cmd.addAll(List.of("--first-queue", Integer.toString(firstQueue)));
     }

@@ -68,6 +68,19 @@ final class LoadCommand implements Callable<Integer> {
   int port;
 
   @Option(
+      names = "--keys",
+      paramLabel = "DIR",
+      description =
+          "The cluster's keys (made once with 'mqroute keys DIR', copied to every node): Artery over"
+              + " mutual TLS, the default transport.")
+  Path keys;
+
+  @Option(
+      names = "--plain-tcp",
+      description = "Artery over plain, unauthenticated tcp instead of TLS (loopback only).")
+  boolean plainTcp;
+
+  @Option(
       names = "--wait",
       paramLabel = "SECONDS",
       description = "How long to wait for a host router " + "(default ${DEFAULT-VALUE}).",
@@ -133,7 +146,8 @@ final class LoadCommand implements Callable<Integer> {
       }
       client =
           ClusterNode.start(
-              new NodeSettings(NodeSettings.Role.CLIENT, port, seedList, null, null, -1, -1));
+              new NodeSettings(
+                  NodeSettings.Role.CLIENT, port, seedList, null, null, -1, -1, keys, plainTcp));
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }

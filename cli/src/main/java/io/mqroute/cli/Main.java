@@ -22,6 +22,7 @@ import picocli.CommandLine.Option;
       ChaosCommand.class,
       NodeCommand.class,
       LoadCommand.class,
+      KeysCommand.class,
       ClusterDemoCommand.class,
       ClusterBenchCommand.class,
       BenchCommand.class,

@@ -22,7 +22,7 @@ import picocli.CommandLine.Option;
     description =
         "Run a Pekko Cluster node in real time until SIGTERM or Ctrl-C (then it leaves the cluster "
             + "gracefully). host: the router and the client entry; device: queues in front of a device backend "
-            + "(null, or file under --data). Artery TCP on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
+            + "(null, or file under --data). Artery over mutual TLS (--keys) on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
             + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
 final class NodeCommand implements Callable<Integer> {
   /**
@@ -86,6 +86,19 @@ final class NodeCommand implements Callable<Integer> {
       defaultValue = "-1")
   int firstQueue;
 
+  @Option(
+      names = "--keys",
+      paramLabel = "DIR",
+      description =
+          "The cluster's keys (made once with 'mqroute keys DIR', copied to every node): Artery over"
+              + " mutual TLS, the default transport.")
+  Path keys;
+
+  @Option(
+      names = "--plain-tcp",
+      description = "Artery over plain, unauthenticated tcp instead of TLS (loopback only).")
+  boolean plainTcp;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -98,7 +111,15 @@ final class NodeCommand implements Callable<Integer> {
       role = r.configName();
       NodeSettings settings =
           new NodeSettings(
-              r, port, NodeSettings.parseSeeds(seeds), config, data, managementPort, firstQueue);
+              r,
+              port,
+              NodeSettings.parseSeeds(seeds),
+              config,
+              data,
+              managementPort,
+              firstQueue,
+              keys,
+              plainTcp);
       node = ClusterNode.start(settings);
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());

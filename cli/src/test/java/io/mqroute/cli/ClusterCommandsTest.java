@@ -105,7 +105,13 @@ class ClusterCommandsTest {
   void aPortInUseIsOneLineBeforeAnythingStarts() throws IOException {
     try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
       assertOneLineError(
-          run("node", "--role", "host", "--port", Integer.toString(taken.getLocalPort())),
+          run(
+              "node",
+              "--role",
+              "host",
+              "--plain-tcp",
+              "--port",
+              Integer.toString(taken.getLocalPort())),
           "Artery port 127.0.0.1:" + taken.getLocalPort() + " is not free");
     }
   }
@@ -183,5 +189,39 @@ class ClusterCommandsTest {
     Files.write(big, new byte[(1 << 20) + 1]);
     assertOneLineError(
         run("load", big.toString(), "--seeds", "127.0.0.1:25520"), "larger than 1 MiB");
+  }
+
+  @Test
+  void keysAreMadeOnceAndANodeWithoutThemIsOneLine(@TempDir Path tmp) {
+    Path keys = tmp.resolve("keys");
+    assertThat(run("keys", keys.toString())).as(err.toString()).isZero();
+    assertThat(out.toString()).contains("start nodes with --keys " + keys);
+    assertThat(keys.resolve("keystore.p12")).isRegularFile();
+    assertThat(keys.resolve("truststore.p12")).isRegularFile();
+    assertThat(keys.resolve("keys.conf")).isRegularFile();
+    assertOneLineError(run("keys", keys.toString()), "already holds a cluster's keys");
+    err.getBuffer().setLength(0);
+    assertOneLineError(
+        run("node", "--role", "host"), "Artery runs over mutual TLS: give --keys DIR");
+    err.getBuffer().setLength(0);
+    assertOneLineError(
+        run("node", "--role", "host", "--keys", tmp.resolve("none").toString()), "no keystore.p12");
+    err.getBuffer().setLength(0);
+    assertOneLineError(
+        run("node", "--role", "host", "--keys", keys.toString(), "--plain-tcp"),
+        "--keys and --plain-tcp exclude each other");
+  }
+
+  @Test
+  void clusterBenchRefusesAHugeWindowAndAFileAsDirectory() {
+    assertOneLineError(
+        run("cluster-bench", "--in-flight", "100000000"), "--in-flight must be at most");
+    err.getBuffer().setLength(0);
+    assertOneLineError(
+        run("cluster-bench", "--backend", "file", "--dir", "/dev/null"),
+        "--dir /dev/null is not a directory");
+    err.getBuffer().setLength(0);
+    assertOneLineError(
+        run("cluster-bench", "--transport", "udp"), "--transport must be tls or tcp");
   }
 }

@@ -63,7 +63,9 @@ class ClusterDemoTest {
             Main.class.getName(),
             "cluster-demo",
             "--base-port",
-            Integer.toString(base));
+            Integer.toString(base),
+            "--keys",
+            dir.resolve("keys").toString());
     Process demo =
         new ProcessBuilder(cmd)
             .directory(repositoryRoot().toFile())
@@ -114,7 +116,14 @@ class ClusterDemoTest {
     StringWriter err = new StringWriter();
     int exit =
         Main.execute(
-            new String[] {"load", "--seeds", "127.0.0.1:" + base, job.toString()},
+            new String[] {
+              "load",
+              "--seeds",
+              "127.0.0.1:" + base,
+              "--keys",
+              dir.resolve("keys").toString(),
+              job.toString()
+            },
             new PrintWriter(out, true),
             new PrintWriter(err, true));
     assertThat(exit).as(err.toString()).isZero();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.mqroute.cluster.ClusterKeys;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.cluster.NodeSettings;
@@ -33,6 +34,17 @@ import org.junit.jupiter.api.io.TempDir;
 class LoadCommandTest {
   private final List<ActorSystem<Void>> nodes = new ArrayList<>();
 
+  /** The test cluster's keys: the nodes and the load client run Artery over mutual TLS. */
+  @TempDir static Path keyRoot;
+
+  private static Path keys() {
+    Path k = keyRoot.resolve("keys");
+    if (!Files.exists(k)) {
+      ClusterKeys.create(k);
+    }
+    return k;
+  }
+
   private static Config node(String extra) {
     return ConfigFactory.parseString(
             """
@@ -45,6 +57,7 @@ class LoadCommandTest {
         pekko.log-dead-letters = off
         """
                 + extra)
+        .withFallback(ClusterKeys.artery(keys()))
         .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
         .withFallback(ConfigFactory.load())
         .resolve();
@@ -109,6 +122,8 @@ class LoadCommandTest {
               "load",
               "--seeds",
               "127.0.0.1:" + hostAddress.getPort().get(),
+              "--keys",
+              keys().toString(),
               job.toString(),
               "--out",
               out.toString()

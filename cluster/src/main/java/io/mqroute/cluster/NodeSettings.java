@@ -34,6 +34,9 @@ import java.util.Objects;
  * @param managementPort Pekko Management's HTTP port; -1: the config's (default: port + 1000), 0:
  *     any free one
  * @param firstQueue device only: index of the first queue, or -1 for the config's
+ * @param keys the cluster's keys ({@link ClusterKeys}) for Artery over mutual TLS, or null for the
+ *     config's stores
+ * @param plainTcp Artery over plain TCP, unauthenticated: loopback only, an explicit opt-in
  */
 public record NodeSettings(
     Role role,
@@ -42,7 +45,9 @@ public record NodeSettings(
     Path configFile,
     Path dataDir,
     int managementPort,
-    int firstQueue) {
+    int firstQueue,
+    Path keys,
+    boolean plainTcp) {
   /** What a node runs. */
   public enum Role {
     /** The router and the client entry. */
@@ -84,6 +89,23 @@ public record NodeSettings(
     if (dataDir != null && role != Role.DEVICE) {
       throw new NodeConfigException("--data is for --role device only");
     }
+    if (keys != null && plainTcp) {
+      throw new NodeConfigException("--keys and --plain-tcp exclude each other");
+    }
+  }
+
+  /**
+   * Without keys or a transport choice: the config file's (tests, and nodes whose file sets both).
+   */
+  public NodeSettings(
+      Role role,
+      int port,
+      List<String> seeds,
+      Path configFile,
+      Path dataDir,
+      int managementPort,
+      int firstQueue) {
+    this(role, port, seeds, configFile, dataDir, managementPort, firstQueue, null, false);
   }
 
   /**
@@ -253,6 +275,12 @@ public record NodeSettings(
                   "mqroute.cluster.device.file-root",
                   ConfigValueFactory.fromAnyRef(dataDir.toAbsolutePath().toString()));
     }
+    if (keys != null) {
+      flags = flags.withFallback(ClusterKeys.artery(keys));
+    } else if (plainTcp) {
+      flags =
+          flags.withValue("pekko.remote.artery.transport", ConfigValueFactory.fromAnyRef("tcp"));
+    }
     Config all;
     try {
       all =
@@ -345,7 +373,21 @@ public record NodeSettings(
         }
       }
     }
+    String transport = all.getString("pekko.remote.artery.transport");
+    String engine = "pekko.remote.artery.ssl.config-ssl-engine.";
+    if (transport.equals("tls-tcp")
+        && (all.getString(engine + "key-store").isEmpty()
+            || all.getString(engine + "trust-store").isEmpty())) {
+      throw new NodeConfigException(
+          "Artery runs over mutual TLS: give --keys DIR (create the cluster's keys once with "
+              + "'mqroute keys DIR' and copy DIR to every node), or --plain-tcp on loopback only");
+    }
     if (all.getBoolean("mqroute.cluster.allow-non-loopback")) {
+      if (transport.equals("tcp")) {
+        throw new NodeConfigException(
+            "mqroute.cluster.allow-non-loopback = on needs Artery over mutual TLS (--keys DIR): "
+                + "plain tcp is unauthenticated and for loopback only");
+      }
       return;
     }
     for (String key :
@@ -360,8 +402,8 @@ public record NodeSettings(
             key
                 + " = "
                 + host
-                + " is not a loopback address; Artery and management are "
-                + "unauthenticated: set mqroute.cluster.allow-non-loopback = on to listen there anyway");
+                + " is not a loopback address; management is unauthenticated (and plain tcp "
+                + "too): set mqroute.cluster.allow-non-loopback = on, with --keys, to listen there");
       }
     }
   }
@@ -370,7 +412,7 @@ public record NodeSettings(
   static final int MAX_QUEUES = 1024;
 
   /** Largest ring-size / queue-window. */
-  static final int MAX_WINDOW = 65536;
+  public static final int MAX_WINDOW = 65536;
 
   /**
    * Largest file-max-bytes: 1 TiB, far above any test disk; a typo (an extra unit) should not pass.

@@ -58,6 +58,7 @@ class GracefulLeaveTest {
         """
                     .formatted(role)
                 + extra)
+        .withFallback(TestKeys.artery())
         .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
         .withFallback(ConfigFactory.load())
         .resolve();

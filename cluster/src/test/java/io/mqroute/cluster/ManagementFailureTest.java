@@ -30,6 +30,7 @@ class ManagementFailureTest {
         pekko.management.http.routes.broken = "io.mqroute.cluster.NoSuchRoutes"
         pekko.loglevel = OFF
         """)
+            .withFallback(TestKeys.artery())
             .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
             .withFallback(ConfigFactory.load())
             .resolve();

@@ -114,7 +114,9 @@ class MultiProcessFailoverTest {
    * What every node of this test runs with: loopback, a seed, a role and faster failure detection.
    */
   private static String common(int port, int seedPort, String role) {
-    return """
+    // the cluster's keys: every process of this test is a mutual-TLS member
+    return TestKeys.artery().root().render()
+        + """
         pekko.remote.artery.canonical.port = %d
         pekko.cluster.seed-nodes = ["pekko://mqroute@127.0.0.1:%d"]
         pekko.cluster.roles = [%s]
@@ -131,7 +133,7 @@ class MultiProcessFailoverTest {
         pekko.log-dead-letters = off
         pekko.log-dead-letters-during-shutdown = off
         """
-        .formatted(port, seedPort, role);
+            .formatted(port, seedPort, role);
   }
 
   private Process start(String name, NodeSettings.Role role, String hocon) throws IOException {

@@ -39,7 +39,9 @@ class NodeGuardianTest {
         pekko.cluster.jmx.multi-mbeans-in-same-jvm = on
         pekko.management.http.port = -1
         """)
-        .withFallback(new NodeSettings(role, 0, List.of(), null, null, -1, -1).toConfig())
+        .withFallback(
+            new NodeSettings(role, 0, List.of(), null, null, -1, -1, TestKeys.dir(), false)
+                .toConfig())
         .resolve();
   }
 

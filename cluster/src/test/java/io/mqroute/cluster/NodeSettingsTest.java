@@ -21,7 +21,15 @@ import org.junit.jupiter.api.io.TempDir;
 class NodeSettingsTest {
   private static NodeSettings host(int port, String seeds, Path config) {
     return new NodeSettings(
-        NodeSettings.Role.HOST, port, NodeSettings.parseSeeds(seeds), config, null, -1, -1);
+        NodeSettings.Role.HOST,
+        port,
+        NodeSettings.parseSeeds(seeds),
+        config,
+        null,
+        -1,
+        -1,
+        null,
+        true);
   }
 
   @Test
@@ -35,10 +43,18 @@ class NodeSettingsTest {
   }
 
   @Test
-  void theNodeDefaultsAreLoopbackArteryTcpWithSbrAndCoordinatedShutdown() {
-    Config c = host(0, "", null).toConfig();
+  void theNodeDefaultsAreLoopbackArteryOverMutualTlsWithSbrAndCoordinatedShutdown() {
+    Config c =
+        new NodeSettings(
+                NodeSettings.Role.HOST, 0, List.of(), null, null, -1, -1, TestKeys.dir(), false)
+            .toConfig();
     assertThat(c.getString("pekko.actor.provider")).isEqualTo("cluster");
-    assertThat(c.getString("pekko.remote.artery.transport")).isEqualTo("tcp");
+    assertThat(c.getString("pekko.remote.artery.transport")).isEqualTo("tls-tcp");
+    assertThat(
+            c.getBoolean("pekko.remote.artery.ssl.config-ssl-engine.require-mutual-authentication"))
+        .isTrue();
+    assertThat(c.getString("pekko.remote.artery.ssl.config-ssl-engine.key-store"))
+        .endsWith(ClusterKeys.KEY_STORE);
     assertThat(c.getString("pekko.remote.artery.canonical.hostname")).isEqualTo("127.0.0.1");
     assertThat(c.getString("pekko.management.http.hostname")).isEqualTo("127.0.0.1");
     assertThat(c.getString("pekko.cluster.downing-provider-class"))
@@ -91,7 +107,8 @@ class NodeSettingsTest {
   void theShippedNodeFilesWork() {
     Path deviceB = Path.of("../cluster-config/device-b.conf");
     Config c =
-        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), deviceB, null, -1, -1).toConfig();
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), deviceB, null, -1, -1, null, true)
+            .toConfig();
     assertThat(c.getInt("pekko.remote.artery.canonical.port")).isEqualTo(25522);
     assertThat(c.getInt("pekko.management.http.port")).isEqualTo(26522);
     assertThat(c.getInt("mqroute.cluster.device.first-queue")).isEqualTo(16);
@@ -104,7 +121,8 @@ class NodeSettingsTest {
   void dataMakesADeviceServeFilesUnderIt(@TempDir Path dir) {
     Path data = dir.resolve("data");
     Config c =
-        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, 3).toConfig();
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, 3, null, true)
+            .toConfig();
     assertThat(c.getString("mqroute.cluster.device.backend")).isEqualTo("file");
     assertThat(Path.of(c.getString("mqroute.cluster.device.file-root")))
         .isEqualTo(data.toAbsolutePath());
@@ -115,7 +133,8 @@ class NodeSettingsTest {
   @Test
   void aClientNeverExitsTheJvm() {
     Config c =
-        new NodeSettings(NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1)
+        new NodeSettings(
+                NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1, null, true)
             .toConfig();
     assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isFalse();
   }
@@ -153,7 +172,8 @@ class NodeSettingsTest {
       throws IOException {
     Path f = dir.resolve("device.conf");
     Files.writeString(f, "mqroute.cluster.device.full-ring = \"refill-on-complete\"\n");
-    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    NodeSettings device =
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1, null, true);
     assertThatThrownBy(device::toConfig)
         .isInstanceOf(NodeConfigException.class)
         .hasMessage(
@@ -207,7 +227,8 @@ class NodeSettingsTest {
   @Test
   void theFileCountIsRangeChecked(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("device.conf");
-    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    NodeSettings device =
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1, null, true);
     Files.writeString(f, "mqroute.cluster.device.file-count = 0\n");
     assertThatThrownBy(device::toConfig)
         .isInstanceOf(NodeConfigException.class)
@@ -222,7 +243,8 @@ class NodeSettingsTest {
   @Test
   void numbersAndSizesAreRangeCheckedWithOneLineErrors(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("node.conf");
-    NodeSettings device = new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1);
+    NodeSettings device =
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), f, null, -1, -1, null, true);
     String[][] cases = {
       {
         "mqroute.cluster.device.file-max-bytes = 0",
@@ -322,7 +344,10 @@ class NodeSettingsTest {
     Files.writeString(
         f,
         "pekko.management.http.hostname = \"0.0.0.0\"\nmqroute.cluster.allow-non-loopback = on\n");
-    assertThat(host(0, "", f).toConfig().getString("pekko.management.http.hostname"))
+    NodeSettings withKeys =
+        new NodeSettings(
+            NodeSettings.Role.HOST, 0, List.of(), f, null, -1, -1, TestKeys.dir(), false);
+    assertThat(withKeys.toConfig().getString("pekko.management.http.hostname"))
         .isEqualTo("0.0.0.0");
   }
 
@@ -337,11 +362,63 @@ class NodeSettingsTest {
       Assumptions.assumeTrue(false, "cannot chown here: " + e);
     }
     NodeSettings device =
-        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1);
+        new NodeSettings(NodeSettings.Role.DEVICE, 0, List.of(), null, data, -1, -1, null, true);
     assertThatThrownBy(device::toConfig)
         .isInstanceOf(NodeConfigException.class)
         .hasMessageStartingWith("mqroute.cluster.device.file-root: file backend root ")
         .hasMessageContaining("is owned by nobody")
         .hasMessageNotContaining("\n");
+  }
+
+  @Test
+  void withoutKeysOrPlainTcpANodeIsRefusedInOneLine() {
+    NodeSettings none = new NodeSettings(NodeSettings.Role.HOST, 0, List.of(), null, null, -1, -1);
+    assertThatThrownBy(none::toConfig)
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessageStartingWith("Artery runs over mutual TLS: give --keys DIR")
+        .hasMessageContaining("mqroute keys DIR");
+  }
+
+  @Test
+  void plainTcpIsForLoopbackOnlyAndExcludesKeys(@TempDir Path dir) throws IOException {
+    Path f =
+        Files.writeString(dir.resolve("open.conf"), "mqroute.cluster.allow-non-loopback = on\n");
+    assertThatThrownBy(
+            () ->
+                new NodeSettings(NodeSettings.Role.HOST, 0, List.of(), f, null, -1, -1, null, true)
+                    .toConfig())
+        .hasMessageContaining("needs Artery over mutual TLS");
+    assertThatThrownBy(
+            () ->
+                new NodeSettings(
+                    NodeSettings.Role.HOST, 0, List.of(), null, null, -1, -1, TestKeys.dir(), true))
+        .hasMessage("--keys and --plain-tcp exclude each other");
+    // off loopback with TLS is allowed
+    Config c =
+        new NodeSettings(
+                NodeSettings.Role.HOST, 0, List.of(), f, null, -1, -1, TestKeys.dir(), false)
+            .toConfig();
+    assertThat(c.getString("pekko.remote.artery.transport")).isEqualTo("tls-tcp");
+  }
+
+  @Test
+  void aDirectoryWithoutKeysIsNamed(@TempDir Path dir) {
+    assertThatThrownBy(
+            () ->
+                new NodeSettings(
+                        NodeSettings.Role.HOST, 0, List.of(), null, null, -1, -1, dir, false)
+                    .toConfig())
+        .hasMessage(
+            "--keys "
+                + dir
+                + ": no keystore.p12 (create the cluster's keys with: mqroute keys "
+                + dir
+                + ")");
+  }
+
+  @Test
+  void keysAreNotOverwritten() {
+    assertThatThrownBy(() -> ClusterKeys.create(TestKeys.dir()))
+        .hasMessageContaining("already holds a cluster's keys");
   }
 }

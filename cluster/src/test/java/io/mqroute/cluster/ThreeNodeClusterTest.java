@@ -86,7 +86,12 @@ class ThreeNodeClusterTest {
         pekko.log-dead-letters-during-shutdown = off
         """
                 .formatted(role));
-    return overrides.withFallback(shipped).withFallback(ConfigFactory.load()).resolve();
+    // the shipped files run Artery over mutual TLS: the test cluster has its own keys
+    return overrides
+        .withFallback(TestKeys.artery())
+        .withFallback(shipped)
+        .withFallback(ConfigFactory.load())
+        .resolve();
   }
 
   private static Address address(ActorSystem<?> system) {

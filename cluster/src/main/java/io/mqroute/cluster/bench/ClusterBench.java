@@ -2,6 +2,7 @@ package io.mqroute.cluster.bench;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.mqroute.cluster.ClusterKeys;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.DeviceQueue;
 import io.mqroute.cluster.HostRouter;
@@ -49,7 +50,8 @@ public final class ClusterBench {
       int window,
       int queues,
       Path dir,
-      long fileBytes) {}
+      long fileBytes,
+      Path keys) {}
 
   private ClusterBench() {}
 
@@ -125,6 +127,12 @@ public final class ClusterBench {
                           dir.toAbsolutePath().toString().replace("\\", "\\\\"), o.fileBytes()))
               .withFallback(c);
     }
+    // both nodes over mutual TLS with the cluster's keys, or plain tcp (loopback, in one JVM)
+    c =
+        c.withFallback(
+            o.keys() != null
+                ? ClusterKeys.artery(o.keys())
+                : ConfigFactory.parseString("pekko.remote.artery.transport = tcp"));
     return c.withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
         .withFallback(ConfigFactory.load())
         .resolve();
@@ -262,7 +270,9 @@ public final class ClusterBench {
     int window = args.length > 2 ? Integer.parseInt(args[2]) : 64;
     int queues = args.length > 3 ? Integer.parseInt(args[3]) : 2;
     Path dir = args.length > 4 ? Path.of(args[4]) : Path.of("target", "cluster-bench");
-    run(new Options(backend, n, Math.max(1, n / 4), window, queues, dir, 256L << 20), System.out);
+    run(
+        new Options(backend, n, Math.max(1, n / 4), window, queues, dir, 256L << 20, null),
+        System.out);
     System.exit(0);
   }
 }
