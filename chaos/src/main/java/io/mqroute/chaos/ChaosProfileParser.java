@@ -5,6 +5,7 @@ import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
+import io.mqroute.actors.machine.MemoryEstimate;
 import io.mqroute.actors.machine.QueueKind;
 import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
@@ -280,13 +281,22 @@ public final class ChaosProfileParser {
               + JobPlan.MAX_JOBS
               + " (lower iterations or load-factor)");
     }
+    List<JobPlan> plans;
     try { // the writer's options as the run reads them: blamed on the profile's key, not the
       // generated file
-      profile.plans();
+      plans = profile.plans();
     } catch (FioParseException e) {
       throw c.error("writer", e.detail());
     } catch (IllegalArgumentException e) {
       throw c.error("writer", e.getMessage());
+    }
+    MemoryEstimate memory = MemoryEstimate.of(machine, plans);
+    if (!memory.fits()) { // the machine alone fits (MachineSpecParser): the writers make it big
+      throw c.error(
+          "iterations",
+          "this run "
+              + memory.describe()
+              + " (a run has iterations x load-factor x hotpluggable CPUs writers)");
     }
     return profile;
   }

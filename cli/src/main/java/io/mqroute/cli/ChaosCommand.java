@@ -1,5 +1,6 @@
 package io.mqroute.cli;
 
+import io.mqroute.actors.machine.MemoryEstimate;
 import io.mqroute.chaos.ChaosProfile;
 import io.mqroute.chaos.ChaosProfileParser;
 import io.mqroute.chaos.ChaosRun;
@@ -112,6 +113,19 @@ final class ChaosCommand implements Callable<Integer> {
     }
     Semantics sem = semantics == null ? null : Semantics.parse(semantics);
     ChaosProfile prof = ChaosProfileParser.parse(ChaosProfileParser.load(profile), sem, quick);
+    long perSeed = MemoryEstimate.of(prof.machine(), prof.plans()).runBytes();
+    int fit = (int) Math.max(1, Math.min(p, MemoryEstimate.budget() / perSeed));
+    if (fit < p) { // a seed that fits alone (the parser checked) may not fit p times
+      spec.commandLine()
+          .getErr()
+          .println(
+              "mqroute: "
+                  + fit
+                  + " seed(s) at once instead of "
+                  + p
+                  + ": more would not fit the heap");
+      p = fit;
+    }
     out.printf(
         "chaos %s: %s semantics, seeds %d..%d%s, %d writers x %d iterations, hotplug every %s%n",
         prof.name(),

@@ -1,6 +1,7 @@
 package io.mqroute.cli;
 
 import io.mqroute.actors.machine.MachineResult;
+import io.mqroute.actors.machine.MemoryEstimate;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.UserError;
 import io.mqroute.experiment.ComparisonTable;
@@ -116,6 +117,25 @@ final class RunCommand implements Callable<Integer> {
     int par = parallel != null ? parallel : Runtime.getRuntime().availableProcessors();
     if (par < 1) {
       throw new UserError("--parallel must be >= 1, was " + par);
+    }
+    int fit;
+    try { // finished runs keep their results: what fits the heap besides them
+      fit = ExperimentRunner.parallelismWithin(exp, par, MemoryEstimate.budget());
+    } catch (ConfigError e) {
+      throw new UserError(e.getMessage());
+    }
+    if (fit < par) {
+      spec.commandLine()
+          .getErr()
+          .println(
+              "mqroute: "
+                  + fit
+                  + " run(s) at once instead of "
+                  + par
+                  + ": more would not fit the heap ("
+                  + MemoryEstimate.bytes(MemoryEstimate.budget())
+                  + " to spare)");
+      par = fit;
     }
     // Before the run: an unusable directory is reported now, not after minutes of simulation.
     ResultFiles files = ResultFiles.create(outDir, exp.name(), Instant.now());

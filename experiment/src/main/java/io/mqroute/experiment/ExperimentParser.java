@@ -11,8 +11,10 @@ import com.typesafe.config.ConfigUtil;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueFactory;
 import com.typesafe.config.ConfigValueType;
+import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
+import io.mqroute.actors.machine.MemoryEstimate;
 import io.mqroute.actors.machine.Workload;
 import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
@@ -208,9 +210,10 @@ public final class ExperimentParser {
             MachineSpecParser.parse(StrictConfig.of(merged, "", MachineSpecParser.KEYS), dir);
         Variant variant =
             new Variant(vname, params, machine, workload.parse(fio), point, expectStall);
+        List<JobPlan> plans;
         try { // options refused against this machine (direct=0, cpus_allowed, ...), before anything
           // runs
-          variant.workload().plans(machine);
+          plans = variant.workload().plans(machine);
         } catch (
             IllegalArgumentException
                 e) { // FioParseException names the job's line; JobPlan's limits do not
@@ -221,6 +224,7 @@ public final class ExperimentParser {
                   + (fio.equals(baseFio) ? "" : ", fio overrides " + fio)
                   + ")");
         }
+        refuseWhatDoesNotFitTheHeap(merged, raw, variant, plans);
         variants.add(variant);
       }
     }
@@ -249,6 +253,31 @@ public final class ExperimentParser {
         expectations,
         quick,
         expandedSets(sets));
+  }
+
+  /**
+   * A run bigger than the heap (64 x 1024 CPUs with rings of 2^20 slots, thousands of job clones
+   * with their latency histograms) is refused before it runs out of memory, naming the key that
+   * makes it big where it was written: a machine key in the experiment, or the workload's fio
+   * option.
+   */
+  private static void refuseWhatDoesNotFitTheHeap(
+      Config merged, Config raw, Variant variant, List<JobPlan> plans) {
+    MemoryEstimate memory = MemoryEstimate.of(variant.machine(), plans);
+    if (memory.fits()) {
+      return;
+    }
+    String key = memory.largest().key();
+    String where;
+    if (key.contains(".")) { // a machine key
+      where =
+          StrictConfig.where(merged.hasPath(key) ? merged.getValue(key).origin() : merged.origin())
+              + key;
+    } else { // an fio option of the workload
+      where = StrictConfig.where(raw.getValue("workload").origin()) + "workload: " + key;
+    }
+    throw new ConfigError(
+        where + ": this run " + memory.describe() + " (variant " + variant.id() + ")");
   }
 
   /**

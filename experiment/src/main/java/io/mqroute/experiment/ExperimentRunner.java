@@ -3,6 +3,8 @@ package io.mqroute.experiment;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineRun;
+import io.mqroute.actors.machine.MemoryEstimate;
+import io.mqroute.config.ConfigError;
 import io.mqroute.metrics.Digest;
 import io.mqroute.runtime.NanoClock;
 import io.mqroute.runtime.RunPool;
@@ -65,6 +67,47 @@ public final class ExperimentRunner {
       results.forEach(r -> d.putString(r.variant().id()).putString(r.digest()));
       return new ExperimentResult(spec, List.copyOf(results), verdicts, d.hex());
     }
+  }
+
+  /**
+   * How many of {@code spec}'s runs may go at once, at most {@code wanted}, within {@code budget}
+   * bytes of heap ({@link MemoryEstimate}): every finished run keeps its result (the jobs' latency
+   * histograms) until the experiment ends, and each running one needs its machine besides.
+   *
+   * @throws ConfigError if the results alone, with one run going, do not fit
+   */
+  public static int parallelismWithin(ExperimentSpec spec, int wanted, long budget) {
+    long results = 0;
+    long extra = 1;
+    int runs = spec.variants().size() * spec.replications();
+    for (Variant v : spec.variants()) {
+      MemoryEstimate m = MemoryEstimate.of(v.machine(), v.workload().plans(v.machine()));
+      results = saturatedAdd(results, saturatedMultiply(m.resultBytes(), spec.replications()));
+      extra = Math.max(extra, m.runBytes() - m.resultBytes());
+    }
+    if (saturatedAdd(results, extra) > budget) {
+      throw new ConfigError(
+          spec.file()
+              + ": the results of its "
+              + runs
+              + " runs (variants x sweep points x replications) keep about "
+              + MemoryEstimate.bytes(results)
+              + " of latency histograms until the end, and a run needs up to "
+              + MemoryEstimate.bytes(extra)
+              + " more: more than the "
+              + MemoryEstimate.bytes(budget)
+              + " this JVM can spare; run fewer of them (or fewer job clones), or give Java more"
+              + " memory (-Xmx, MQROUTE_JAVA_OPTS)");
+    }
+    return (int) Math.max(1, Math.min(wanted, (budget - results) / extra));
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
+  }
+
+  private static long saturatedMultiply(long a, long b) {
+    return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
   private record Run(MachineRun.Outcome outcome, long wallNanos) {}

@@ -3,6 +3,7 @@ package io.mqroute.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mqroute.actors.machine.MemoryEstimate;
 import io.mqroute.config.ConfigError;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -81,5 +82,32 @@ class ExperimentInputTest {
             () -> parse(g, Map.of("router.selector-params", "[".repeat(3000) + "]".repeat(3000))))
         .isInstanceOf(ConfigError.class)
         .hasMessageStartingWith("--set router.selector-params: nested 65 levels deep");
+  }
+
+  @Test
+  void aRunBeyondTheHeapIsRefusedNamingTheFioOptionThatMakesItBig() throws IOException {
+    // 4,096 clones x 65,535 in flight: 268 million requests, some 40 GiB
+    Path f = file(ExperimentParserTest.BASE.replace("iodepth=1", "iodepth=65535\nnumjobs=4096"));
+    assertThatThrownBy(() -> parse(f, Map.of()))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageStartingWith(f + ":6: workload: iodepth: this run needs about ")
+        .hasMessageContaining("268,431,360 requests in flight (iodepth x job clones)")
+        .hasMessageContaining("(variant a)");
+  }
+
+  @Test
+  void resultsKeptUntilTheEndLimitHowManyRunsGoAtOnce() throws IOException {
+    ExperimentSpec spec =
+        parse(
+            file(ExperimentParserTest.BASE.replace("iodepth=1", "iodepth=1\nnumjobs=8")), Map.of());
+    // per run: 8 clones with 3 histograms each (read, async) plus the group's set
+    long results = 2 * (8 * 3 + 6) * MemoryEstimate.HISTOGRAM_BYTES;
+    assertThat(ExperimentRunner.parallelismWithin(spec, 4, 1L << 40)).isEqualTo(4);
+    long machine = MemoryEstimate.of(spec.variants().get(0).machine()).runBytes();
+    int fit = ExperimentRunner.parallelismWithin(spec, 4, results + 3 * machine);
+    assertThat(fit).isBetween(1, 3);
+    assertThatThrownBy(() -> ExperimentRunner.parallelismWithin(spec, 4, results))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageContaining("the results of its 2 runs (variants x sweep points x replications)");
   }
 }

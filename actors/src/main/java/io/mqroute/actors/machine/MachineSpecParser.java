@@ -87,6 +87,18 @@ public final class MachineSpecParser {
     return nanos >= 1_000 ? String.format(Locale.ROOT, "%.1fus", nanos / 1e3) : nanos + "ns";
   }
 
+  private static final List<String> QUEUE_KEYS =
+      List.of(
+          "kind",
+          "count",
+          "registered",
+          "ring-size",
+          "pollers",
+          "full-ring",
+          "enqueue-error",
+          "enomem-probability",
+          "dispatch");
+
   private static final List<String> ROUTER_KEYS =
       List.of(
           "selector",
@@ -205,24 +217,20 @@ public final class MachineSpecParser {
       throw root.error("stall-limit", "must be > 0");
     }
     refuseWorkBeyondTheStallLimit(root, m.object("cpu", CPU_KEYS), costs, queues, router, stall);
-    return new MachineSpec(
-        topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
+    MachineSpec spec =
+        new MachineSpec(
+            topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
+    MemoryEstimate memory = MemoryEstimate.of(spec);
+    if (!memory.fits()) { // 64 x 1024 CPUs with rings of 2^20 slots ran out of heap with a trace
+      String key = memory.largest().key();
+      StrictConfig at = key.startsWith("machine.") ? m : root.object("queues", QUEUE_KEYS);
+      throw at.error(key.substring(key.indexOf('.') + 1), "this machine " + memory.describe());
+    }
+    return spec;
   }
 
   private static MachineSpec.Queues queues(StrictConfig root, CpuTopology topology) {
-    StrictConfig q =
-        root.object(
-            "queues",
-            List.of(
-                "kind",
-                "count",
-                "registered",
-                "ring-size",
-                "pollers",
-                "full-ring",
-                "enqueue-error",
-                "enomem-probability",
-                "dispatch"));
+    StrictConfig q = root.object("queues", QUEUE_KEYS);
     QueueKind kind = q.parse("kind", "per-cpu", QueueKind::parse);
     int cpus = topology.cpuCount();
     int count;
