@@ -4,12 +4,14 @@ package io.mqroute.config;
  * Keeps error line numbers right in HOCON files with {@code """triple-quoted"""} strings
  * (experiment workloads).
  *
- * <p>Why: Typesafe Config 1.4.x gives every list and object that follows a multi-line string a line
- * number that is short by the string's line count (leaf values keep theirs), so "variants: is
- * empty" would point into the workload. This rewrites each triple-quoted string as the equivalent
- * ordinary quoted string on its first line and adds the newlines it spanned at the end of the line
- * where it closed: every token keeps its line, and the value is the same. Comments and ordinary
- * quoted strings are copied untouched, so quotes inside them do not confuse it.
+ * <p>Why: Typesafe Config up to 1.4.5 gave every list and object that follows a multi-line string a
+ * line number that is short by the string's line count (leaf values keep theirs), so "variants: is
+ * empty" would point into the workload; 1.4.9 numbers them right (HoconTextTest checks that both
+ * agree), and the rewrite stays so that no line number depends on the library's version. This
+ * rewrites each triple-quoted string as the equivalent ordinary quoted string on its first line and
+ * adds the newlines it spanned at the end of the line where it closed: every token keeps its line,
+ * and the value is the same. Comments and ordinary quoted strings are copied untouched, so quotes
+ * inside them do not confuse it.
  */
 public final class HoconText {
   private static final String TRIPLE = "\"\"\"";
