@@ -418,6 +418,11 @@ public final class FileBackend implements AutoCloseable {
         // refuse it.
         return null;
       }
+      if (attrs.isOther()) {
+        // a device node, FIFO or socket named like a data file (mknod DIR/f-5 c 1 3): regular files
+        // only
+        return null;
+      }
       if (attrs.isRegularFile() && hardLinked(path)) {
         // another name for the same inode, possibly outside the root: writes would land in that
         // file
@@ -438,7 +443,9 @@ public final class FileBackend implements AutoCloseable {
     try {
       // again once open: a link made between the check and the open (the channel has no fstat; by
       // path)
-      if (hardLinked(path)) {
+      if (hardLinked(path)
+          || !Files.readAttributes(path, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS)
+              .isRegularFile()) {
         ch.close();
         return null;
       }

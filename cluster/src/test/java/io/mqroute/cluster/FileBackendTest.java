@@ -165,6 +165,27 @@ class FileBackendTest {
     }
   }
 
+  /** Hardening item 7: {@code mknod DIR/f-5 c 1 3} was served as a data file. */
+  @Test
+  void aDeviceNodeOrFifoNamedLikeAFileIsRefused() throws Exception {
+    Path root = root();
+    Process fifo = new ProcessBuilder("mkfifo", root.resolve("f-7").toString()).start();
+    assertThat(fifo.waitFor()).isZero();
+    boolean device =
+        new ProcessBuilder("mknod", root.resolve("f-5").toString(), "c", "1", "3").start().waitFor()
+            == 0; // root only
+    try (FileBackend fb = new FileBackend(root, MAX)) {
+      assertThat(fb.write(7, 0, bytes("x"))).isEqualTo(Status.EINVAL);
+      assertThat(fb.read(7, 0, 1)).isEqualTo(Status.EINVAL);
+      if (device) {
+        assertThat(fb.write(5, 0, bytes("x"))).isEqualTo(Status.EINVAL);
+        assertThat(fb.read(5, 0, 1)).isEqualTo(Status.EINVAL);
+      }
+      assertThat(fb.write(6, 0, bytes("x"))).isEqualTo(Status.OK);
+    }
+    assertThat(Files.isRegularFile(root.resolve("f-7"))).isFalse();
+  }
+
   @Test
   void aDirectoryInPlaceOfTheFileIsEio() throws IOException {
     Path root = root();
