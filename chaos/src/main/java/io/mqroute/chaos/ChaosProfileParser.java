@@ -3,6 +3,7 @@ package io.mqroute.chaos;
 import com.typesafe.config.Config;
 import io.mqroute.actors.machine.Fault;
 import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.actors.machine.MemoryEstimate;
@@ -11,6 +12,7 @@ import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.FileIncluder;
 import io.mqroute.config.StrictConfig;
+import io.mqroute.policies.strategy.Durations;
 import io.mqroute.workload.FioParseException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -260,7 +262,7 @@ public final class ChaosProfileParser {
             machine,
             c.integer("iterations", 10, 1, 1000),
             hot,
-            c.nanos("hotplug-interval", 500_000_000L),
+            hotplugInterval(c),
             writers,
             writer,
             c.integer("block-size", 4096, 1, 1 << 24),
@@ -271,6 +273,18 @@ public final class ChaosProfileParser {
             faults,
             events,
             quick);
+    if ((double) profile.iterations() * profile.iterationRuntimeNanos()
+        > MachineRun.MAX_SIMULATED_NANOS) {
+      throw c.error(
+          "iteration-runtime",
+          "iterations x iteration-runtime = "
+              + profile.iterations()
+              + " x "
+              + MachineRun.duration(profile.iterationRuntimeNanos())
+              + " is more than the "
+              + MachineRun.duration(MachineRun.MAX_SIMULATED_NANOS)
+              + " of simulated time a run may take");
+    }
     long clones = (long) profile.iterations() * writers + machine.topology().cpuCount();
     if (clones > JobPlan.MAX_JOBS) {
       throw c.error(
@@ -301,6 +315,22 @@ public final class ChaosProfileParser {
     return profile;
   }
 
+  /**
+   * Hotplug events and fault windows more often than this would be millions of events per run, each
+   * a message to every core and the router: a run that never ends rather than a test.
+   */
+  static final long MIN_INTERVAL_NANOS = 100_000;
+
+  private static long hotplugInterval(StrictConfig c) {
+    long v = c.nanos("hotplug-interval", 500_000_000L);
+    if (v > 0 && v < MIN_INTERVAL_NANOS) {
+      throw c.error(
+          "hotplug-interval",
+          "must be 0 (no random hotplug) or at least " + Durations.format(MIN_INTERVAL_NANOS));
+    }
+    return v;
+  }
+
   private static List<FaultSchedule> faults(StrictConfig f, QueueKind queues) {
     List<FaultSchedule> out = new ArrayList<>();
     for (String kind : FAULT_KINDS) {
@@ -325,6 +355,9 @@ public final class ChaosProfileParser {
       // a window that never opens or never lasts would do nothing
       if (every <= 0) {
         throw k.error("every", "needs a time > 0: the mean gap between windows");
+      }
+      if (every < MIN_INTERVAL_NANOS) {
+        throw k.error("every", "must be at least " + Durations.format(MIN_INTERVAL_NANOS));
       }
       if (len <= 0) {
         throw k.error("for", "needs a time > 0: how long each window stays open");

@@ -124,6 +124,23 @@ class ChaosProfileParserTest {
         .hasMessageStartingWith("p.conf:4: nested 65 levels deep");
   }
 
+  @Test
+  void aRunPastTheCapOfSimulatedTimeOrWithEventsTooDenseIsRefused() {
+    assertThatThrownBy(
+            () -> parse(SMALL + "chaos { iterations = 10, iteration-runtime = 1000000h }\n"))
+        .isInstanceOf(ConfigError.class)
+        .hasMessage(
+            "p.conf:4: chaos.iteration-runtime: iterations x iteration-runtime = 10 x 1000000h is"
+                + " more than the 1h of simulated time a run may take");
+    assertThatThrownBy(() -> parse(SMALL + "chaos.hotplug-interval = 1ns\n"))
+        .hasMessage(
+            "p.conf:4: chaos.hotplug-interval: must be 0 (no random hotplug) or at least 100us");
+    assertThatThrownBy(() -> parse(SMALL + "chaos.faults.stall { every = 1us, for = 1us }\n"))
+        .hasMessageContaining("chaos.faults.stall.every: must be at least 100us");
+    assertThat(parse(SMALL + "chaos { iterations = 100, iteration-runtime = 36s }\n").iterations())
+        .isEqualTo(100);
+  }
+
   private static ChaosProfile parse(String text) {
     return ChaosProfileParser.parse(new ChaosProfileParser.Source("p.conf", text), null, false);
   }

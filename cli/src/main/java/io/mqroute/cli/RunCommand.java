@@ -1,6 +1,7 @@
 package io.mqroute.cli;
 
 import io.mqroute.actors.machine.MachineResult;
+import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MemoryEstimate;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.UserError;
@@ -15,6 +16,7 @@ import io.mqroute.experiment.VariantResult;
 import io.mqroute.experiment.report.ResultFiles;
 import io.mqroute.experiment.report.RunProgress;
 import io.mqroute.metrics.FioTextReport;
+import io.mqroute.runtime.RunStats;
 import io.mqroute.workload.FioParseException;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -154,7 +156,14 @@ final class RunCommand implements Callable<Integer> {
     ExperimentResult result;
     try (RunProgress progress =
         RunProgress.open(exp.name(), exp.variants().size(), spec.commandLine().getErr())) {
-      result = ExperimentRunner.run(exp, par, progress);
+      result = ExperimentRunner.run(exp, par, progress, progress);
+    } catch (MachineRun.NoResult e) {
+      // past the cap of simulated time (size-based jobs): the input; a livelock: the run broke
+      if (e.reason() == RunStats.StopReason.HORIZON) {
+        throw new UserError(e.getMessage());
+      }
+      spec.commandLine().getErr().println("mqroute: " + e.getMessage());
+      return Main.INVARIANT_BROKEN;
     }
     for (VariantResult r : result.variants()) {
       if (!brief) {

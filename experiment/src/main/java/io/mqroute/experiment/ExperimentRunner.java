@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Future;
 import java.util.function.Consumer;
+import java.util.function.LongConsumer;
 import java.util.stream.Collectors;
 
 /**
@@ -25,11 +26,38 @@ public final class ExperimentRunner {
   private ExperimentRunner() {}
 
   /**
+   * Told about each run while it runs, so that a long one is not silent: {@link #started} once,
+   * from the run's thread, and what it returns every few thousand tasks of the run with the virtual
+   * time reached (it must be quick).
+   */
+  public interface Watcher {
+    Watcher NONE = (variant, seed, plannedNanos) -> virtualNanos -> {};
+
+    /**
+     * @param plannedNanos the simulated time the run plans ({@link MachineRun#plannedNanos}), -1 if
+     *     its jobs are size-based
+     */
+    LongConsumer started(Variant variant, long seed, long plannedNanos);
+  }
+
+  /**
    * @param parallel how many runs go at the same time (≥ 1)
    * @param progress told about each finished variant (from the runner threads)
    */
   public static ExperimentResult run(
       ExperimentSpec spec, int parallel, Consumer<VariantResult> progress) {
+    return run(spec, parallel, progress, Watcher.NONE);
+  }
+
+  /**
+   * @param parallel how many runs go at the same time (≥ 1)
+   * @param progress told about each finished variant (from the runner threads)
+   * @param watcher told about each run while it runs
+   * @throws MachineRun.NoResult if a run ended without a result (a livelock, the cap of simulated
+   *     time)
+   */
+  public static ExperimentResult run(
+      ExperimentSpec spec, int parallel, Consumer<VariantResult> progress, Watcher watcher) {
     if (parallel < 1) {
       throw new IllegalArgumentException("parallel must be >= 1, was " + parallel);
     }
@@ -40,7 +68,7 @@ public final class ExperimentRunner {
         List<Future<Run>> reps = new ArrayList<>();
         for (int r = 0; r < spec.replications(); r++) {
           long seed = spec.seed() + r;
-          reps.add(pool.submit(() -> runOne(spec, v, seed)));
+          reps.add(pool.submit(() -> runOne(spec, v, seed, watcher)));
         }
         futures.add(reps);
       }
@@ -112,7 +140,7 @@ public final class ExperimentRunner {
 
   private record Run(MachineRun.Outcome outcome, long wallNanos) {}
 
-  private static Run runOne(ExperimentSpec spec, Variant v, long seed) {
+  private static Run runOne(ExperimentSpec spec, Variant v, long seed, Watcher watcher) {
     List<JobPlan> plans = v.workload().plans(v.machine());
     long t0 = NanoClock.SYSTEM.nanoTime(); // wall time of the whole run, outside every behaviour
     MachineRun.Outcome o =
@@ -121,7 +149,9 @@ public final class ExperimentRunner {
             v.machine(),
             plans,
             i -> v.workload().newStats(plans.get(i)),
-            seed);
+            seed,
+            null,
+            watcher.started(v, seed, MachineRun.plannedNanos(plans)));
     return new Run(o, NanoClock.SYSTEM.nanoTime() - t0);
   }
 

@@ -1,6 +1,7 @@
 package io.mqroute.workload;
 
 import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.Workload;
 import io.mqroute.metrics.Direction;
@@ -102,7 +103,47 @@ public final class FioWorkload implements Workload {
         index++;
       }
     }
+    refuseRunsPastTheCap(plans);
     return plans;
+  }
+
+  /**
+   * A run may plan at most {@link MachineRun#MAX_SIMULATED_NANOS} of simulated time ({@code
+   * runtime=1000000h} ran silently for minutes on its way to 114 years); blamed on the job that
+   * plans the longest.
+   */
+  private void refuseRunsPastTheCap(List<JobPlan> plans) {
+    long planned = MachineRun.plannedNanos(plans);
+    if (planned <= MachineRun.MAX_SIMULATED_NANOS) {
+      return;
+    }
+    JobSpec longest = file.jobs().get(0);
+    for (JobSpec j : file.jobs()) {
+      if (ends(j) > ends(longest)) {
+        longest = j;
+      }
+    }
+    throw new FioParseException(
+        file.source(),
+        longest.line(),
+        "job "
+            + longest.name()
+            + ": runtime="
+            + MachineRun.duration(longest.runtimeNs())
+            + (longest.rampTimeNs() + longest.startDelayNs() > 0
+                ? " (with ramp_time and startdelay)"
+                : "")
+            + ": the run would simulate "
+            + MachineRun.duration(planned)
+            + ", more than the cap of "
+            + MachineRun.duration(MachineRun.MAX_SIMULATED_NANOS)
+            + " per run (the stonewall groups' longest startdelay + ramp_time + runtime, added up;"
+            + " see docs/fio-jobs.md)");
+  }
+
+  private static long ends(JobSpec j) {
+    long t = j.startDelayNs() + j.rampTimeNs();
+    return t < 0 || j.runtimeNs() > Long.MAX_VALUE - t ? Long.MAX_VALUE : t + j.runtimeNs();
   }
 
   /**

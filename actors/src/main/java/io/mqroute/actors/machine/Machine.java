@@ -398,7 +398,7 @@ public final class Machine extends AbstractBehavior<Command> {
               + " ns without a completion (stall-limit "
               + spec.stallLimitNanos()
               + " ns): "
-              + s.outstanding();
+              + ReportLists.capped(s.outstanding());
       collect();
     }
     return this;
@@ -465,7 +465,7 @@ public final class Machine extends AbstractBehavior<Command> {
                 + ": "
                 + (qs.onRing() + qs.queued())
                 + " request(s) left after every job finished: "
-                + qs.stuck());
+                + ReportLists.capped(qs.stuck()));
       }
     }
     if (routerStats.admissionBreaches() > 0) {
@@ -488,13 +488,17 @@ public final class Machine extends AbstractBehavior<Command> {
       if (!lost.isEmpty()) {
         violations.add(
             "lost request(s) "
-                + lost
+                + ReportLists.capped(lost)
                 + ": outstanding at job "
                 + plans.get(JobPlan.jobOf(stallOutstanding.get(0))).name()
                 + " but on no queue's ring or overflow list and not waiting in the router");
       }
       StringBuilder sb = new StringBuilder(stall);
+      int holding = 0;
       for (FlowProtocol.QueueStats qs : queueStats) {
+        if (qs.onRing() + qs.queued() > 0 && ++holding > ReportLists.MAX_ITEMS) {
+          continue; // counted below
+        }
         if (qs.onRing() + qs.queued() > 0) {
           sb.append("; queue ")
               .append(qs.queue())
@@ -507,20 +511,31 @@ public final class Machine extends AbstractBehavior<Command> {
               .append(", enomem ")
               .append(qs.enomem())
               .append(", stuck ")
-              .append(qs.stuck());
+              .append(ReportLists.capped(qs.stuck()));
         }
       }
+      if (holding > ReportLists.MAX_ITEMS) {
+        sb.append("; ... and ")
+            .append(holding - ReportLists.MAX_ITEMS)
+            .append(" more queue(s) holding requests");
+      }
       Set<Long> outstanding = new HashSet<>(stallOutstanding);
+      int working = 0;
       for (CoreProtocol.CoreStats cs : coreStats) {
         List<Long> busy = cs.inWork().stream().filter(outstanding::contains).toList();
-        if (!busy.isEmpty()) {
+        if (!busy.isEmpty() && ++working <= ReportLists.MAX_ITEMS) {
           sb.append("; cpu ")
               .append(cs.cpu())
               .append(": ")
               .append(busy.size())
               .append(" of them in CPU work ")
-              .append(busy);
+              .append(ReportLists.capped(busy));
         }
+      }
+      if (working > ReportLists.MAX_ITEMS) {
+        sb.append("; ... and ")
+            .append(working - ReportLists.MAX_ITEMS)
+            .append(" more CPU(s) with them in CPU work");
       }
       stallReport = sb.toString();
     }

@@ -4,11 +4,13 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.runtime.ClockMode;
+import io.mqroute.runtime.NanoClock;
 import io.mqroute.runtime.RunStats;
 import io.mqroute.runtime.SimDispatcher;
 import io.mqroute.runtime.SimSystem;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -16,16 +18,54 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.IntFunction;
+import java.util.function.LongConsumer;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /** Runs one machine in deterministic virtual time, on the calling thread. */
 public final class MachineRun {
   /**
-   * Size-based jobs have no runtime to bound the run; stall detection ends a hung one long before
-   * this.
+   * The most simulated time one run may plan (the sum over its stonewall groups of the longest
+   * startdelay + ramp_time + runtime): one hour, 180 times the longest shipped experiment (seed
+   * 004, 20 s) and 120 times generic-650 (10 x 3 s), and the longest latency a job's histograms
+   * track. Longer runs are refused before they start (docs/fio-jobs.md); size-based jobs, which
+   * have no planned end, are stopped there.
    */
-  static final long SIZE_BASED_HORIZON_NANOS = 24L * 3600 * 1_000_000_000L;
+  public static final long MAX_SIMULATED_NANOS = 3_600L * 1_000_000_000L;
+
+  /**
+   * A stretch of simulated time for messages: {@code 1h}, {@code 2.00h}, {@code 20s}, {@code
+   * 0.220s}.
+   */
+  public static String duration(long nanos) {
+    long hour = 3_600L * 1_000_000_000L;
+    if (nanos >= hour) {
+      return nanos % hour == 0
+          ? nanos / hour + "h"
+          : String.format(Locale.ROOT, "%.2fh", nanos / (double) hour);
+    }
+    return nanos % 1_000_000_000L == 0
+        ? nanos / 1_000_000_000L + "s"
+        : String.format(Locale.ROOT, "%.3fs", nanos / 1e9);
+  }
+
+  /** Why a run ended without a result, and how far it got. */
+  public static final class NoResult extends IllegalStateException {
+    private final RunStats.StopReason reason;
+
+    NoResult(String message, RunStats.StopReason reason) {
+      super(message);
+      this.reason = reason;
+    }
+
+    /**
+     * {@code HORIZON}: still running at the cap of simulated time; {@code LIVELOCK}, {@code IDLE}:
+     * the model stopped moving.
+     */
+    public RunStats.StopReason reason() {
+      return reason;
+    }
+  }
 
   private MachineRun() {}
 
@@ -50,36 +90,96 @@ public final class MachineRun {
       IntFunction<JobStats> stats,
       long seed,
       Perturbation perturbation) {
+    return run(name, spec, plans, stats, seed, perturbation, virtualNanos -> {});
+  }
+
+  /**
+   * @param perturbation acts on the machine during the run (see {@link Machine#create}), or null
+   * @param progress told the virtual time the run has reached, from the driver thread, every few
+   *     thousand tasks (it must be quick and must not touch the model)
+   * @throws NoResult if the run ended without a result
+   */
+  public static Outcome run(
+      String name,
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      Perturbation perturbation,
+      LongConsumer progress) {
     long horizon = horizon(spec, plans);
     Config extra =
         ConfigFactory.parseString(
             "pekko.loglevel = WARNING\npekko.log-dead-letters = off\n"
                 + "pekko.log-dead-letters-during-shutdown = off");
-    SimSystem.Outcome<MachineResult> o =
-        SimSystem.run(
-            name,
-            extra,
-            horizon,
-            result -> Machine.create(spec, plans, stats, seed, result, perturbation));
-    MachineResult r =
-        o.result()
-            .orElseThrow(
-                () ->
-                    new IllegalStateException(
-                        "run "
-                            + name
-                            + switch (o.stats().stopReason()) {
-                              case LIVELOCK ->
-                                  " stopped: a livelock (messages kept passing without virtual time moving)";
-                              case IDLE -> " went idle without finishing (nothing left to happen)";
-                              default ->
-                                  " reached its virtual horizon of "
-                                      + horizon
-                                      + " ns without finishing ("
-                                      + o.stats().stopReason()
-                                      + ")";
-                            }));
-    return new Outcome(r, o.stats());
+    CompletableFuture<MachineResult> result = new CompletableFuture<>();
+    RunStats runStats;
+    // SimSystem.run, with the progress hook in the driver's done-check
+    try (SimSystem<MachineProtocol.Command> sim =
+        SimSystem.start(
+            name, extra, Machine.create(spec, plans, stats, seed, result, perturbation))) {
+      NanoClock clock = sim.clock();
+      runStats =
+          sim.runUntil(
+              horizon,
+              () -> {
+                progress.accept(clock.nanoTime());
+                return result.isDone();
+              });
+    }
+    MachineResult r = result.getNow(null);
+    if (r == null) {
+      RunStats.StopReason reason = runStats.stopReason();
+      throw new NoResult(
+          "run "
+              + name
+              + switch (reason) {
+                case LIVELOCK ->
+                    " stopped: a livelock (messages kept passing without virtual time moving;"
+                        + " do requests take no time at all, with zero CPU costs and a zero-latency"
+                        + " device?)";
+                case IDLE -> " went idle without finishing (nothing left to happen)";
+                default ->
+                    plannedNanos(plans) < 0
+                        ? " was still running after "
+                            + duration(horizon)
+                            + " of simulated time, past the cap of "
+                            + duration(MAX_SIMULATED_NANOS)
+                            + " per run: its size-based jobs (no runtime=) did not finish;"
+                            + " give them a runtime= or a smaller size="
+                        : " reached its virtual horizon of "
+                            + horizon
+                            + " ns without finishing ("
+                            + reason
+                            + ")";
+              },
+          reason);
+    }
+    return new Outcome(r, runStats);
+  }
+
+  /**
+   * The simulated time {@code plans} plan: over the stonewall groups (which run one after another)
+   * the longest startdelay + ramp_time + runtime of each; -1 if a job is size-based (no runtime).
+   */
+  public static long plannedNanos(List<JobPlan> plans) {
+    Map<Integer, Long> perGroup = new TreeMap<>();
+    for (JobPlan p : plans) {
+      if (p.runtimeNanos() == 0) {
+        return -1;
+      }
+      long job = saturatedAdd(p.startDelayNanos(), saturatedAdd(p.rampNanos(), p.runtimeNanos()));
+      perGroup.merge(p.group(), job, Math::max);
+    }
+    long total = 0;
+    for (long g : perGroup.values()) {
+      total = saturatedAdd(total, g);
+    }
+    return total;
+  }
+
+  private static long saturatedAdd(long a, long b) {
+    return a > Long.MAX_VALUE - b ? Long.MAX_VALUE : a + b;
   }
 
   /**
@@ -122,16 +222,21 @@ public final class MachineRun {
     }
   }
 
+  /**
+   * Where the driver stops a run that has not finished: well past its planned end (a stall ends a
+   * hung run at the stall limit); size-based jobs have no planned end and stop at {@link
+   * #MAX_SIMULATED_NANOS}.
+   */
   static long horizon(MachineSpec spec, List<JobPlan> plans) {
-    Map<Integer, Long> perGroup = new TreeMap<>(); // stonewall groups run one after another
-    for (JobPlan p : plans) {
-      if (p.runtimeNanos() == 0) {
-        return SIZE_BASED_HORIZON_NANOS;
-      }
-      perGroup.merge(p.group(), p.rampNanos() + p.runtimeNanos(), Math::max);
-    }
-    long total = perGroup.values().stream().mapToLong(Long::longValue).sum();
-    return 2 * total + 10 * spec.stallLimitNanos() + 60_000_000_000L;
+    long planned = plannedNanos(plans);
+    long slack = saturatedAdd(saturatedMultiply(10, spec.stallLimitNanos()), 60_000_000_000L);
+    return planned < 0
+        ? saturatedAdd(MAX_SIMULATED_NANOS, slack)
+        : saturatedAdd(saturatedMultiply(2, planned), slack);
+  }
+
+  private static long saturatedMultiply(long a, long b) {
+    return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
   /** A finished run. */

@@ -216,6 +216,13 @@ public final class MachineSpecParser {
     if (stall == 0) {
       throw root.error("stall-limit", "must be > 0");
     }
+    if (stall > MachineRun.MAX_SIMULATED_NANOS) {
+      throw root.error(
+          "stall-limit",
+          "must be at most "
+              + MachineRun.duration(MachineRun.MAX_SIMULATED_NANOS)
+              + ", the simulated time a run may take");
+    }
     refuseWorkBeyondTheStallLimit(root, m.object("cpu", CPU_KEYS), costs, queues, router, stall);
     MachineSpec spec =
         new MachineSpec(

@@ -353,7 +353,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
               + ", overflow "
               + queue.queued()
               + "): "
-              + stuck);
+              + ReportLists.capped(stuck));
     }
     List<String> broken = new ArrayList<>();
     queue.checkInvariants(
