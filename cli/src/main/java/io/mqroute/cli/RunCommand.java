@@ -149,8 +149,12 @@ final class RunCommand implements Callable<Integer> {
         exp.replications(),
         exp.seed(),
         exp.quick() ? ", quick profile" : "");
-    if (!exp.description().isBlank()) {
-      exp.description().strip().lines().forEach(l -> out.println("# " + l));
+    if (!exp.description().isBlank()) { // a description line is echoed up to LIST_WIDTH x 2
+      exp.description()
+          .strip()
+          .lines()
+          .map(l -> l.length() <= 2 * LIST_WIDTH ? l : l.substring(0, 2 * LIST_WIDTH - 3) + "...")
+          .forEach(l -> out.println("# " + l));
     }
     out.flush();
     ExperimentResult result;
