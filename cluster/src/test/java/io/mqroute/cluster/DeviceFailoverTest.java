@@ -61,7 +61,7 @@ class DeviceFailoverTest {
     assertThat(shipped.isEmpty()).as("cluster-config/cluster.conf found").isFalse();
     Config overrides =
         ConfigFactory.parseString(
-            """
+                """
         pekko.remote.artery.canonical.port = 0
         pekko.cluster.seed-nodes = []
         pekko.cluster.roles = [%s]
@@ -77,7 +77,9 @@ class DeviceFailoverTest {
         pekko.log-dead-letters = off
         pekko.log-dead-letters-during-shutdown = off
         """
-                .formatted(role));
+                    .formatted(role))
+            // the shipped files run Artery over mutual TLS: the test cluster has its own keys
+            .withFallback(TestKeys.artery());
     return overrides.withFallback(shipped).withFallback(ConfigFactory.load()).resolve();
   }
 

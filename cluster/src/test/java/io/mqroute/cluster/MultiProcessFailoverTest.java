@@ -115,7 +115,7 @@ class MultiProcessFailoverTest {
    */
   private static String common(int port, int seedPort, String role) {
     // the cluster's keys: every process of this test is a mutual-TLS member
-    return TestKeys.artery().root().render()
+    return TestKeys.arteryLines()
         + """
         pekko.remote.artery.canonical.port = %d
         pekko.cluster.seed-nodes = ["pekko://mqroute@127.0.0.1:%d"]

@@ -29,4 +29,14 @@ final class TestKeys {
   static Config artery() {
     return ClusterKeys.artery(dir());
   }
+
+  /** {@link #artery()} as HOCON lines ({@code path = value}), to prepend to a node's settings. */
+  static String arteryLines() {
+    StringBuilder sb = new StringBuilder();
+    artery()
+        .entrySet()
+        .forEach(
+            e -> sb.append(e.getKey()).append(" = ").append(e.getValue().render()).append('\n'));
+    return sb.toString();
+  }
 }
