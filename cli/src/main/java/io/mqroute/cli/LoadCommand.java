@@ -31,6 +31,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.pekko.actor.typed.ActorRef;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -67,18 +68,7 @@ final class LoadCommand implements Callable<Integer> {
       defaultValue = "0")
   int port;
 
-  @Option(
-      names = "--keys",
-      paramLabel = "DIR",
-      description =
-          "The cluster's keys (made once with 'mqroute keys DIR', copied to every node): Artery over"
-              + " mutual TLS, the default transport.")
-  Path keys;
-
-  @Option(
-      names = "--plain-tcp",
-      description = "Artery over plain, unauthenticated tcp instead of TLS (loopback only).")
-  boolean plainTcp;
+  @Mixin TransportOptions transport;
 
   @Option(
       names = "--wait",
@@ -147,7 +137,15 @@ final class LoadCommand implements Callable<Integer> {
       client =
           ClusterNode.start(
               new NodeSettings(
-                  NodeSettings.Role.CLIENT, port, seedList, null, null, -1, -1, keys, plainTcp));
+                  NodeSettings.Role.CLIENT,
+                  port,
+                  seedList,
+                  null,
+                  null,
+                  -1,
+                  -1,
+                  transport.keys,
+                  transport.plainTcp));
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }

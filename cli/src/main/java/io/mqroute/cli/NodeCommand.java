@@ -14,6 +14,7 @@ import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Join;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 @Command(
@@ -86,18 +87,7 @@ final class NodeCommand implements Callable<Integer> {
       defaultValue = "-1")
   int firstQueue;
 
-  @Option(
-      names = "--keys",
-      paramLabel = "DIR",
-      description =
-          "The cluster's keys (made once with 'mqroute keys DIR', copied to every node): Artery over"
-              + " mutual TLS, the default transport.")
-  Path keys;
-
-  @Option(
-      names = "--plain-tcp",
-      description = "Artery over plain, unauthenticated tcp instead of TLS (loopback only).")
-  boolean plainTcp;
+  @Mixin TransportOptions transport;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
@@ -118,8 +108,8 @@ final class NodeCommand implements Callable<Integer> {
               data,
               managementPort,
               firstQueue,
-              keys,
-              plainTcp);
+              transport.keys,
+              transport.plainTcp);
       node = ClusterNode.start(settings);
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
