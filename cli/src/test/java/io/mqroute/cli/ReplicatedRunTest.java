@@ -23,31 +23,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class ReplicatedRunTest {
-  static final String EXPERIMENT =
-      """
-      name = replicated
-      seed = 7
-      replications = 3
-      machine { numa-nodes = 1, cores-per-node = 1 }
-      queues { kind = independent, count = 1, ring-size = 8 }
-      router { selector = single }
-      device = "exponential(10us)"
-      workload = \"\"\"
-      [reads]
-      ioengine=io_uring
-      rw=randread
-      size=1m
-      bs=4k
-      runtime=2ms
-      time_based
-      \"\"\"
-      variants = [
-        { name = fast }
-        { name = slow, device = "exponential(20us)" }
-      ]
-      sweep { "fio.iodepth" = [1, 4] }
-      expect = [ "iops(fast, iodepth=4) > iops(slow, iodepth=4)" ]
-      """;
+  /**
+   * The experiment both this test and experiment's ReplicatedSweepTest run (one file, two readers).
+   */
+  static final Path EXPERIMENT_FILE = Path.of("../experiment/src/test/resources/replicated.conf");
 
   @TempDir static Path tmp;
   static Path conf;
@@ -57,7 +36,7 @@ class ReplicatedRunTest {
 
   @BeforeAll
   static void run() throws IOException {
-    conf = Files.writeString(tmp.resolve("replicated.conf"), EXPERIMENT);
+    conf = Files.copy(EXPERIMENT_FILE, tmp.resolve("replicated.conf"));
     out = tmp.resolve("out");
     StringWriter o = new StringWriter();
     StringWriter e = new StringWriter();

@@ -18,31 +18,6 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** A replicated sweep plots one line per variant, each point with its 95% interval. */
 class ReplicatedSweepTest {
-  static final String EXPERIMENT =
-      """
-      name = replicated
-      seed = 7
-      replications = 3
-      machine { numa-nodes = 1, cores-per-node = 1 }
-      queues { kind = independent, count = 1, ring-size = 8 }
-      router { selector = single }
-      device = "exponential(10us)"
-      workload = \"\"\"
-      [reads]
-      ioengine=io_uring
-      rw=randread
-      size=1m
-      bs=4k
-      runtime=2ms
-      time_based
-      \"\"\"
-      variants = [
-        { name = fast }
-        { name = slow, device = "exponential(20us)" }
-      ]
-      sweep { "fio.iodepth" = [1, 4] }
-      expect = [ "iops(fast, iodepth=4) > iops(slow, iodepth=4)" ]
-      """;
 
   @TempDir Path tmp;
 
@@ -51,7 +26,8 @@ class ReplicatedSweepTest {
     ExperimentResult r =
         ExperimentRunner.run(
             ExperimentParser.parse(
-                Files.writeString(tmp.resolve("replicated.conf"), ReplicatedSweepTest.EXPERIMENT),
+                Files.copy(
+                    Path.of("src/test/resources/replicated.conf"), tmp.resolve("replicated.conf")),
                 null,
                 Map.of(),
                 false),
