@@ -33,21 +33,10 @@ class MalformedFrameTest {
   private ActorSystem<Void> receiver;
   private ActorSystem<Void> sender;
 
+  /** ArteryFramingTest's node settings over plain tcp: these frames must reach Artery's framing. */
   private static Config remote(String extra) {
-    return ConfigFactory.parseString(
-            """
-        pekko.actor.provider = remote
-        pekko.remote.artery.transport = tcp
-        pekko.remote.artery.canonical.hostname = 127.0.0.1
-        pekko.remote.artery.canonical.port = 0
-        pekko.remote.artery.advanced.maximum-frame-size = 72KiB
-        pekko.loglevel = ERROR
-        pekko.log-dead-letters = off
-        pekko.coordinated-shutdown.run-by-jvm-shutdown-hook = off
-        """
-                + extra)
-        .withFallback(ConfigFactory.load())
-        .resolve();
+    return ArteryFramingTest.remote(
+        ConfigFactory.parseString("pekko.remote.artery.transport = tcp\n" + extra));
   }
 
   @AfterEach
