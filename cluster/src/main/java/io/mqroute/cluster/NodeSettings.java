@@ -190,6 +190,12 @@ public record NodeSettings(
       return List.of();
     } catch (ConfigException e) {
       throw new NodeConfigException("--config " + configFile + ": " + e.getMessage());
+    } catch (StackOverflowError e) {
+      // the resolver recurses once per ${...} link (see FileIncluder#resolve)
+      throw new NodeConfigException(
+          "--config "
+              + configFile
+              + ": substitutions (${...}) refer to each other too deeply to resolve");
     }
   }
 
@@ -283,16 +289,21 @@ public record NodeSettings(
     }
     Config all;
     try {
+      // a chain of ${...} too deep to resolve is one line, not a StackOverflowError
       all =
-          flags
-              .withFallback(file)
-              .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
-              .withFallback(ConfigFactory.load())
-              .resolve();
+          FileIncluder.resolve(
+              flags
+                  .withFallback(file)
+                  .withFallback(ConfigFactory.parseResources("mqroute-node.conf"))
+                  .withFallback(ConfigFactory.load()),
+              configFile != null ? configFile.toString() : "the node's settings");
       check(all);
       checkProtections(file, all);
     } catch (NodeConfigException e) {
       throw e;
+    } catch (ConfigError e) {
+      throw new NodeConfigException(
+          (configFile != null ? "--config " + configFile + ": " : "") + e.getMessage());
     } catch (ConfigException | IllegalArgumentException e) {
       // IllegalArgumentException: a settings record refused a value (e.g. an unknown selector name)
       throw new NodeConfigException(

@@ -86,6 +86,20 @@ class NodeSettingsTest {
   }
 
   @Test
+  void aSubstitutionChainTooDeepToResolveIsOneLine(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("chain.conf");
+    StringBuilder chain = new StringBuilder();
+    for (int i = 0; i < 5_000; i++) {
+      chain.append("k").append(i).append(" = ${k").append(i + 1).append("}\n");
+    }
+    Files.writeString(f, chain.append("k5000 = 1\n"));
+    assertThatThrownBy(() -> host(0, "", f).toConfig())
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessageStartingWith("--config " + f)
+        .hasMessageContaining("too deeply to resolve");
+  }
+
+  @Test
   void theConfigFileIsUnderTheFlagsAndOverTheDefaults(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("node.conf");
     Files.writeString(
