@@ -55,11 +55,32 @@ final class BenchCommand implements Callable<Integer> {
       defaultValue = "300")
   int timeoutSeconds;
 
+  @Option(
+      names = "--census",
+      description =
+          "Instead of timing: run the reference machine once (virtual time, --requests, default"
+              + " 100000) and print every message of the request path per request, by kind, with"
+              + " the run-queue tasks and timers per request (deterministic; docs/architecture.md"
+              + " has the table).")
+  boolean census;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
   public Integer call() {
     boolean real = clock == Clock.real;
+    if (census) {
+      if (real) {
+        throw new UserError("--census counts in virtual time only (drop --clock real)");
+      }
+      long n = this.requests != null ? this.requests : 100_000;
+      if (n < 8) {
+        throw new UserError("--requests must be >= 8");
+      }
+      spec.commandLine().getOut().print(SimBenchmark.census(n).render());
+      spec.commandLine().getOut().flush();
+      return Main.OK;
+    }
     long requests = this.requests != null ? this.requests : real ? 20_000 : 2_000_000;
     long warmup = this.warmup != null ? this.warmup : real ? 5_000 : 1_000_000;
     if (requests < 8 || warmup < 0) {

@@ -17,6 +17,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -205,6 +207,61 @@ public final class SimBenchmark {
 
   private static long completed(MachineResult r) {
     return r.jobs().stream().mapToLong(s -> s.direction(Direction.READ).totalIos()).sum();
+  }
+
+  /**
+   * The messages of {@code requests} requests on the reference machine, counted by kind, with the
+   * driver's run-queue tasks and timers: deterministic, so a test can pin them.
+   */
+  public record Census(long requests, long tasks, long timers, Map<String, Long> messages) {
+    public double perRequest(long count) {
+      return count / (double) requests;
+    }
+
+    public long totalMessages() {
+      return messages.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** One line per kind of message, most frequent first, per request. */
+    public String render() {
+      StringBuilder sb = new StringBuilder();
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "requests: %d (%d run-queue tasks, %d timers, %d messages); per request: %.2f"
+                  + " run-queue tasks, %.2f timers, %.2f messages%n",
+              requests,
+              tasks,
+              timers,
+              totalMessages(),
+              perRequest(tasks),
+              perRequest(timers),
+              perRequest(totalMessages())));
+      messages.entrySet().stream()
+          .sorted(
+              Map.Entry.<String, Long>comparingByValue()
+                  .reversed()
+                  .thenComparing(Map.Entry.comparingByKey()))
+          .forEach(
+              e ->
+                  sb.append(
+                      String.format(
+                          Locale.ROOT, "%8.3f  %s%n", perRequest(e.getValue()), e.getKey())));
+      return sb.toString();
+    }
+  }
+
+  /** The census of one run of {@code requests} requests (no warm-up: it counts, not times). */
+  public static Census census(long requests) {
+    MachineRun.Outcome o =
+        MachineRun.runWithCensus(
+            "bench-census",
+            referenceMachine(),
+            referenceJobs(requests),
+            i -> new JobStats(JobInfo.named("bench")),
+            1);
+    long done = completed(o.result());
+    return new Census(done, o.stats().tasksRun(), o.stats().timersFired(), o.census());
   }
 
   private static MachineRun.Outcome once(MachineSpec spec, long requests) {

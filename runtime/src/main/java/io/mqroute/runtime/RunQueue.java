@@ -1,6 +1,9 @@
 package io.mqroute.runtime;
 
 import java.util.ArrayDeque;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -24,6 +27,9 @@ final class RunQueue {
   private final ConcurrentLinkedQueue<Runnable> foreign = new ConcurrentLinkedQueue<>();
   private final AtomicLong foreignArrivals = new AtomicLong();
   private volatile Thread driver;
+
+  /** Messages enqueued on the driver, by label, while a census runs; null when none does. */
+  private HashMap<String, long[]> census;
 
   /** Written by foreign threads, read by the driver when it reports a violation. */
   private volatile String lastForeignSource = "none";
@@ -76,6 +82,36 @@ final class RunQueue {
 
   Thread driver() {
     return driver;
+  }
+
+  /** Starts counting the messages enqueued on the driver thread, by label (driver thread only). */
+  void startCensus() {
+    census = new HashMap<>();
+  }
+
+  boolean censusRunning() {
+    return census != null;
+  }
+
+  /** A message enqueued on the driver thread while a census runs. */
+  void count(Object message) {
+    String label = message instanceof CensusLabel l ? l.censusLabel() : label(message.getClass());
+    census.computeIfAbsent(label, k -> new long[1])[0]++;
+  }
+
+  /** A class as {@code Outer.Inner}, without its package. */
+  static String label(Class<?> c) {
+    String n = c.getName();
+    return n.substring(n.lastIndexOf('.') + 1).replace('$', '.');
+  }
+
+  /** The census so far, by label (empty when none runs). */
+  Map<String, Long> census() {
+    Map<String, Long> out = new TreeMap<>();
+    if (census != null) {
+      census.forEach((k, v) -> out.put(k, v[0]));
+    }
+    return out;
   }
 
   boolean isDriverThread() {

@@ -1,6 +1,7 @@
 package io.mqroute.runtime;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.ActorSystem;
@@ -65,6 +66,21 @@ public final class VirtualTimeDriver {
    */
   public static VirtualTimeDriver bindToCurrentThread(VirtualTimeScheduler scheduler) {
     return new VirtualTimeDriver(scheduler);
+  }
+
+  /**
+   * Counts from now on every message sent on the driver thread, by class (or {@link CensusLabel}):
+   * the hops of a request's path. Deterministic, like the run; costs a map update per message, so
+   * only for diagnosis ({@code mqroute bench --census}).
+   */
+  public void startCensus() {
+    requireDriverThread();
+    queue.startCensus();
+  }
+
+  /** Messages counted since {@link #startCensus}, by label, sorted by label; empty without one. */
+  public Map<String, Long> census() {
+    return queue.census();
   }
 
   /** The scheduler (and virtual clock) this driver runs. */

@@ -36,6 +36,8 @@ final class VirtualTimeMessageQueue implements MessageQueue, UnboundedMessageQue
     // before the count moves.
     if (simulated && !runQueue.isDriverThread()) {
       runQueue.foreignMessageArrived(handle.message());
+    } else if (runQueue.censusRunning() && runQueue.isDriverThread()) {
+      runQueue.count(handle.message());
     }
     queue.enqueue(receiver, handle);
   }

@@ -1,5 +1,6 @@
 package io.mqroute.actors.machine;
 
+import io.mqroute.runtime.CensusLabel;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -17,10 +18,17 @@ public final class CoreProtocol {
    *     cpufreq_update_util(SCHED_CPUFREQ_IOWAIT))
    */
   public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait)
-      implements Command {
+      implements Command, CensusLabel {
     /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
     public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
       this(costNanos, kind, to, message, kind.iowaitWakeup());
+    }
+
+    /** By the work and what it delivers when done: one row per kind of CPU hop. */
+    @Override
+    public String censusLabel() {
+      String n = message.getClass().getName();
+      return "CoreProtocol.Exec(" + kind + " -> " + n.substring(n.lastIndexOf('.') + 1) + ")";
     }
   }
 

@@ -107,6 +107,27 @@ public final class MachineRun {
       long seed,
       Perturbation perturbation,
       LongConsumer progress) {
+    return run(name, spec, plans, stats, seed, perturbation, progress, false);
+  }
+
+  /**
+   * As {@link #run(String, MachineSpec, List, IntFunction, long)}, with a census of every message
+   * sent during the run ({@link Outcome#census()}): the hops of the request path, deterministic.
+   */
+  public static Outcome runWithCensus(
+      String name, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats, long seed) {
+    return run(name, spec, plans, stats, seed, null, virtualNanos -> {}, true);
+  }
+
+  private static Outcome run(
+      String name,
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      Perturbation perturbation,
+      LongConsumer progress,
+      boolean census) {
     long horizon = horizon(spec, plans);
     Config extra =
         ConfigFactory.parseString(
@@ -114,11 +135,15 @@ public final class MachineRun {
                 + "pekko.log-dead-letters-during-shutdown = off");
     CompletableFuture<MachineResult> result = new CompletableFuture<>();
     RunStats runStats;
+    Map<String, Long> counted;
     // SimSystem.run, with the progress hook in the driver's done-check
     try (SimSystem<MachineProtocol.Command> sim =
         SimSystem.start(
             name, extra, Machine.create(spec, plans, stats, seed, result, perturbation))) {
       NanoClock clock = sim.clock();
+      if (census) {
+        sim.driver().startCensus();
+      }
       runStats =
           sim.runUntil(
               horizon,
@@ -126,6 +151,7 @@ public final class MachineRun {
                 progress.accept(clock.nanoTime());
                 return result.isDone();
               });
+      counted = sim.driver().census();
     }
     MachineResult r = result.getNow(null);
     if (r == null) {
@@ -155,7 +181,7 @@ public final class MachineRun {
               },
           reason);
     }
-    return new Outcome(r, runStats);
+    return new Outcome(r, runStats, counted);
   }
 
   /**
@@ -240,5 +266,8 @@ public final class MachineRun {
   }
 
   /** A finished run. */
-  public record Outcome(MachineResult result, RunStats stats) {}
+  /**
+   * @param census messages sent during the run by label ({@link #runWithCensus}); empty otherwise
+   */
+  public record Outcome(MachineResult result, RunStats stats, Map<String, Long> census) {}
 }

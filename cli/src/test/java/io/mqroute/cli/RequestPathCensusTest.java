@@ -1,0 +1,37 @@
+package io.mqroute.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Pins the request path of the {@code mqroute bench} configuration: run-queue tasks, timers and
+ * messages per request are deterministic, so any change to the path (a hop added or saved) changes
+ * these numbers and must update them here and in docs/architecture.md §3a (printed by {@code
+ * mqroute bench --census}).
+ */
+@Tag("integration") // a whole machine run: ~5 s
+class RequestPathCensusTest {
+  private static final long REQUESTS = 20_000;
+
+  @Test
+  void theBenchPathHasItsPinnedTasksTimersAndMessagesPerRequest() {
+    SimBenchmark.Census c = SimBenchmark.census(REQUESTS);
+    System.out.print(c.render());
+    assertThat(c.requests()).isEqualTo(REQUESTS);
+    assertThat(c.tasks()).isEqualTo(TASKS);
+    assertThat(c.timers()).isEqualTo(TIMERS);
+    assertThat(c.totalMessages()).isEqualTo(MESSAGES);
+  }
+
+  @Test
+  void theCensusIsTheSameInEveryRun() {
+    assertThat(SimBenchmark.census(2_000).messages())
+        .isEqualTo(SimBenchmark.census(2_000).messages());
+  }
+
+  private static final long TASKS = 438_556;
+  private static final long TIMERS = 119_999;
+  private static final long MESSAGES = 440_105;
+}
