@@ -38,8 +38,9 @@ final class ClusterDemoCommand implements Callable<Integer> {
       names = "--data",
       paramLabel = "DIR",
       description =
-          "Devices serve with the file backend under "
-              + "DIR/device-a and DIR/device-b (default: the null backend).")
+          "Both devices serve one data directory, DIR/data, with the file backend (default: the"
+              + " null backend): every queue of the router reaches the same files, as the queues of"
+              + " one FUSE or virtio-fs mount reach one file system.")
   Path data;
 
   @Option(
@@ -90,14 +91,14 @@ final class ClusterDemoCommand implements Callable<Integer> {
                 "device",
                 basePort + 1,
                 seeds,
-                data == null ? null : data.resolve("device-a"),
+                data == null ? null : data.resolve("data"),
                 0,
                 keyDir),
             node(
                 "device",
                 basePort + 2,
                 seeds,
-                data == null ? null : data.resolve("device-b"),
+                data == null ? null : data.resolve("data"),
                 16,
                 keyDir));
     List<Process> processes = new ArrayList<>();

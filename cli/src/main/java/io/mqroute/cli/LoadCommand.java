@@ -3,6 +3,7 @@ package io.mqroute.cli;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
+import io.mqroute.cluster.load.LoadJob;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.config.UserError;
 import io.mqroute.experiment.Summary;
@@ -93,6 +94,9 @@ final class LoadCommand implements Callable<Integer> {
                   : j.startDelayNs() > 0
                       ? "startdelay"
                       : j.think().enabled() ? "thinktime" : j.nrfiles() > 1 ? "nrfiles > 1" : null;
+      if (what == null && j.verify().enabled()) {
+        what = LoadJob.verifyProblem(j);
+      }
       if (what != null) {
         throw new UserError(
             file.source()
@@ -173,7 +177,7 @@ final class LoadCommand implements Callable<Integer> {
       String text =
           FioTextReport.render(
               r.clones(), String.format(Locale.ROOT, "real t=%.3fs", r.wallNanos() / 1e9));
-      String summary = table(r) + summary(r);
+      String summary = table(r) + summary(r) + verifySummary(r);
       o.print(text);
       o.print(summary);
       if (out != null) {
@@ -185,7 +189,8 @@ final class LoadCommand implements Callable<Integer> {
         o.println("results: " + out);
       }
       o.flush();
-      return Main.OK;
+      // read-back that differs from what was acknowledged: the storage broke its contract
+      return r.verify().errors() > 0 ? Main.INVARIANT_BROKEN : Main.OK;
     } finally {
       // coordinated shutdown: the client leaves the cluster before its system stops
       client.system().terminate();
@@ -273,6 +278,21 @@ final class LoadCommand implements Callable<Integer> {
       sb.append(String.format(Locale.ROOT, " (%d unanswered, counted as ENOTCONN)", r.abandoned()));
     }
     return sb.append('\n').toString();
+  }
+
+  static String verifySummary(LoadRunner.Result r) {
+    if (r.verify().checked() == 0 && r.verify().errors() == 0) {
+      return "";
+    }
+    StringBuilder sb =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                "verify: %d blocks read back and checked, %d errors%n",
+                r.verify().checked(),
+                r.verify().errors()));
+    r.verify().first().forEach(e -> sb.append("  ").append(e).append('\n'));
+    return sb.toString();
   }
 
   private static String version() {

@@ -149,6 +149,33 @@ class ClusterCommandsTest {
         "job j: " + named + " is not supported by mqroute load");
   }
 
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      textBlock =
+          """
+      rw=randread;size=1m;verify=md5           | verify=md5 with rw=randread (mqroute load checks what the same job wrote
+      rw=write;size=1m;bs=64k;verify=crc32c    | verify=crc32c with bs=65536 (verified blocks are 52 to 32768 bytes
+      rw=write;size=1m;bs=64;verify=sha512     | verify=sha512 with bs=64 (verified blocks are 112 to 32768 bytes
+      rw=rw;size=1m;bs=4k,8k;verify=md5        | verify=md5 with different read and write block sizes
+      rw=write;size=32g;verify=md5             | verify=md5 over 8388608 blocks (a verifying clone tracks at most 4194304
+      """)
+  void loadRefusesAVerifyItCannotCheck(String options, String named, @TempDir Path dir)
+      throws IOException {
+    Path job = dir.resolve("verify.fio");
+    Files.writeString(job, "[j]\n" + options.replace(";", "\n") + "\n");
+    assertOneLineError(run("load", "--seeds", "127.0.0.1:25520", job.toString()), named);
+  }
+
+  @Test
+  void anUnknownVerifyKindIsOneLine(@TempDir Path dir) throws IOException {
+    Path job = dir.resolve("verify.fio");
+    Files.writeString(job, "[j]\nrw=write\nsize=1m\nverify=crc7\n");
+    assertOneLineError(
+        run("load", "--seeds", "127.0.0.1:25520", job.toString()),
+        "verify.fio:4: bad value \"crc7\" for verify (expected 0, null, md5");
+  }
+
   @Test
   void aTimeBasedJobWithoutRuntimeIsRefused(@TempDir Path dir) throws IOException {
     Path job = dir.resolve("forever.fio");

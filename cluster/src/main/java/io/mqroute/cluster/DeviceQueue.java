@@ -18,11 +18,13 @@ import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -505,15 +507,30 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private void submitIo(List<Accepted> jobs) {
     FileBackend files = ((FileStore) backend).files();
     long dispatch = clock.nanoTime();
-    CompletableFuture<List<Status>> io =
+    CompletableFuture<ExecutedIo> io =
         CompletableFuture.supplyAsync(
             () -> {
-              List<Status> out = new ArrayList<>(jobs.size());
+              List<Status> statuses = new ArrayList<>(jobs.size());
+              List<byte[]> data = new ArrayList<>(jobs.size());
               for (Accepted j : jobs) {
                 Request r = j.request();
-                out.add(files.serve(r.op(), r.fileId(), r.offset(), r.length()));
+                byte[] read = null;
+                Status st;
+                if (!r.carriesData()) {
+                  st = files.serve(r.op(), r.fileId(), r.offset(), r.length());
+                } else if (r.op() == Op.WRITE) {
+                  st = files.write(r.fileId(), r.offset(), ByteBuffer.wrap(r.data()));
+                } else if (r.op() == Op.READ) {
+                  ByteBuffer dst = ByteBuffer.allocate(r.length());
+                  st = files.read(r.fileId(), r.offset(), dst);
+                  read = st == Status.OK ? dst.array() : null;
+                } else {
+                  st = files.serve(r.op(), r.fileId(), r.offset(), r.length());
+                }
+                statuses.add(st);
+                data.add(read);
               }
-              return out;
+              return new ExecutedIo(jobs, dispatch, statuses, data);
             },
             blocking);
     // FileBackend answers errors as a Status; anything thrown anyway is a device I/O error for the
@@ -521,11 +538,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     getContext()
         .pipeToSelf(
             io,
-            (statuses, failure) ->
-                new ExecutedIo(
-                    jobs,
-                    dispatch,
-                    failure == null ? statuses : Collections.nCopies(jobs.size(), Status.EIO)));
+            (done, failure) ->
+                failure == null
+                    ? done
+                    : new ExecutedIo(
+                        jobs,
+                        dispatch,
+                        Collections.nCopies(jobs.size(), Status.EIO),
+                        Collections.nCopies(jobs.size(), null)));
   }
 
   private Behavior<Command> onExecuted(Executed s) {
@@ -538,7 +558,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private Behavior<Command> onServedIo(ExecutedIo s) {
     for (int i = 0; i < s.jobs().size(); i++) {
       ring.complete();
-      complete(s.jobs().get(i), s.dispatchNanos(), s.statuses().get(i));
+      complete(s.jobs().get(i), s.dispatchNanos(), s.statuses().get(i), s.data().get(i));
     }
     ring.refill(
         clock.nanoTime()); // one dispatch work for the batch, as done_work harvests in a loop
@@ -565,13 +585,21 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
 
   private void complete(Accepted job, long dispatchNanos, Status status) {
     Request r = job.request();
+    // the null device stores nothing: a data-carrying read returns zeros, as from a hole
+    byte[] zeros =
+        r.carriesData() && r.op() == Op.READ && status == Status.OK ? new byte[r.length()] : null;
+    complete(job, dispatchNanos, status, zeros);
+  }
+
+  private void complete(Accepted job, long dispatchNanos, Status status, byte[] data) {
+    Request r = job.request();
     long now = clock.nanoTime();
-    Completion c = new Completion(r.id(), status, r.submitNanos(), dispatchNanos, now, index);
+    Completion c = new Completion(r.id(), status, r.submitNanos(), dispatchNanos, now, index, data);
     if (job.batchReply() != null) {
       ArrayList<Completion> list = outbox.computeIfAbsent(job.batchReply(), k -> new ArrayList<>());
       list.add(c);
       if (list.size() == RequestBatch.MAX_SIZE) {
-        job.batchReply().tell(new CompletionBatch(list));
+        CompletionBatch.split(list).forEach(job.batchReply()::tell);
         list.clear();
       } else if (!flushPending) {
         flushPending = true;
@@ -587,7 +615,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     flushPending = false;
     for (var e : outbox.entrySet()) {
       if (!e.getValue().isEmpty()) {
-        e.getKey().tell(new CompletionBatch(e.getValue()));
+        CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
         e.getValue().clear();
       }
     }

@@ -30,8 +30,12 @@ public final class DeviceQueueProtocol {
 
   record Executed(Accepted job, long dispatchNanos, Status status) implements Command {}
 
-  /** File I/O of the jobs started while handling one message, done in one blocking task. */
-  record ExecutedIo(List<Accepted> jobs, long dispatchNanos, List<Status> statuses)
+  /**
+   * File I/O of the jobs started while handling one message, done in one blocking task: each job's
+   * status and, for a data-carrying read that succeeded, its bytes (null otherwise).
+   */
+  record ExecutedIo(
+      List<Accepted> jobs, long dispatchNanos, List<Status> statuses, List<byte[]> data)
       implements Command {}
 
   enum Flush implements Command {

@@ -22,6 +22,7 @@ import io.mqroute.policies.strategy.BackgroundGate;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
@@ -391,7 +392,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
             r.background(),
             r.cpu(),
             r.submitNanos(),
-            null);
+            null,
+            r.carriesData(),
+            r.data());
     admit(new InFlight(r.id(), client, batchClient, forward, clock.nanoTime(), -1, -1));
   }
 
@@ -472,7 +475,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
         clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
     out.add(c);
     if (out.size() == RequestBatch.MAX_SIZE) {
-      f.batchClient().tell(new CompletionBatch(out));
+      CompletionBatch.split(out).forEach(f.batchClient()::tell);
       out.clear();
     } else if (!flushPending) {
       flushPending = true;
@@ -484,7 +487,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     flushPending = false;
     for (var e : clientOutbox.entrySet()) {
       if (!e.getValue().isEmpty()) {
-        e.getKey().tell(new CompletionBatch(e.getValue()));
+        CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
         e.getValue().clear();
       }
     }
@@ -494,12 +497,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     while ((slot = dirty.pollFirst()) != null) {
       ArrayList<Request> out = outbox.get(slot);
       ActorRef<RequestBatch> queue = batchesTo(slots.queue(slot));
-      for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
-        queue.tell(
-            new RequestBatch(
-                out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)),
-                batchReplies));
-      }
+      RequestBatch.split(out, batchReplies).forEach(queue::tell);
       out.clear();
     }
     return this;
@@ -530,6 +528,33 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     }
   }
 
+  /**
+   * The device's completion under the client's id. A data-carrying read must bring back exactly its
+   * length of bytes: a device that answers OK without them (or with another length) ended it with
+   * an I/O error, and bytes nobody asked for are not passed on.
+   */
+  private static Completion forClient(InFlight f, Completion c) {
+    Request r = f.forward();
+    boolean wantsData = r.carriesData() && r.op() == Op.READ;
+    Status status = c.status();
+    byte[] data = null;
+    if (wantsData && status == Status.OK) {
+      if (c.data() != null && c.data().length == r.length()) {
+        data = c.data();
+      } else {
+        status = Status.EIO;
+      }
+    }
+    return new Completion(
+        f.clientId(),
+        status,
+        c.submitNanos(),
+        c.dispatchNanos(),
+        c.completeNanos(),
+        c.queue(),
+        data);
+  }
+
   private void complete(Completion c) {
     InFlight f = inFlight.get(c.id());
     if (f == null) {
@@ -540,15 +565,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       }
       drained = draining.remove(c.id());
       if (drained != null) { // sent to a queue whose node is leaving in order: it finished it
-        reply(
-            drained,
-            new Completion(
-                drained.clientId(),
-                c.status(),
-                c.submitNanos(),
-                c.dispatchNanos(),
-                c.completeNanos(),
-                c.queue()));
+        reply(drained, forClient(drained, c));
         metrics.completed(c.status(), clock.nanoTime() - drained.arrivalNanos());
       }
       return; // otherwise it already ended with ENOTCONN when its queue's node was lost
@@ -572,15 +589,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     inFlight.remove(c.id());
     int slot = f.slot();
     view.addNrReqs(slot, -1);
-    reply(
-        f,
-        new Completion(
-            f.clientId(),
-            c.status(),
-            c.submitNanos(),
-            c.dispatchNanos(),
-            c.completeNanos(),
-            c.queue()));
+    reply(f, forClient(f, c));
     metrics.completed(c.status(), clock.nanoTime() - f.arrivalNanos());
     Long next = waitingBySlot.get(slot).pollFirst();
     if (next != null) {

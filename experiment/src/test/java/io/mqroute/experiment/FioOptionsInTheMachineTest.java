@@ -203,6 +203,9 @@ class FioOptionsInTheMachineTest {
         .hasMessageEndingWith("(variant default)");
     assertThatThrownBy(() -> run("nrfiles=3")).hasMessageContaining("nrfiles=3 is not modelled");
     assertThatThrownBy(() -> run("direct=0")).hasMessageContaining("direct=0 (buffered I/O");
+    assertThatThrownBy(() -> run("verify=md5"))
+        .hasMessageContaining(
+            "verify=md5 is not supported in the model (its requests carry no data)");
   }
 
   @Test

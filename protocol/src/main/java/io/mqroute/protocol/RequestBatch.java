@@ -1,5 +1,6 @@
 package io.mqroute.protocol;
 
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -17,17 +18,62 @@ public record RequestBatch(List<Request> requests, ActorRef<CompletionBatch> rep
   /** The most requests in one batch: bounds what a peer can make a node allocate for one frame. */
   public static final int MAX_SIZE = 1024;
 
+  /**
+   * What one batch may hold on the wire, estimated as {@link #wireBytes} per element (62 KiB): the
+   * batch, its reply address and the envelope stay inside one 64 KiB message
+   * (mqroute.wire.max-message-size), also when requests carry data.
+   */
+  public static final int MAX_WIRE_BYTES = 62 * 1024;
+
+  /**
+   * An upper bound on one request's or completion's bytes on the wire without a reply address:
+   * every field at its longest varint (57 bytes) rounded up, plus the data it carries.
+   */
+  public static int wireBytes(int dataBytes) {
+    return 60 + dataBytes;
+  }
+
+  /**
+   * {@code requests} (any number) as batches within {@link #MAX_SIZE} and {@link #MAX_WIRE_BYTES},
+   * in order.
+   */
+  public static List<RequestBatch> split(
+      List<Request> requests, ActorRef<CompletionBatch> replyTo) {
+    List<RequestBatch> out = new ArrayList<>();
+    int from = 0;
+    int bytes = 0;
+    for (int i = 0; i < requests.size(); i++) {
+      int w = wireBytes(requests.get(i).dataBytes());
+      if (i > from && (i - from == MAX_SIZE || bytes + w > MAX_WIRE_BYTES)) {
+        out.add(new RequestBatch(requests.subList(from, i), replyTo));
+        from = i;
+        bytes = 0;
+      }
+      bytes += w;
+    }
+    if (from < requests.size()) {
+      out.add(new RequestBatch(requests.subList(from, requests.size()), replyTo));
+    }
+    return out;
+  }
+
   public RequestBatch {
     requests = List.copyOf(requests);
     if (requests.isEmpty() || requests.size() > MAX_SIZE) {
       throw new IllegalArgumentException(
           "a batch holds 1.." + MAX_SIZE + " requests, was " + requests.size());
     }
+    int bytes = 0;
     for (Request r : requests) {
       if (r.replyTo() != null) {
         throw new IllegalArgumentException(
             "requests in a batch are answered to the batch's replyTo");
       }
+      bytes += wireBytes(r.dataBytes());
+    }
+    if (bytes > MAX_WIRE_BYTES) {
+      throw new IllegalArgumentException(
+          "a batch holds at most " + MAX_WIRE_BYTES + " wire bytes, was " + bytes);
     }
   }
 }

@@ -117,6 +117,18 @@ final class FioOptions {
         "thinktime_blocks_type",
         raw -> choice(raw, Map.of("complete", false, "issue", true), "complete or issue"),
         "complete or issue");
+    value(
+        "verify",
+        raw -> {
+          Verify.Kind k = Verify.Kind.of(raw);
+          if (k == null) {
+            throw new BadValue(Verify.Kind.names() + " (the checksums mqroute load computes)");
+          }
+          return k;
+        },
+        Verify.Kind.names());
+    value("do_verify", FioValues::bool, "0 or 1");
+    value("verify_fatal", FioValues::bool, "0 or 1");
   }
 
   /** Real fio job options that mqroute does not model. */
@@ -166,7 +178,6 @@ final class FioOptions {
           "thinktime_iotime",
           "unified_rw_reporting",
           "unit_base",
-          "verify",
           "write_bw_log",
           "write_hist_log",
           "write_iops_log",

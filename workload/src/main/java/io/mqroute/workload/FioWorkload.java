@@ -172,6 +172,17 @@ public final class FioWorkload implements Workload {
               + j.nrfiles()
               + " is not modelled (each job clone has one file); remove it or use numjobs");
     }
+    if (j.verify().enabled()) {
+      throw new FioParseException(
+          file.source(),
+          j.line(),
+          "job "
+              + j.name()
+              + ": verify="
+              + j.verify().kind().fioName()
+              + " is not supported in the model (its requests carry no data); "
+              + "mqroute load verifies through a cluster");
+    }
     boolean directSet =
         j.explicitOptions().containsKey("direct") || file.globalOptions().containsKey("direct");
     if (directSet && !j.direct()) {

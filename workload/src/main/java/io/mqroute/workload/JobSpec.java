@@ -50,6 +50,7 @@ import java.util.Objects;
  * @param directory {@code directory}, {@code ""} when unset (recorded)
  * @param percentiles {@code percentile_list} (default fio's 17 percentiles)
  * @param kbBase {@code kb_base}, 1024 or 1000
+ * @param verify {@code verify=} and its companions ({@link Verify#OFF} without them)
  * @param line the line of the job's {@code [section]} (argument index on a command line)
  * @param explicitOptions the options written in this job's own section, canonical names, values as
  *     written ({@code ""} for a bare flag), in order: fio's JSON {@code "job options"}
@@ -89,6 +90,7 @@ public record JobSpec(
     String directory,
     PercentileList percentiles,
     int kbBase,
+    Verify verify,
     int line,
     Map<String, String> explicitOptions) {
 
@@ -102,6 +104,7 @@ public record JobSpec(
     Objects.requireNonNull(cpusAllowed, "cpusAllowed");
     Objects.requireNonNull(cpusAllowedPolicy, "cpusAllowedPolicy");
     Objects.requireNonNull(percentiles, "percentiles");
+    Objects.requireNonNull(verify, "verify");
     description = description == null ? "" : description;
     filename = filename == null ? "" : filename;
     directory = directory == null ? "" : directory;

@@ -227,6 +227,10 @@ final class JobSpecResolver {
         value(eff, "directory", ""),
         value(eff, "percentile_list", PercentileList.FIO_DEFAULT),
         kbBase,
+        new Verify(
+            value(eff, "verify", Verify.Kind.NONE),
+            value(eff, "do_verify", true),
+            value(eff, "verify_fatal", false)),
         section.line(),
         writtenOptions(own));
   }

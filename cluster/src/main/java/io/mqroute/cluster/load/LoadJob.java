@@ -6,6 +6,7 @@ import io.mqroute.cluster.load.LoadJobProtocol.CompletedBatch;
 import io.mqroute.cluster.load.LoadJobProtocol.Finished;
 import io.mqroute.cluster.load.LoadJobProtocol.Run;
 import io.mqroute.cluster.load.LoadJobProtocol.Stop;
+import io.mqroute.cluster.load.LoadJobProtocol.VerifyReport;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Completion;
@@ -20,6 +21,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.SplittableRandom;
@@ -73,7 +75,21 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
     }
   }
 
-  private record Issued(Direction direction, int bytes) {}
+  /**
+   * A request in flight; with verification, its block, and the write it carries (a write) or must
+   * return (a read; 0 when nothing is known).
+   */
+  private record Issued(Direction direction, int bytes, long offset, int block, long generation) {
+    Issued(Direction direction, int bytes) {
+      this(direction, bytes, 0, -1, 0);
+    }
+  }
+
+  /** The job's phases: fio writes, then (do_verify) reads back what it wrote. */
+  private enum Phase {
+    MAIN,
+    VERIFY
+  }
 
   private final Settings s;
   private final TimerScheduler<Command> timers;
@@ -91,6 +107,56 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
   private long nextSeqBlock;
   private long abandoned;
   private boolean stopped;
+
+  // verify= (null when off): the block contents and what this clone has written
+  private final BlockVerifier verifier;
+  private final WrittenBlocks written;
+  private Phase phase = Phase.MAIN;
+  private int verifyCursor;
+  private long verified;
+  private long verifyErrors;
+  private final List<String> firstVerifyErrors = new ArrayList<>();
+  private boolean fatalStop;
+
+  /**
+   * Why {@code j}'s {@code verify=} cannot run in a load job, or null (also when it is off): the
+   * load command refuses those with the job file's line.
+   */
+  public static String verifyProblem(JobSpec j) {
+    if (!j.verify().enabled()) {
+      return null;
+    }
+    String v = "verify=" + j.verify().kind().fioName();
+    if (!j.rw().writes()) {
+      return v
+          + " with rw="
+          + j.rw().fioName()
+          + " (mqroute load checks what the same job wrote: use a writing rw=)";
+    }
+    if (j.blockSizeRead() != j.blockSizeWrite()) {
+      return v + " with different read and write block sizes (one bs= for both)";
+    }
+    long bs = j.blockSizeWrite();
+    if (bs < BlockVerifier.minBlockBytes(j.verify().kind()) || bs > Request.MAX_DATA) {
+      return v
+          + " with bs="
+          + bs
+          + " (verified blocks are "
+          + BlockVerifier.minBlockBytes(j.verify().kind())
+          + " to "
+          + Request.MAX_DATA
+          + " bytes: each travels in one wire message)";
+    }
+    if (j.ioRegionBytes() / bs > WrittenBlocks.MAX_BLOCKS) {
+      return v
+          + " over "
+          + j.ioRegionBytes() / bs
+          + " blocks (a verifying clone tracks at most "
+          + WrittenBlocks.MAX_BLOCKS
+          + ": lower size=)";
+    }
+    return null;
+  }
 
   public static Behavior<Command> create(Settings settings) {
     return Behaviors.setup(ctx -> Behaviors.withTimers(t -> new LoadJob(ctx, t, settings)));
@@ -111,6 +177,14 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
     // time_based runs until runtime; otherwise size (per loop) bytes, capped by runtime when one is
     // set
     this.budget = j.timeBased() ? Long.MAX_VALUE : blocks * Math.max(1, j.loops());
+    if (j.verify().enabled()) {
+      // mqroute load refuses what these would reject (LoadCommand), with the file and line
+      this.verifier = new BlockVerifier(j.verify().kind(), s.pid(), s.pid(), (int) bs);
+      this.written = new WrittenBlocks(blocks);
+    } else {
+      this.verifier = null;
+      this.written = null;
+    }
     ctx.watch(s.router());
   }
 
@@ -157,37 +231,82 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
     if (s.job().runtimeNs() > 0) {
       timers.startSingleTimer(Stop.ISSUE, Duration.ofNanos(ramp + s.job().runtimeNs()));
     }
-    for (int i = 0; i < s.job().inFlight() && canIssue(); i++) {
-      issue();
-    }
+    fill();
     send();
     return finishIfDone();
   }
 
   private boolean canIssue() {
+    if (phase == Phase.VERIFY) {
+      return !fatalStop && written.nextAcked(verifyCursor) >= 0;
+    }
     return !stopped && issued < budget;
   }
 
-  private void issue() {
+  /** Issues up to the job's depth, as long as it may (a verifying job also needs a free block). */
+  private void fill() {
+    while (inFlight.size() < s.job().inFlight() && canIssue() && issue()) {}
+  }
+
+  /** Issues one request; false when every block has a request in flight (verification only). */
+  private boolean issue() {
     JobSpec j = s.job();
+    if (phase == Phase.VERIFY) {
+      int block = written.nextAcked(verifyCursor);
+      verifyCursor = block + 1;
+      if (written.free(block) != block) {
+        return true; // in flight already? not in this phase: nothing else runs; skip it
+      }
+      return issueOn(Direction.READ, block);
+    }
     boolean read = random.nextDouble() < j.readFraction();
     Direction d = read ? Direction.READ : Direction.WRITE;
-    int bytes = (int) j.blockSize(d);
     long block = j.isRandom() ? random.nextLong(blocks) : nextSeqBlock++ % blocks;
+    if (written != null) {
+      int free = written.free((int) block);
+      if (free < 0) {
+        if (!j.isRandom()) {
+          nextSeqBlock--;
+        }
+        return false;
+      }
+      block = free;
+    }
+    return issueOn(d, block);
+  }
+
+  private boolean issueOn(Direction d, long block) {
+    JobSpec j = s.job();
+    int bytes = (int) j.blockSize(d);
+    long offset = j.offset() + block * bytes;
     long id = issued++;
-    inFlight.put(id, new Issued(d, bytes));
+    byte[] data = null;
+    Issued what;
+    if (written == null) {
+      what = new Issued(d, bytes);
+    } else if (d == Direction.WRITE) {
+      long generation = written.startWrite((int) block);
+      data = verifier.block(offset, generation);
+      what = new Issued(d, bytes, offset, (int) block, generation);
+    } else {
+      what = new Issued(d, bytes, offset, (int) block, written.startRead((int) block));
+    }
+    inFlight.put(id, what);
     s.stats().markDepth(inFlight.size());
     out.add(
         new Request(
             id,
-            read ? Op.READ : Op.WRITE,
+            d == Direction.READ ? Op.READ : Op.WRITE,
             s.pid(),
-            j.offset() + block * bytes,
+            offset,
             bytes,
             !j.isForeground(),
             s.pid(),
             clock.nanoTime(),
-            null));
+            null,
+            written != null,
+            data));
+    return true;
   }
 
   /**
@@ -199,11 +318,7 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
       return;
     }
     ActorRef<RequestBatch> router = (ActorRef<RequestBatch>) (ActorRef<?>) s.router();
-    for (int from = 0; from < out.size(); from += RequestBatch.MAX_SIZE) {
-      router.tell(
-          new RequestBatch(
-              out.subList(from, Math.min(out.size(), from + RequestBatch.MAX_SIZE)), batchSelf));
-    }
+    RequestBatch.split(out, batchSelf).forEach(router::tell);
     out.clear();
   }
 
@@ -213,8 +328,34 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
       return; // ended already (router gone or abandoned)
     }
     record(i, done.status(), clock.nanoTime() - done.submitNanos());
-    if (canIssue()) {
-      issue();
+    if (written != null) {
+      verifyEnded(i, done);
+    }
+    fill();
+  }
+
+  /** A verifying job's request has ended: note the write, or check what the read returned. */
+  private void verifyEnded(Issued i, Completion done) {
+    if (i.direction() == Direction.WRITE) {
+      written.writeEnded(i.block(), i.generation(), done.status().isOk());
+      return;
+    }
+    written.readEnded(i.block());
+    if (!done.status().isOk() || i.generation() <= 0) {
+      return; // nothing to compare: an error is counted as one, an unwritten block is not checked
+    }
+    verified++;
+    String problem = verifier.check(done.data(), i.offset(), i.generation());
+    if (problem == null) {
+      return;
+    }
+    verifyErrors++;
+    if (firstVerifyErrors.size() < 10) {
+      firstVerifyErrors.add(s.job().name() + " (pid " + s.pid() + "): " + problem);
+    }
+    if (s.job().verify().fatal()) {
+      fatalStop = true; // verify_fatal: the job stops at the first mismatch
+      stopped = true;
     }
   }
 
@@ -240,6 +381,7 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
             inFlight.size());
     endAll(Status.ENOTCONN);
     stopped = true;
+    fatalStop = true; // no verify phase without a router
     return finishIfDone();
   }
 
@@ -272,6 +414,20 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
     if (replyTo == null) {
       return this;
     }
+    if (phase == Phase.MAIN
+        && !canIssue()
+        && inFlight.isEmpty()
+        && written != null
+        && s.job().verify().doVerify()
+        && !fatalStop
+        && written.ackedCount() > 0) {
+      // do_verify: every write has ended; read back each block whose write was acknowledged
+      phase = Phase.VERIFY;
+      timers.cancel(Stop.DRAIN);
+      timers.cancel(Stop.ISSUE);
+      fill();
+      send();
+    }
     if (!canIssue() && inFlight.isEmpty()) {
       if (timers.isTimerActive(Stop.RAMP_DONE)) {
         // the job ended within its ramp time: an empty window, as fio reports it
@@ -279,7 +435,12 @@ public final class LoadJob extends AbstractBehavior<LoadJobProtocol.Command> {
         s.stats().openWindow(now());
       }
       s.stats().closeWindow(Math.max(now(), s.stats().windowStartNs()));
-      replyTo.tell(new Finished(s.stats(), Map.copyOf(byStatus), abandoned));
+      replyTo.tell(
+          new Finished(
+              s.stats(),
+              Map.copyOf(byStatus),
+              abandoned,
+              new VerifyReport(verified, verifyErrors, List.copyOf(firstVerifyErrors))));
       return Behaviors.stopped();
     }
     if (!canIssue() && !timers.isTimerActive(Stop.DRAIN)) {

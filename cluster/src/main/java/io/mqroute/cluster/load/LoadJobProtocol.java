@@ -4,6 +4,7 @@ import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Status;
+import java.util.List;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -18,7 +19,16 @@ public final class LoadJobProtocol {
   public record Run(ActorRef<Finished> replyTo) implements Command {}
 
   /** The job's statistics (window closed), errors by status and how many were abandoned. */
-  public record Finished(JobStats stats, Map<Status, Long> byStatus, long abandoned) {}
+  public record Finished(
+      JobStats stats, Map<Status, Long> byStatus, long abandoned, VerifyReport verify) {}
+
+  /**
+   * What {@code verify=} found: blocks read back and checked, mismatches, and the first few of them
+   * in fio's words (at most 10 per clone).
+   */
+  public record VerifyReport(long checked, long errors, List<String> first) {
+    public static final VerifyReport NONE = new VerifyReport(0, 0, List.of());
+  }
 
   record Completed(Completion completion) implements Command {}
 

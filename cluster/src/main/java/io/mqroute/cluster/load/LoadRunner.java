@@ -32,7 +32,11 @@ public final class LoadRunner {
    * The outcome: statistics per clone (job order), ends by status, abandoned requests, wall time.
    */
   public record Result(
-      List<JobStats> clones, Map<Status, Long> byStatus, long abandoned, long wallNanos) {
+      List<JobStats> clones,
+      Map<Status, Long> byStatus,
+      long abandoned,
+      long wallNanos,
+      LoadJobProtocol.VerifyReport verify) {
     public long requests() {
       return byStatus.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -87,6 +91,9 @@ public final class LoadRunner {
     List<JobStats> clones = new ArrayList<>();
     Map<Status, Long> byStatus = new EnumMap<>(Status.class);
     long abandoned = 0;
+    long checked = 0;
+    long verifyErrors = 0;
+    List<String> firstErrors = new ArrayList<>();
     int pid = 0;
     int runSeq = 0;
     for (int group = 0; group < file.groupCount(); group++) {
@@ -116,12 +123,22 @@ public final class LoadRunner {
             f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         done.byStatus().forEach((s, n) -> byStatus.merge(s, n, Long::sum));
         abandoned += done.abandoned();
+        checked += done.verify().checked();
+        verifyErrors += done.verify().errors();
+        done.verify().first().stream()
+            .limit(Math.max(0, 10 - firstErrors.size()))
+            .forEach(firstErrors::add);
       }
       pid =
           0; // pids count over all jobs in job order, whatever the group: recount in the next group
     }
     // job order: clones were added group by group
     clones.sort(Comparator.comparingInt(s -> s.info().pid()));
-    return new Result(clones, Map.copyOf(byStatus), abandoned, NanoClock.SYSTEM.nanoTime() - base);
+    return new Result(
+        clones,
+        Map.copyOf(byStatus),
+        abandoned,
+        NanoClock.SYSTEM.nanoTime() - base,
+        new LoadJobProtocol.VerifyReport(checked, verifyErrors, List.copyOf(firstErrors)));
   }
 }

@@ -17,14 +17,18 @@ import org.apache.pekko.actor.typed.ActorRef;
  *
  * <pre>
  *   id varlong+ · op varint+ · fileId varlong(zigzag) · offset varlong+ · length varint+ · flags byte
- *   (bit 0 background, bit 1 reply address follows) · cpu varint(zigzag) · submitNanos varlong(zigzag)
- *   · [reply address: bounded string]
+ *   (bit 0 background, bit 1 reply address follows, bit 2 carries data) · cpu varint(zigzag)
+ *   · submitNanos varlong(zigzag) · [reply address: bounded string] · [a write's data: length bytes]
  * </pre>
+ *
+ * A data-carrying write's bytes are exactly {@code length} long, and {@code length} is checked
+ * against {@link Request#MAX_DATA} and the bytes left in the frame before they are read.
  */
 final class RequestSerializer extends Serializer<Request> {
   private static final Op[] OPS = Op.values();
   private static final int BACKGROUND = 1;
   private static final int REPLY = 2;
+  private static final int DATA = 4;
 
   private final ActorRefSerializer refs;
 
@@ -40,11 +44,17 @@ final class RequestSerializer extends Serializer<Request> {
     out.writeVarLong(r.fileId(), false);
     out.writeVarLong(r.offset(), true);
     out.writeVarInt(r.length(), true);
-    out.writeByte((r.background() ? BACKGROUND : 0) | (r.replyTo() != null ? REPLY : 0));
+    out.writeByte(
+        (r.background() ? BACKGROUND : 0)
+            | (r.replyTo() != null ? REPLY : 0)
+            | (r.carriesData() ? DATA : 0));
     out.writeVarInt(r.cpu(), false);
     out.writeVarLong(r.submitNanos(), false);
     if (r.replyTo() != null) {
       refs.write(kryo, out, r.replyTo());
+    }
+    if (r.data() != null) {
+      out.writeBytes(r.data());
     }
   }
 
@@ -60,14 +70,37 @@ final class RequestSerializer extends Serializer<Request> {
     long offset = in.readVarLong(true);
     int length = in.readVarInt(true);
     int flags = in.readByte();
-    if ((flags & ~(BACKGROUND | REPLY)) != 0) {
+    if ((flags & ~(BACKGROUND | REPLY | DATA)) != 0) {
       throw new KryoException("invalid request flags " + flags);
     }
     int cpu = in.readVarInt(false);
     long submit = in.readVarLong(false);
     ActorRef<Completion> reply =
         (flags & REPLY) != 0 ? (ActorRef<Completion>) refs.read(kryo, in, null) : null;
-    return new Request(
-        id, OPS[op], fileId, offset, length, (flags & BACKGROUND) != 0, cpu, submit, reply);
+    boolean carries = (flags & DATA) != 0;
+    byte[] data = null;
+    if (carries && OPS[op] == Op.WRITE) {
+      if (length > Request.MAX_DATA || length > in.limit() - in.position()) {
+        throw new KryoException(
+            "write data of " + length + " bytes: more than the frame holds or MAX_DATA allows");
+      }
+      data = in.readBytes(length);
+    }
+    try {
+      return new Request(
+          id,
+          OPS[op],
+          fileId,
+          offset,
+          length,
+          (flags & BACKGROUND) != 0,
+          cpu,
+          submit,
+          reply,
+          carries,
+          data);
+    } catch (IllegalArgumentException e) {
+      throw new KryoException("invalid request: " + e.getMessage());
+    }
   }
 }

@@ -303,6 +303,94 @@ class KryoCodecTest {
     return i;
   }
 
+  private static Request dataWrite(long id, int length) {
+    byte[] data = new byte[length];
+    new SplittableRandom(id).nextBytes(data);
+    return new Request(
+        id,
+        Op.WRITE,
+        Long.MIN_VALUE,
+        Long.MAX_VALUE,
+        length,
+        true,
+        -1,
+        Long.MIN_VALUE,
+        null,
+        true,
+        data);
+  }
+
+  @Test
+  void dataTravelsWithAWriteAndBackWithARead() {
+    Request write = dataWrite(9, 4096);
+    Request decoded = (Request) codec.decode(codec.encode(write));
+    assertThat(decoded).isEqualTo(write);
+    assertThat(decoded.data()).isEqualTo(write.data()).isNotSameAs(write.data());
+    Request read = new Request(10, Op.READ, 3, 0, 4096, false, 1, 7, null, true, null);
+    assertThat(codec.decode(codec.encode(read))).isEqualTo(read);
+    Completion back = new Completion(10, Status.OK, 1, 2, 3, 0, write.data());
+    assertThat(codec.decode(codec.encode(back))).isEqualTo(back);
+    // without data a completion keeps its old bytes (goldenBytes): only the new flag is new
+    assertThat(codec.encode(new Completion(10, Status.OK, 1, 2, 3, 0)).length)
+        .isEqualTo(codec.encode(back).length - 4096 - 2);
+  }
+
+  @Test
+  void splitBatchesOfTheLargestDataFitInOneFrameEach() {
+    List<Request> writes = new java.util.ArrayList<>();
+    List<Completion> reads = new java.util.ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      Request w = dataWrite(Long.MIN_VALUE + i, Request.MAX_DATA - i);
+      writes.add(w);
+      reads.add(
+          new Completion(
+              Long.MIN_VALUE,
+              Status.OK,
+              Long.MIN_VALUE,
+              Long.MAX_VALUE,
+              Long.MIN_VALUE,
+              Integer.MIN_VALUE,
+              w.data()));
+    }
+    List<RequestBatch> rb = RequestBatch.split(writes, null);
+    List<CompletionBatch> cb = CompletionBatch.split(reads);
+    assertThat(rb).hasSizeGreaterThan(1);
+    assertThat(rb.stream().mapToInt(b -> b.requests().size()).sum()).isEqualTo(40);
+    assertThat(cb.stream().mapToInt(b -> b.completions().size()).sum()).isEqualTo(40);
+    for (RequestBatch b : rb) {
+      assertThat(codec.decode(codec.encode(b))).isEqualTo(b); // encode fails over MAX bytes
+    }
+    for (CompletionBatch b : cb) {
+      assertThat(codec.decode(codec.encode(b))).isEqualTo(b);
+    }
+    // length-only requests still go 1,024 to a batch
+    List<Request> small = Collections.nCopies(2500, WireSamples.REQUEST);
+    assertThat(RequestBatch.split(small, null))
+        .extracting(b -> b.requests().size())
+        .containsExactly(1024, 1024, 452);
+  }
+
+  @Test
+  void aForgedDataLengthIsRejectedWithoutAllocating() {
+    // a write that claims 32 KiB of data with 4 bytes left in the frame
+    Request w = dataWrite(1, Request.MAX_DATA);
+    byte[] full = codec.encode(w);
+    byte[] cut = Arrays.copyOf(full, full.length - Request.MAX_DATA + 4);
+    assertThatThrownBy(() -> codec.decode(cut))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("more than the frame holds");
+    // a completion that announces data beyond MAX_DATA
+    Completion c = new Completion(1, Status.OK, 1, 2, 3, 0, new byte[8]);
+    byte[] b = codec.encode(c);
+    // the data length varint sits 8 bytes before the end: make it 2^21 (3-byte varint)
+    byte[] forged = Arrays.copyOf(b, b.length + 2);
+    System.arraycopy(new byte[] {(byte) 0x80, (byte) 0x80, 0x01}, 0, forged, b.length - 9, 3);
+    assertThatThrownBy(() -> codec.decode(forged)).isInstanceOf(WireFormatException.class);
+    assertThatThrownBy(
+            () -> new Request(1, Op.WRITE, 0, 0, 8, false, 0, 0, null, true, new byte[7]))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   private static String hex(byte[] b) {
     return HexFormat.of().formatHex(b);
   }
