@@ -65,7 +65,9 @@ class ClusterDemoTest {
             "--base-port",
             Integer.toString(base),
             "--keys",
-            dir.resolve("keys").toString());
+            dir.resolve("keys").toString(),
+            "--data",
+            dir.resolve("demo").toString());
     Process demo =
         new ProcessBuilder(cmd)
             .directory(repositoryRoot().toFile())
@@ -132,6 +134,41 @@ class ClusterDemoTest {
     JsonNode after = get(base + 1000);
     assertThat(after.get("requests").asLong()).isGreaterThanOrEqualTo(512);
     assertThat(after.get("errors").asLong()).isZero();
+
+    // both devices serve one data directory: write-then-verify through the router reads every
+    // block back as written, whichever device the round robin picks for the read
+    Path verify = dir.resolve("verify.fio");
+    Files.writeString(
+        verify,
+        """
+        [verify]
+        ioengine=libaio
+        rw=randwrite
+        bs=4k
+        size=1m
+        iodepth=16
+        numjobs=2
+        verify=crc32c
+        """);
+    StringWriter vout = new StringWriter();
+    int verified =
+        Main.execute(
+            new String[] {
+              "load",
+              "--seeds",
+              "127.0.0.1:" + base,
+              "--keys",
+              dir.resolve("keys").toString(),
+              verify.toString()
+            },
+            new PrintWriter(vout, true),
+            new PrintWriter(err, true));
+    System.out.print(vout);
+    assertThat(verified).as(vout + err.toString()).isZero();
+    assertThat(vout.toString())
+        .containsPattern("verify: [1-9][0-9]* blocks read back and checked, 0 errors");
+    assertThat(dir.resolve("demo/data/f-1")).as("one directory for both devices").isRegularFile();
+    assertThat(dir.resolve("demo/device-a")).doesNotExist();
 
     demo.destroy(); // SIGTERM: the demo's shutdown hook sends SIGTERM to each node
     assertThat(demo.waitFor(STOP.toSeconds(), TimeUnit.SECONDS))
