@@ -9,6 +9,7 @@ import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.strategy.Durations;
 import io.mqroute.workload.FioWorkload;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -41,6 +42,23 @@ public final class ChaosRun {
           0);
     }
     return check(profile, seed, r);
+  }
+
+  /**
+   * The same seed's machine on the real clock and real dispatchers (the chaos controller's events
+   * at their real instants), unchecked: the contract test compares it with {@link #machine}.
+   */
+  static MachineResult machineInRealTime(ChaosProfile profile, long seed, Duration wallTimeout) {
+    FioWorkload workload = profile.workload();
+    List<JobPlan> plans = workload.plans(profile.machine());
+    return MachineRun.runRealTime(
+        "chaos-rt-" + seed,
+        profile.machine(),
+        plans,
+        i -> workload.newStats(plans.get(i)),
+        seed,
+        ChaosController.perturbation(profile),
+        wallTimeout);
   }
 
   /** The machine's own result of one seed, unchecked. */

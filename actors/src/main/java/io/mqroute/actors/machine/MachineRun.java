@@ -222,6 +222,21 @@ public final class MachineRun {
       IntFunction<JobStats> stats,
       long seed,
       Duration wallTimeout) {
+    return runRealTime(name, spec, plans, stats, seed, null, wallTimeout);
+  }
+
+  /**
+   * As {@link #runRealTime(String, MachineSpec, List, IntFunction, long, Duration)}, with a
+   * perturbation (the chaos controller) acting on the machine on the real clock.
+   */
+  public static MachineResult runRealTime(
+      String name,
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      Perturbation perturbation,
+      Duration wallTimeout) {
     Config config =
         ClockMode.REAL_PRECISE
             .config()
@@ -232,7 +247,9 @@ public final class MachineRun {
     try {
       CompletableFuture<MachineResult> result = new CompletableFuture<>();
       system.systemActorOf(
-          Machine.create(spec, plans, stats, seed, result), "machine", SimDispatcher.selector());
+          Machine.create(spec, plans, stats, seed, result, perturbation),
+          "machine",
+          SimDispatcher.selector());
       return result.get(wallTimeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       throw new IllegalStateException(
