@@ -195,7 +195,9 @@ class VerifyThroughRouterTest {
             + " restarted queue%n",
         r.byStatus(), r.verify().checked(), r.verify().errors(), servedAfter);
     r.verify().first().forEach(System.out::println);
-    assertThat(r.byStatus()).containsKey(Status.OK).containsOnlyKeys(Status.OK, Status.ENOTCONN);
+    assertThat(r.byStatus()).containsKey(Status.OK);
+    // requests in flight on the stopped queue may end ENOTCONN (their blocks are then not checked)
+    assertThat(r.byStatus().keySet()).isSubsetOf(Status.OK, Status.ENOTCONN);
     assertThat(servedAfter).as("the restarted queue took requests").isPositive();
     assertThat(r.verify().checked()).isGreaterThan(100);
     assertThat(r.verify().errors()).as(String.join("\n", r.verify().first())).isZero();
