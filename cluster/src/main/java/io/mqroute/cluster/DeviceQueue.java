@@ -1,21 +1,25 @@
 package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
-import io.mqroute.cluster.DeviceQueueProtocol.Accepted;
+import io.mqroute.actors.device.Device;
+import io.mqroute.actors.device.FixedDevice;
+import io.mqroute.actors.device.IoDevice;
+import io.mqroute.actors.machine.CoreProtocol;
+import io.mqroute.actors.machine.FlowProtocol;
+import io.mqroute.actors.machine.PassThroughCore;
+import io.mqroute.actors.machine.Poller;
+import io.mqroute.actors.machine.RequestQueue;
 import io.mqroute.cluster.DeviceQueueProtocol.Command;
 import io.mqroute.cluster.DeviceQueueProtocol.Drain;
-import io.mqroute.cluster.DeviceQueueProtocol.Executed;
-import io.mqroute.cluster.DeviceQueueProtocol.ExecutedIo;
 import io.mqroute.cluster.DeviceQueueProtocol.Flush;
+import io.mqroute.cluster.DeviceQueueProtocol.FromQueue;
 import io.mqroute.cluster.DeviceQueueProtocol.GetStats;
-import io.mqroute.cluster.DeviceQueueProtocol.RetryTick;
+import io.mqroute.cluster.DeviceQueueProtocol.QueueStatsFor;
 import io.mqroute.cluster.DeviceQueueProtocol.Settled;
 import io.mqroute.cluster.DeviceQueueProtocol.Stats;
 import io.mqroute.cluster.DeviceQueueProtocol.Submit;
 import io.mqroute.cluster.DeviceQueueProtocol.SubmitBatch;
-import io.mqroute.policies.queue.RingQueue;
 import io.mqroute.policies.random.SeededRandom;
-import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
@@ -28,12 +32,12 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executor;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.Address;
@@ -57,35 +61,19 @@ import org.apache.pekko.cluster.MemberStatus;
 import org.apache.pekko.cluster.typed.Cluster;
 
 /**
- * One request queue on a device node (role {@code device}): registers a {@link Request} endpoint
- * under {@link #QUEUES} with the Receptionist, serves each request on its {@link Backend} and
- * answers one {@link Completion} (stamped with this queue's index) to {@link Request#replyTo()}.
+ * One request queue on a device node (role {@code device}): the model's own queue actors, run on
+ * the real clock behind a thin transport shell. This actor registers a {@link Request} endpoint
+ * under {@link #QUEUES} with the Receptionist and hands every request to a child {@link
+ * RequestQueue} — the same ring, overflow list, full-ring strategy, ENOMEM policy and ring → poller
+ * Pekko Stream as in virtual time, with the same {@link DeviceRules} — whose {@link Poller} serves
+ * it on the device: {@code null} is the model's {@code fixed(service-delay)} device, {@code file} a
+ * real {@link IoDevice} on the blocking-I/O dispatcher. The queue's harvest and end run on a {@link
+ * PassThroughCore} (the real CPU does that work), and its {@code Ended} comes back here, where it
+ * becomes the router's {@link Completion}.
  *
- * <p>Queueing: the same {@link RingQueue} as the virtual-time queue actor decides, with the same
- * settings ({@link DeviceRules}: {@code full-ring}, {@code enqueue-error}, {@code
- * enomem-probability}). At most {@code ringSize} requests are on the backend at once (the ring's
- * slots); requests beyond that wait on the overflow list, as the kernel parks requests on a full
- * ring. Under refill-on-completion (the default) the completions of one message move waiting
- * requests onto the freed slots from the head, and the first that does not fit goes back to the
- * tail (virtio_fs_request_dispatch_work); under delayed-retry only a timer (real time here) does.
- * An injected {@code -ENOMEM} ends the request with {@link Status#ENOMEM} in its completion ({@code
- * fail}) or parks it ({@code requeue}, allowed only with delayed-retry: with refill-on-completion
- * it can strand a request on an empty ring). The overflow list is unbounded because the queue never
- * refuses a request; what bounds it in practice is the submitters' own window (the host's clients),
- * not this actor. The requests one message puts on the ring are started in the {@code dispatch}
- * order ({@code fifo}, or {@code lifo-per-batch}, the seed 004 bug).
- *
- * <p>Blocking I/O never runs on the actor's dispatcher: the {@code file} backend's calls run on
- * {@code pekko.actor.default-blocking-io-dispatcher} and their result comes back as a message. The
- * requests started while handling one message (a batch, or the overflow that a completion lets in)
- * go to the pool in tasks of up to {@value #IO_PER_TASK}, each answered with one message: a thread
- * hand-over per few requests rather than per 4 KiB read, and still several I/Os at once.
- *
- * <p>Batches: a host router sends a {@link RequestBatch} (its requests answered together to the
- * batch's {@code replyTo}); the queue answers those with {@link CompletionBatch}es: completions for
- * one router accumulate until a {@code Flush} that the queue sends itself when the first one is
- * added, so everything that completed while the mailbox was busy leaves in one message. Single
- * {@link Request}s are answered one by one.
+ * <p>What is cluster-specific stays here: membership checks on every sender, local request ids (two
+ * routers may reuse one), batching completions per router until a self-sent {@code Flush}, the
+ * graceful drain, metrics. Nothing here decides about queueing.
  *
  * <p>Graceful stop (coordinated shutdown, e.g. SIGTERM): in the {@code service-requests-done}
  * phase, before the node leaves the cluster, the queue tells the routers it served that it is
@@ -132,14 +120,24 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
    * @param ringSize requests on the backend at once, >= 1
    * @param backend where requests are served
    * @param rules what the ring queue decides with
+   * @param pollers the poller's workers (the model's {@code queues.pollers}): requests it serves at
+   *     once; what arrives while all are busy is the next batch, started in {@code dispatch} order
    */
-  public record Settings(int index, int ringSize, Backend backend, DeviceRules rules) {
+  public record Settings(int index, int ringSize, Backend backend, DeviceRules rules, int pollers) {
     public Settings {
       if (ringSize < 1) {
         throw new IllegalArgumentException("ringSize must be >= 1, was " + ringSize);
       }
+      if (pollers < 1) {
+        throw new IllegalArgumentException("pollers must be >= 1, was " + pollers);
+      }
       Objects.requireNonNull(backend, "backend");
       Objects.requireNonNull(rules, "rules");
+    }
+
+    /** A worker per ring slot: everything on the ring is on the device at once. */
+    public Settings(int index, int ringSize, Backend backend, DeviceRules rules) {
+      this(index, ringSize, backend, rules, ringSize);
     }
 
     /** With {@link DeviceRules#DEFAULT}. */
@@ -149,7 +147,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
 
     /** The same settings for the queue {@code i}. */
     public Settings withIndex(int i) {
-      return new Settings(i, ringSize, backend, rules);
+      return new Settings(i, ringSize, backend, rules, pollers);
     }
 
     /**
@@ -173,29 +171,29 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 throw new IllegalArgumentException(
                     "mqroute.cluster.device.backend must be null or file, was " + kind);
           };
-      return new Settings(index, c.getInt("ring-size"), backend, DeviceRules.fromConfig(c));
+      int ring = c.getInt("ring-size");
+      int pollers = c.hasPath("pollers") ? c.getInt("pollers") : ring;
+      if (pollers < 1 || pollers > 65_536) {
+        throw new IllegalArgumentException(
+            "mqroute.cluster.device.pollers must be 1..65536, was " + pollers);
+      }
+      return new Settings(index, ring, backend, DeviceRules.fromConfig(c), pollers);
     }
   }
 
   private final int index;
-  private final Backend backend;
-  private final DispatchOrder dispatch;
-  private final RingQueue<Accepted> ring;
+  private final int ringSize;
+  private final ActorRef<FlowProtocol.QueueCommand> queue;
 
-  /** File requests served one after the other by one blocking task (see submitIo). */
-  static final int IO_PER_TASK = 8;
+  /** A request handed to the queue under a local id: who asked, and under which id. */
+  private record Pending(
+      long id, ActorRef<CompletionBatch> batchReply, ActorRef<Completion> reply, long accepted) {}
+
+  private final HashMap<Long, Pending> pending = new HashMap<>();
+  private long nextLocalId;
 
   private final NanoClock clock;
   private final TimerScheduler<Command> timers;
-  private final Executor blocking;
-  // requests the ring took while handling the current message, started at its end (startRinged);
-  // and the list
-  // being started (swapped, since starting a zero-delay request completes it and may refill)
-  private ArrayList<Accepted> ringed = new ArrayList<>();
-  private ArrayList<Accepted> starting = new ArrayList<>();
-  private int[] startOrder = new int[16];
-  // file I/O started while handling the current message, submitted at its end (submitIo)
-  private final ArrayList<Accepted> ioBatch = new ArrayList<>();
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
@@ -203,15 +201,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   // is in flight
   private final HashSet<ActorRef<CompletionBatch>> routers = new HashSet<>();
   private final ActorRef<Request> endpoint;
+  private final ActorRef<FlowProtocol.QueueStats> statsAdapter;
+  private final ArrayList<ActorRef<Stats>> statsWaiting = new ArrayList<>();
   private final boolean clusterSystem;
   private final Cancellable drainTask;
   private ActorRef<Done> drained;
   private boolean settled;
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
-  // timer keys: request ids are the sender's, and two routers may reuse one, so the queue counts
-  // its own
-  private long timerSeq;
 
   /** A queue that registers itself with the Receptionist on start. */
   public static Behavior<Command> create(Settings settings) {
@@ -222,26 +219,47 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
     super(ctx);
     this.index = s.index();
-    this.backend = s.backend();
-    this.dispatch = s.rules().dispatch();
-    this.ring =
-        RingQueue.newBuilder(new Shell())
-            .ringSize(s.ringSize())
-            .fullRing(s.rules().fullRing())
-            .enqueueError(s.rules().enqueueError())
-            .enomem(
-                s.rules().enomemProbability(),
-                SeededRandom.stream(s.rules().seed(), "device-queue-" + index))
-            .build();
+    this.ringSize = s.ringSize();
     this.clock = NanoClock.SYSTEM;
     this.timers = timers;
-    this.blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
-    // ServiceKey<Request> needs an ActorRef<Request>; the adapter is resolvable from other nodes
-    // like any ref
     this.metrics = NodeMetrics.get(ctx.getSystem());
     this.clusterSystem =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
+    Executor blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
+    ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
+    ActorRef<FlowProtocol.RouterCommand> ends =
+        ctx.messageAdapter(FlowProtocol.RouterCommand.class, FromQueue::new);
+    this.statsAdapter = ctx.messageAdapter(FlowProtocol.QueueStats.class, QueueStatsFor::new);
+    // by default every slot may be on the device at once (pollers = ring size): the ring bounds it,
+    // and a file backend's blocking pool bounds what runs in parallel
+    Behavior<FlowProtocol.PollerCommand> poller =
+        Poller.create(
+            device(s.backend(), blocking),
+            SeededRandom.stream(s.rules().seed(), "device-service-" + index),
+            s.rules().dispatch(),
+            s.pollers(),
+            0,
+            core,
+            SeededRandom.stream(s.rules().seed(), "device-faults-" + index),
+            false);
+    this.queue =
+        ctx.spawn(
+            RequestQueue.create(
+                new RequestQueue.Settings(
+                    index,
+                    0,
+                    s.ringSize(),
+                    s.rules().fullRing(),
+                    s.rules().enqueueError(),
+                    s.rules().enomemProbability(),
+                    0,
+                    false),
+                SeededRandom.stream(s.rules().seed(), "device-queue-" + index),
+                poller,
+                core,
+                ends),
+            "ring");
     // one ref for both adapters (an actor's adapters share it): routers send batches to the
     // registered ref
     this.endpoint = ctx.messageAdapter(Request.class, Submit::new);
@@ -261,6 +279,44 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                     .exceptionally(timeout -> Done.getInstance()));
   }
 
+  /** The model's device for a backend: a fixed service time, or real file I/O. */
+  private static Device device(Backend backend, Executor blocking) {
+    if (backend instanceof NullBackend nb) {
+      return new FixedDevice(nb.serviceDelay().toNanos());
+    }
+    return new FileIo(((FileStore) backend).files(), blocking);
+  }
+
+  /** The {@code file} backend as a real device: each request's I/O on the blocking pool. */
+  private record FileIo(FileBackend files, Executor blocking) implements IoDevice {
+    @Override
+    public CompletionStage<Result> execute(Request r) {
+      return CompletableFuture.supplyAsync(() -> serve(files, r), blocking);
+    }
+
+    @Override
+    public String spec() {
+      return "file(" + files.root() + ")";
+    }
+  }
+
+  /** One request's file I/O: FileBackend answers every error as a status. */
+  static IoDevice.Result serve(FileBackend files, Request r) {
+    if (!r.carriesData()) {
+      return new IoDevice.Result(files.serve(r.op(), r.fileId(), r.offset(), r.length()), null);
+    }
+    if (r.op() == Op.WRITE) {
+      return new IoDevice.Result(
+          files.write(r.fileId(), r.offset(), ByteBuffer.wrap(r.data())), null);
+    }
+    if (r.op() == Op.READ) {
+      ByteBuffer dst = ByteBuffer.allocate(r.length());
+      Status st = files.read(r.fileId(), r.offset(), dst);
+      return new IoDevice.Result(st, st == Status.OK ? dst.array() : null);
+    }
+    return new IoDevice.Result(files.serve(r.op(), r.fileId(), r.offset(), r.length()), null);
+  }
+
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
@@ -270,8 +326,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
               if (!fromMember(m.request().replyTo())) {
                 return this;
               }
-              accept(new Accepted(m.request(), null), clock.nanoTime());
-              return started();
+              accept(m.request(), null, m.request().replyTo(), clock.nanoTime());
+              return this;
             })
         .onMessage(
             SubmitBatch.class,
@@ -287,19 +343,13 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
               }
               long now = clock.nanoTime();
               for (Request r : m.batch().requests()) {
-                accept(new Accepted(r, reply), now);
+                accept(r, reply, null, now);
               }
-              return started();
+              return this;
             })
-        .onMessage(Executed.class, this::onExecuted)
-        .onMessageEquals(
-            RetryTick.INSTANCE,
-            () -> {
-              ring.retry(clock.nanoTime());
-              return started();
-            })
+        .onMessage(FromQueue.class, this::onFromQueue)
         .onMessage(GetStats.class, this::onGetStats)
-        .onMessage(ExecutedIo.class, this::onServedIo)
+        .onMessage(QueueStatsFor.class, this::onQueueStats)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(Drain.class, this::onDrain)
         .onMessageEquals(
@@ -359,12 +409,131 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     return false;
   }
 
+  /** The request goes to the model's queue under a local id; its answer comes back as Ended. */
+  private void accept(
+      Request r, ActorRef<CompletionBatch> batchReply, ActorRef<Completion> reply, long now) {
+    if (drained != null) {
+      // a router had not seen the withdrawal yet: serve it, and wait for quiet again
+      settled = false;
+      timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
+    }
+    long local = nextLocalId++;
+    pending.put(local, new Pending(r.id(), batchReply, reply, now));
+    queue.tell(
+        new FlowProtocol.Enqueue(
+            new Request(
+                local,
+                r.op(),
+                r.fileId(),
+                r.offset(),
+                r.length(),
+                r.background(),
+                r.cpu(),
+                r.submitNanos(),
+                null,
+                r.carriesData(),
+                r.data())));
+    updateGauge();
+  }
+
+  private Behavior<Command> onFromQueue(FromQueue m) {
+    if (m.message() instanceof FlowProtocol.Ended e) {
+      complete(e.request(), e.completion());
+    } else if (m.message() instanceof FlowProtocol.Reroute rr) {
+      // only a hotplug evacuation hands requests back, and a node has no hotplug: not done
+      complete(
+          rr.request(),
+          new Completion(
+              rr.request().id(),
+              Status.ENOTCONN,
+              rr.request().submitNanos(),
+              clock.nanoTime(),
+              clock.nanoTime(),
+              index));
+    }
+    return checkDrained();
+  }
+
+  private void complete(Request local, Completion c) {
+    Pending p = pending.remove(local.id());
+    if (p == null) {
+      return;
+    }
+    byte[] data = c.data();
+    if (data == null && local.carriesData() && local.op() == Op.READ && c.status() == Status.OK) {
+      data = new byte[local.length()]; // the null device stores nothing: a read returns zeros
+    }
+    Completion out =
+        new Completion(
+            p.id(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(), index, data);
+    if (p.batchReply() != null) {
+      ArrayList<Completion> list = outbox.computeIfAbsent(p.batchReply(), k -> new ArrayList<>());
+      list.add(out);
+      if (list.size() == RequestBatch.MAX_SIZE) {
+        CompletionBatch.split(list).forEach(p.batchReply()::tell);
+        list.clear();
+      } else if (!flushPending) {
+        flushPending = true;
+        getContext().getSelf().tell(Flush.INSTANCE);
+      }
+    } else if (p.reply() != null) {
+      p.reply().tell(out);
+    }
+    metrics.completed(c.status(), clock.nanoTime() - p.accepted());
+    updateGauge();
+  }
+
+  /**
+   * In flight on this queue, split at the ring size: the queue itself holds the exact split (ask
+   * {@link GetStats}).
+   */
+  private void updateGauge() {
+    int n = pending.size();
+    gauge.set(Math.min(n, ringSize), Math.max(0, n - ringSize));
+  }
+
+  private Behavior<Command> onFlush() {
+    flushPending = false;
+    for (var e : outbox.entrySet()) {
+      if (!e.getValue().isEmpty()) {
+        CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
+        e.getValue().clear();
+      }
+    }
+    // routers come and go: drop the emptied lists rather than keep one per router ever seen
+    outbox.values().removeIf(ArrayList::isEmpty);
+    return this;
+  }
+
+  private Behavior<Command> onGetStats(GetStats get) {
+    statsWaiting.add(get.replyTo());
+    queue.tell(new FlowProtocol.QueueReport(statsAdapter));
+    return this;
+  }
+
+  private Behavior<Command> onQueueStats(QueueStatsFor m) {
+    FlowProtocol.QueueStats q = m.stats();
+    Stats out =
+        new Stats(
+            q.accepted(),
+            q.completed(),
+            q.onRing(),
+            q.queued(),
+            q.maxOccupancy(),
+            q.overflowWaits(),
+            q.delayedRetries(),
+            q.enomem(),
+            List.copyOf(q.violations()));
+    statsWaiting.forEach(r -> r.tell(out));
+    statsWaiting.clear();
+    return this;
+  }
+
   private Behavior<Command> onDrain(Drain d) {
     drained = d.replyTo();
     // Before deregistering: the routers then know that the queue's leaving the listing is a drain,
-    // not a crash
-    // (which they answer with ENOTCONN at once). Same association as the registry's gossip, so it
-    // comes first.
+    // not a crash (which they answer with ENOTCONN at once). Same association as the registry's
+    // gossip, so it comes first.
     QueueDraining announcement = new QueueDraining(endpoint, nodeUid());
     routers.removeIf(r -> !isMember(r));
     for (ActorRef<CompletionBatch> router : routers) {
@@ -376,12 +545,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   private long nodeUid() {
-    if (!getContext()
-        .getSystem()
-        .settings()
-        .config()
-        .getString("pekko.actor.provider")
-        .equals("cluster")) {
+    if (!clusterSystem) {
       return 0;
     }
     return Cluster.get(getContext().getSystem()).selfMember().uniqueAddress().longUid();
@@ -400,227 +564,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
    * While draining: empty, and settled since the last request arrived? Then the shutdown may go on.
    */
   private Behavior<Command> checkDrained() {
-    if (drained != null && settled && ring.inFlight() == 0) {
+    if (drained != null && settled && pending.isEmpty()) {
       drained.tell(Done.getInstance());
       drained = null;
     }
-    return this;
-  }
-
-  private void accept(Accepted job, long now) {
-    if (drained != null) {
-      // a router had not seen the withdrawal yet: serve it, and wait for quiet again
-      settled = false;
-      timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
-    }
-    ring.enqueue(
-        job, now); // virtio_fs_send_req: a slot (Shell.toRing), the overflow list, or ENOMEM
-  }
-
-  /** What the ring queue's decisions do on a device node (see {@link RingQueue.Port}). */
-  private final class Shell implements RingQueue.Port<Accepted> {
-    @Override
-    public void toRing(Accepted job) {
-      ringed.add(
-          job); // started when the message is handled (startRinged): never inside the ring's own
-      // call
-    }
-
-    @Override
-    public void failNoMemory(Accepted job) {
-      long now = clock.nanoTime();
-      complete(job, now, Status.ENOMEM);
-    }
-
-    @Override
-    public void armRetry(long delayNanos) {
-      timers.startSingleTimer(RetryTick.INSTANCE, Duration.ofNanos(delayNanos));
-    }
-  }
-
-  /**
-   * The end of every message that may have put requests on the ring: start them, update the gauge.
-   */
-  private Behavior<Command> started() {
-    startRinged();
-    submitIo();
-    gauge.set(ring.onRing(), ring.queued());
-    return checkDrained();
-  }
-
-  /**
-   * Starts the requests the ring took, in the dispatch order. A zero-delay null backend completes
-   * them here and now; the completions free their slots and refill (under refill-on-completion),
-   * which may take more.
-   */
-  private void startRinged() {
-    while (!ringed.isEmpty()) {
-      ArrayList<Accepted> batch = ringed;
-      ringed = starting;
-      starting = batch;
-      int n = batch.size();
-      if (startOrder.length < n) {
-        startOrder = new int[Integer.highestOneBit(n) << 1];
-      }
-      for (int i = 0; i < n; i++) {
-        startOrder[i] = i;
-      }
-      dispatch.order(startOrder, 0, n);
-      long dispatchNanos = clock.nanoTime();
-      boolean completedHere = false;
-      for (int i = 0; i < n; i++) {
-        Accepted job = batch.get(startOrder[i]);
-        if (backend instanceof NullBackend nb) {
-          if (nb.serviceDelay().isZero()) {
-            // nothing to wait for: complete here, without a message to self per request
-            ring.complete();
-            complete(job, dispatchNanos, Status.OK);
-            completedHere = true;
-          } else {
-            timers.startSingleTimer(
-                timerSeq++, new Executed(job, dispatchNanos, Status.OK), nb.serviceDelay());
-          }
-        } else {
-          ioBatch.add(job);
-        }
-      }
-      batch.clear();
-      if (completedHere) {
-        ring.refill(clock.nanoTime());
-      }
-    }
-  }
-
-  /**
-   * Sends the file I/O started since the last call to the blocking pool, {@value #IO_PER_TASK}
-   * requests per task: a task serves its requests one after the other, so a full ring still has
-   * several I/Os in progress at once on a real disk, while a page-cache read (a microsecond) does
-   * not pay a thread hand-over of its own.
-   */
-  private void submitIo() {
-    for (int from = 0; from < ioBatch.size(); from += IO_PER_TASK) {
-      submitIo(List.copyOf(ioBatch.subList(from, Math.min(ioBatch.size(), from + IO_PER_TASK))));
-    }
-    ioBatch.clear();
-  }
-
-  private void submitIo(List<Accepted> jobs) {
-    FileBackend files = ((FileStore) backend).files();
-    long dispatch = clock.nanoTime();
-    CompletableFuture<ExecutedIo> io =
-        CompletableFuture.supplyAsync(
-            () -> {
-              List<Status> statuses = new ArrayList<>(jobs.size());
-              List<byte[]> data = new ArrayList<>(jobs.size());
-              for (Accepted j : jobs) {
-                Request r = j.request();
-                byte[] read = null;
-                Status st;
-                if (!r.carriesData()) {
-                  st = files.serve(r.op(), r.fileId(), r.offset(), r.length());
-                } else if (r.op() == Op.WRITE) {
-                  st = files.write(r.fileId(), r.offset(), ByteBuffer.wrap(r.data()));
-                } else if (r.op() == Op.READ) {
-                  ByteBuffer dst = ByteBuffer.allocate(r.length());
-                  st = files.read(r.fileId(), r.offset(), dst);
-                  read = st == Status.OK ? dst.array() : null;
-                } else {
-                  st = files.serve(r.op(), r.fileId(), r.offset(), r.length());
-                }
-                statuses.add(st);
-                data.add(read);
-              }
-              return new ExecutedIo(jobs, dispatch, statuses, data);
-            },
-            blocking);
-    // FileBackend answers errors as a Status; anything thrown anyway is a device I/O error for the
-    // whole task
-    getContext()
-        .pipeToSelf(
-            io,
-            (done, failure) ->
-                failure == null
-                    ? done
-                    : new ExecutedIo(
-                        jobs,
-                        dispatch,
-                        Collections.nCopies(jobs.size(), Status.EIO),
-                        Collections.nCopies(jobs.size(), null)));
-  }
-
-  private Behavior<Command> onExecuted(Executed s) {
-    ring.complete();
-    complete(s.job(), s.dispatchNanos(), s.status());
-    ring.refill(clock.nanoTime());
-    return started();
-  }
-
-  private Behavior<Command> onServedIo(ExecutedIo s) {
-    for (int i = 0; i < s.jobs().size(); i++) {
-      ring.complete();
-      complete(s.jobs().get(i), s.dispatchNanos(), s.statuses().get(i), s.data().get(i));
-    }
-    ring.refill(
-        clock.nanoTime()); // one dispatch work for the batch, as done_work harvests in a loop
-    return started();
-  }
-
-  private Behavior<Command> onGetStats(GetStats get) {
-    List<String> violations = new ArrayList<>();
-    ring.checkInvariants(violations);
-    get.replyTo()
-        .tell(
-            new Stats(
-                ring.accepted(),
-                ring.completed(),
-                ring.onRing(),
-                ring.queued(),
-                ring.maxOccupancy(),
-                ring.overflowWaits(),
-                ring.delayedRetries(),
-                ring.enomem(),
-                List.copyOf(violations)));
-    return this;
-  }
-
-  private void complete(Accepted job, long dispatchNanos, Status status) {
-    Request r = job.request();
-    // the null device stores nothing: a data-carrying read returns zeros, as from a hole
-    byte[] zeros =
-        r.carriesData() && r.op() == Op.READ && status == Status.OK ? new byte[r.length()] : null;
-    complete(job, dispatchNanos, status, zeros);
-  }
-
-  private void complete(Accepted job, long dispatchNanos, Status status, byte[] data) {
-    Request r = job.request();
-    long now = clock.nanoTime();
-    Completion c = new Completion(r.id(), status, r.submitNanos(), dispatchNanos, now, index, data);
-    if (job.batchReply() != null) {
-      ArrayList<Completion> list = outbox.computeIfAbsent(job.batchReply(), k -> new ArrayList<>());
-      list.add(c);
-      if (list.size() == RequestBatch.MAX_SIZE) {
-        CompletionBatch.split(list).forEach(job.batchReply()::tell);
-        list.clear();
-      } else if (!flushPending) {
-        flushPending = true;
-        getContext().getSelf().tell(Flush.INSTANCE);
-      }
-    } else if (r.replyTo() != null) {
-      r.replyTo().tell(c);
-    }
-    metrics.completed(status, now - dispatchNanos);
-  }
-
-  private Behavior<Command> onFlush() {
-    flushPending = false;
-    for (var e : outbox.entrySet()) {
-      if (!e.getValue().isEmpty()) {
-        CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
-        e.getValue().clear();
-      }
-    }
-    // routers come and go: drop the emptied lists rather than keep one per router ever seen
-    outbox.values().removeIf(ArrayList::isEmpty);
     return this;
   }
 }

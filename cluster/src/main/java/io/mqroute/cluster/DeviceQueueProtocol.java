@@ -1,10 +1,9 @@
 package io.mqroute.cluster;
 
+import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.policies.queue.RingQueue;
-import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
-import io.mqroute.protocol.Status;
 import java.util.List;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -23,20 +22,12 @@ public final class DeviceQueueProtocol {
   public record SubmitBatch(RequestBatch batch) implements Command {}
 
   /**
-   * A request on this queue and where its completion goes: {@code batchReply}, or its own replyTo
-   * if null.
+   * What the model's queue tells its "router": here, this shell ({@code Ended}, {@code Reroute}).
    */
-  record Accepted(Request request, ActorRef<CompletionBatch> batchReply) {}
+  record FromQueue(FlowProtocol.RouterCommand message) implements Command {}
 
-  record Executed(Accepted job, long dispatchNanos, Status status) implements Command {}
-
-  /**
-   * File I/O of the jobs started while handling one message, done in one blocking task: each job's
-   * status and, for a data-carrying read that succeeded, its bytes (null otherwise).
-   */
-  record ExecutedIo(
-      List<Accepted> jobs, long dispatchNanos, List<Status> statuses, List<byte[]> data)
-      implements Command {}
+  /** The model's queue's counters, for a {@link GetStats}. */
+  record QueueStatsFor(FlowProtocol.QueueStats stats) implements Command {}
 
   enum Flush implements Command {
     INSTANCE
@@ -59,11 +50,6 @@ public final class DeviceQueueProtocol {
       long delayedRetries,
       long enomem,
       List<String> violations) {}
-
-  /** The delayed-retry timer (full-ring = delayed-retry(...)) fired. */
-  enum RetryTick implements Command {
-    INSTANCE
-  }
 
   /**
    * Coordinated shutdown asks the queue to withdraw and answers when it has drained (see the class

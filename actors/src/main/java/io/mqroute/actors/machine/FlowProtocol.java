@@ -128,11 +128,17 @@ public final class FlowProtocol {
   /**
    * A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it
    * fails, and {@code holdsWorker} when its server thread waits for this request's {@link
-   * Committed} before the next.
+   * Committed} before the next; a real device ({@link io.mqroute.actors.device.IoDevice}) puts a
+   * data-carrying read's bytes in {@code data}.
    */
-  public record OnRing(Request request, long acceptedNanos, Status status, boolean holdsWorker) {
+  public record OnRing(
+      Request request, long acceptedNanos, Status status, boolean holdsWorker, byte[] data) {
     public OnRing(Request request, long acceptedNanos) {
-      this(request, acceptedNanos, Status.OK, false);
+      this(request, acceptedNanos, Status.OK, false, null);
+    }
+
+    public OnRing(Request request, long acceptedNanos, Status status, boolean holdsWorker) {
+      this(request, acceptedNanos, status, holdsWorker, null);
     }
   }
 
@@ -171,7 +177,14 @@ public final class FlowProtocol {
   // ---- Poller
 
   public sealed interface PollerCommand
-      permits Serve, ServerDone, DeviceDone, WorkerFree, Committed, PollerFault, MoveServer {}
+      permits Serve,
+          ServerDone,
+          DeviceDone,
+          IoDone,
+          WorkerFree,
+          Committed,
+          PollerFault,
+          MoveServer {}
 
   /** Serve a request; complete {@code done} when the device is finished with it. */
   public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
@@ -193,6 +206,10 @@ public final class FlowProtocol {
 
   /** The device has finished {@code serve}; the worker is released too unless it already was. */
   record DeviceDone(Serve serve, boolean releasesWorker) implements PollerCommand {}
+
+  /** A real device's I/O for {@code serve} has ended with {@code result}. */
+  record IoDone(Serve serve, io.mqroute.actors.device.IoDevice.Result result)
+      implements PollerCommand {}
 
   /** The worker's share of an async device's time is over: it can take the next request. */
   record WorkerFree(Serve serve) implements PollerCommand {}

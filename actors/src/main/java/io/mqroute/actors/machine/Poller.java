@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.device.Device;
+import io.mqroute.actors.device.IoDevice;
 import io.mqroute.actors.machine.FlowProtocol.DeviceDone;
 import io.mqroute.actors.machine.FlowProtocol.PollerCommand;
 import io.mqroute.actors.machine.FlowProtocol.PollerFault;
@@ -108,6 +109,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         .onMessage(Serve.class, this::onServe)
         .onMessage(ServerDone.class, this::onServerDone)
         .onMessage(DeviceDone.class, d -> complete(d.serve(), d.releasesWorker()))
+        .onMessage(FlowProtocol.IoDone.class, this::onIoDone)
         .onMessage(WorkerFree.class, w -> release())
         .onMessage(FlowProtocol.Committed.class, c -> release())
         .onMessage(PollerFault.class, this::onFault)
@@ -174,7 +176,14 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   private void start(Serve s) {
     busy++;
-    if (device.onCpu()) { // the server thread does the I/O itself: its CPU work is the service
+    if (device instanceof IoDevice io) { // real I/O (a node's file backend): its result, when done
+      ctx.pipeToSelf(
+          io.execute(s.item().request()),
+          (result, failure) ->
+              new FlowProtocol.IoDone(
+                  s, failure == null ? result : new IoDevice.Result(Status.EIO, null)));
+    } else if (device
+        .onCpu()) { // the server thread does the I/O itself: its CPU work is the service
       long svc = service(s);
       core.tell(
           new CoreProtocol.Exec<>(
@@ -231,6 +240,20 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       DeviceDone done = new DeviceDone(s, true);
       ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
     }
+  }
+
+  private Behavior<PollerCommand> onIoDone(FlowProtocol.IoDone d) {
+    FlowProtocol.OnRing item = d.serve().item();
+    d.serve()
+        .done()
+        .complete(
+            new FlowProtocol.OnRing(
+                item.request(),
+                item.acceptedNanos(),
+                d.result().status(),
+                false,
+                d.result().data()));
+    return release();
   }
 
   private Behavior<PollerCommand> complete(Serve s, boolean releasesWorker) {

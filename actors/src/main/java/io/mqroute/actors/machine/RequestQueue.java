@@ -275,7 +275,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       errors++;
     }
     Completion c =
-        new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), now, index);
+        new Completion(
+            r.id(),
+            status,
+            r.submitNanos(),
+            item.acceptedNanos(),
+            now,
+            index,
+            status == Status.OK ? item.data() : null);
     core.tell(
         new CoreProtocol.Exec<>(
             completionNanos, Work.COMPLETION, router, new Ended(r, c, coreCpu)));
