@@ -100,8 +100,8 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
             new AbstractOutHandler() {
               @Override
               public void onPull() {
-                flush();
-                finishIfDone();
+                // the replies just written may have made room under the bound
+                drive();
               }
 
               @Override
@@ -147,6 +147,7 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
        * Decodes and acts while the bound allows, then pulls for more when that is what is missing.
        */
       private void drive() {
+        flush();
         boolean needInput = false;
         while (mayTakeMore()) {
           Action a = conn.next();

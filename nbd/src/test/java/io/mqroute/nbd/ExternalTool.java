@@ -37,6 +37,8 @@ final class ExternalTool {
     try {
       Process p =
           new ProcessBuilder(new ArrayList<>(command))
+              // tools leave files in their working directory (fio's verify state): not the repo
+              .directory(out.getParent().toFile())
               .redirectErrorStream(true)
               .redirectOutput(out.toFile())
               .start();
