@@ -150,6 +150,37 @@ class NbdThroughRouterTest {
   }
 
   @Test
+  void qemuImgConvertsAnImageInAndOutWithTheSameSha256() throws Exception {
+    assumeTrue(ExternalTool.find("qemu-img") != null, "qemu-img is not installed");
+    Path in = tmp.resolve("in.raw");
+    Path out = tmp.resolve("out.raw");
+    byte[] image = new byte[16 << 20];
+    new java.util.Random(17).nextBytes(image);
+    Files.write(in, image);
+    ExternalTool.Result w =
+        ExternalTool.run(
+            120, "qemu-img", "convert", "-n", "-f", "raw", "-O", "raw", in.toString(), uri);
+    assertThat(w.exit()).as(w.output()).isZero();
+    // read back only the image's 16 MiB of the export
+    ExternalTool.Result r =
+        ExternalTool.run(
+            120,
+            "qemu-img",
+            "convert",
+            "-O",
+            "raw",
+            "--image-opts",
+            "driver=raw,size="
+                + image.length
+                + ",file.driver=nbd,file.host=127.0.0.1,file.port="
+                + server.address().getPort(),
+            out.toString());
+    assertThat(r.exit()).as(r.output()).isZero();
+    java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+    assertThat(sha.digest(Files.readAllBytes(out))).isEqualTo(sha.digest(image));
+  }
+
+  @Test
   void nbdinfoReportsTheExport() throws Exception {
     assumeTrue(ExternalTool.find("nbdinfo") != null, "nbdinfo is not installed");
     ExternalTool.Result r = ExternalTool.run(60, "nbdinfo", uri);
