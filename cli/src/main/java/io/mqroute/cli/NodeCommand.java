@@ -5,6 +5,7 @@ import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeGuardian;
 import io.mqroute.cluster.NodeSettings;
 import io.mqroute.config.UserError;
+import io.mqroute.nbd.NbdServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -87,6 +88,24 @@ final class NodeCommand implements Callable<Integer> {
       defaultValue = "-1")
   int firstQueue;
 
+  @Option(
+      names = "--nbd",
+      paramLabel = "HOST:PORT",
+      description =
+          "Host only: serve one NBD export through the router (fio --ioengine=nbd, qemu-img, "
+              + "nbdcopy, nbd-client), e.g. 127.0.0.1:10809; loopback unless the config sets "
+              + "mqroute.cluster.allow-non-loopback = on.")
+  String nbd;
+
+  @Option(
+      names = "--export-size",
+      paramLabel = "SIZE",
+      description =
+          "With --nbd: the export's size (default: ${DEFAULT-VALUE}); file 0 on the devices, at "
+              + "most mqroute.cluster.device.file-max-bytes.",
+      defaultValue = "1g")
+  String exportSize;
+
   @Mixin TransportOptions transport;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -95,6 +114,7 @@ final class NodeCommand implements Callable<Integer> {
   public Integer call() {
     ClusterLogging.quietPeerDisconnects();
     ClusterNode.Started node;
+    NbdFrontend.Plan nbdPlan = null;
     try {
       NodeSettings.Role r =
           role != null ? NodeSettings.Role.ofNode(role) : NodeSettings.roleOf(config);
@@ -110,6 +130,10 @@ final class NodeCommand implements Callable<Integer> {
               firstQueue,
               transport.keys,
               transport.plainTcp);
+      if (nbd != null) {
+        nbdPlan =
+            NbdFrontend.plan(nbd, exportSize, r == NodeSettings.Role.HOST, settings.toConfig());
+      }
       node = ClusterNode.start(settings);
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
@@ -137,6 +161,16 @@ final class NodeCommand implements Callable<Integer> {
         node.managementUri() == null
             ? ""
             : ", management " + node.managementUri() + " (/cluster/members, /status, /metrics)");
+    if (nbdPlan != null) {
+      // a failure here is one line and exit 2; System.exit's hook then leaves the cluster in order
+      NbdServer server = NbdFrontend.start(node.system(), nbdPlan);
+      out.printf(
+          "mqroute node: NBD export of %d bytes at nbd://%s:%d (file %d through the host router)%n",
+          nbdPlan.exportSize(),
+          server.address().getAddress().getHostAddress(),
+          server.address().getPort(),
+          NbdFrontend.FILE_ID);
+    }
     out.flush();
     // Until the system ends: SIGTERM/Ctrl-C runs coordinated shutdown (leave, then stop) from
     // Pekko's JVM hook;

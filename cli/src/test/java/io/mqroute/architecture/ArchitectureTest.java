@@ -67,6 +67,8 @@ class ArchitectureTest {
         .definedBy("io.mqroute.chaos..")
         .layer("cluster")
         .definedBy("io.mqroute.cluster..")
+        .layer("nbd")
+        .definedBy("io.mqroute.nbd..")
         .layer("cli")
         .definedBy("io.mqroute.cli..")
         .whereLayer("protocol")
@@ -90,6 +92,8 @@ class ArchitectureTest {
         .whereLayer("cluster")
         .mayOnlyAccessLayers(
             "workload", "actors", "protocol", "policies", "config", "runtime", "metrics")
+        .whereLayer("nbd")
+        .mayOnlyAccessLayers("protocol", "config", "metrics")
         .whereLayer("cli")
         .mayNotBeAccessedByAnyLayer();
   }
@@ -221,6 +225,7 @@ class ArchitectureTest {
             "io.mqroute.experiment",
             "io.mqroute.chaos",
             "io.mqroute.cluster",
+            "io.mqroute.nbd",
             "io.mqroute.cli")) {
       assertThat(main.stream().anyMatch(c -> inAnyPackage(c, pkg))).as(pkg).isTrue();
     }

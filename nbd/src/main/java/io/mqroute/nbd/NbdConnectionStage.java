@@ -1,0 +1,230 @@
+package io.mqroute.nbd;
+
+import io.mqroute.nbd.NbdConnection.Action;
+import io.mqroute.nbd.NbdConnection.Close;
+import io.mqroute.nbd.NbdConnection.Disconnect;
+import io.mqroute.nbd.NbdConnection.Send;
+import io.mqroute.nbd.NbdConnection.Submit;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.pekko.japi.Pair;
+import org.apache.pekko.stream.Attributes;
+import org.apache.pekko.stream.FlowShape;
+import org.apache.pekko.stream.Inlet;
+import org.apache.pekko.stream.Outlet;
+import org.apache.pekko.stream.stage.AbstractInHandler;
+import org.apache.pekko.stream.stage.AbstractOutHandler;
+import org.apache.pekko.stream.stage.AsyncCallback;
+import org.apache.pekko.stream.stage.GraphStage;
+import org.apache.pekko.stream.stage.GraphStageLogic;
+import org.apache.pekko.stream.stage.TimerGraphStageLogic;
+import org.apache.pekko.util.ByteString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One NBD connection as a stream stage: the socket's bytes in, the server's bytes out. It feeds an
+ * {@link NbdConnection} and acts on what it decodes: option replies go out at once, requests go to
+ * the connection's {@link NbdBackend.Session} and their simple replies go out as they end, in any
+ * order (matched by cookie). Backpressure: at most {@code maxInFlight} requests are between
+ * decoding and their reply leaving the stage; at the bound it stops pulling the socket, so a fast
+ * client waits in TCP, never in memory. Replies waiting for the socket leave as one ByteString
+ * (fewer writes under load).
+ *
+ * <p>A handshake that has not reached the transmission phase within its timeout ends the
+ * connection; so does anything {@link NbdConnection} calls a hard disconnect. A soft disconnect
+ * (NBD_CMD_DISC) answers what is in flight first, as the spec requires.
+ */
+final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteString>> {
+  private static final Logger log = LoggerFactory.getLogger(NbdConnectionStage.class);
+  private static final String HANDSHAKE_TIMER = "handshake";
+
+  private final Inlet<ByteString> in = Inlet.create("nbd.in");
+  private final Outlet<ByteString> out = Outlet.create("nbd.out");
+  private final FlowShape<ByteString, ByteString> shape = FlowShape.of(in, out);
+  private final NbdServerSettings settings;
+  private final NbdBackend backend;
+  private final int index;
+  private final String peer;
+
+  NbdConnectionStage(NbdServerSettings settings, NbdBackend backend, int index, String peer) {
+    this.settings = settings;
+    this.backend = backend;
+    this.index = index;
+    this.peer = peer;
+  }
+
+  @Override
+  public FlowShape<ByteString, ByteString> shape() {
+    return shape;
+  }
+
+  @Override
+  public GraphStageLogic createLogic(Attributes inheritedAttributes) {
+    return new TimerGraphStageLogic(shape) {
+      private final NbdConnection conn =
+          new NbdConnection(settings.exportName(), backend.size(), settings.maxOptions());
+      private final List<ByteString> outbox = new ArrayList<>();
+      private NbdBackend.Session session;
+      private AsyncCallback<Pair<Long, NbdBackend.Reply>> replied;
+      private int inFlight; // submitted, reply not yet handed to the socket
+      private boolean ending; // no more actions: a close or a disconnect, or the client went away
+      private boolean hardClose;
+      private boolean upstreamDone;
+
+      {
+        setHandler(
+            in,
+            new AbstractInHandler() {
+              @Override
+              public void onPush() {
+                conn.feed(grab(in));
+                drive();
+              }
+
+              @Override
+              public void onUpstreamFinish() {
+                upstreamDone = true;
+                ending = true;
+                drive();
+              }
+
+              @Override
+              public void onUpstreamFailure(Throwable ex) {
+                log.debug("nbd connection {} ({}): {}", index, peer, ex.toString());
+                completeStage();
+              }
+            });
+        setHandler(
+            out,
+            new AbstractOutHandler() {
+              @Override
+              public void onPull() {
+                // the replies just written may have made room under the bound
+                drive();
+              }
+
+              @Override
+              public void onDownstreamFinish(Throwable cause) {
+                completeStage();
+              }
+            });
+      }
+
+      @Override
+      public void preStart() {
+        session = backend.open(index);
+        replied = createAsyncCallback(p -> onReply(p.first(), p.second()));
+        outbox.add(conn.greeting());
+        scheduleOnce(HANDSHAKE_TIMER, settings.handshakeTimeout());
+        pull(in);
+      }
+
+      @Override
+      public void postStop() {
+        if (session != null) {
+          session.close();
+        }
+      }
+
+      @Override
+      public void onTimer(Object key) {
+        if (!conn.inTransmission() && !ending) {
+          log.info(
+              "nbd connection {} ({}): no transmission phase after {}, closing",
+              index,
+              peer,
+              settings.handshakeTimeout());
+          completeStage();
+        }
+      }
+
+      private boolean mayTakeMore() {
+        return !ending && inFlight + outbox.size() < settings.maxInFlight();
+      }
+
+      /**
+       * Decodes and acts while the bound allows, then pulls for more when that is what is missing.
+       */
+      private void drive() {
+        flush();
+        boolean needInput = false;
+        while (mayTakeMore()) {
+          Action a = conn.next();
+          if (a == null) {
+            needInput = true;
+            break;
+          }
+          act(a);
+        }
+        if (conn.inTransmission()) {
+          cancelTimer(HANDSHAKE_TIMER);
+        }
+        if (needInput && !upstreamDone && !hasBeenPulled(in) && !isClosed(in)) {
+          pull(in);
+        }
+        flush();
+        finishIfDone();
+      }
+
+      private void act(Action a) {
+        if (a instanceof Send s) {
+          outbox.add(s.bytes());
+        } else if (a instanceof Submit s) {
+          inFlight++;
+          long cookie = s.cookie();
+          try {
+            session
+                .submit(s.op(), s.offset(), s.length(), s.data())
+                .whenComplete(
+                    (r, e) ->
+                        replied.invoke(
+                            Pair.create(
+                                cookie,
+                                e == null && r != null ? r : NbdBackend.Reply.error(NbdWire.EIO))));
+          } catch (RuntimeException e) {
+            log.warn("nbd connection {}: backend refused a request: {}", index, e.toString());
+            replied.invoke(Pair.create(cookie, NbdBackend.Reply.error(NbdWire.EIO)));
+          }
+        } else if (a instanceof Close c) {
+          log.info("nbd connection {} ({}): closing: {}", index, peer, c.reason());
+          ending = true;
+          hardClose = true;
+        } else if (a instanceof Disconnect d) {
+          log.debug("nbd connection {} ({}): {}", index, peer, d.reason());
+          ending = true;
+        }
+      }
+
+      private void onReply(long cookie, NbdBackend.Reply r) {
+        inFlight--;
+        if (!hardClose) {
+          outbox.add(NbdWire.simpleReply(r.error(), cookie, r.data()));
+        }
+        drive();
+      }
+
+      private void flush() {
+        if (outbox.isEmpty() || !isAvailable(out)) {
+          return;
+        }
+        ByteString all = outbox.get(0);
+        for (int i = 1; i < outbox.size(); i++) {
+          all = all.concat(outbox.get(i));
+        }
+        outbox.clear();
+        push(out, all);
+      }
+
+      /** Closes once nothing more will come: after a soft disconnect, also nothing in flight. */
+      private void finishIfDone() {
+        if (!ending || !outbox.isEmpty()) {
+          return;
+        }
+        if (hardClose || inFlight == 0) {
+          completeStage();
+        }
+      }
+    };
+  }
+}

@@ -1,0 +1,119 @@
+package io.mqroute.nbd;
+
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.io.Inet;
+import org.apache.pekko.io.TcpSO;
+import org.apache.pekko.stream.KillSwitches;
+import org.apache.pekko.stream.Materializer;
+import org.apache.pekko.stream.SharedKillSwitch;
+import org.apache.pekko.stream.javadsl.Flow;
+import org.apache.pekko.stream.javadsl.Sink;
+import org.apache.pekko.stream.javadsl.Source;
+import org.apache.pekko.stream.javadsl.Tcp;
+import org.apache.pekko.util.ByteString;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The NBD server: binds with Pekko Streams TCP ({@code Tcp.get(system).bind}) and runs every
+ * accepted connection through its own {@link NbdConnectionStage} in front of one {@link
+ * NbdBackend}. Connections over {@link NbdServerSettings#maxConnections()} are closed as they
+ * arrive; TCP_NODELAY is set on every connection, as the spec recommends.
+ */
+public final class NbdServer implements AutoCloseable {
+  private static final Logger log = LoggerFactory.getLogger(NbdServer.class);
+
+  private final Tcp.ServerBinding binding;
+  private final SharedKillSwitch connections;
+  private final AtomicInteger open;
+
+  private NbdServer(Tcp.ServerBinding binding, SharedKillSwitch connections, AtomicInteger open) {
+    this.binding = binding;
+    this.connections = connections;
+    this.open = open;
+  }
+
+  /**
+   * Binds and serves {@code backend}; the stage completes when the socket is bound (or fails, e.g.
+   * with the port in use).
+   */
+  public static CompletionStage<NbdServer> start(
+      ActorSystem<?> system, NbdServerSettings settings, NbdBackend backend) {
+    Materializer mat = Materializer.matFromSystem(system);
+    SharedKillSwitch kill = KillSwitches.shared("nbd-connections");
+    AtomicInteger open = new AtomicInteger();
+    AtomicInteger accepted = new AtomicInteger();
+    List<Inet.SocketOption> options = List.of(TcpSO.tcpNoDelay(true));
+    Source<Tcp.IncomingConnection, CompletionStage<Tcp.ServerBinding>> incoming =
+        Tcp.get(system)
+            .bind(settings.host(), settings.port(), 100, options, false, Optional.empty());
+    CompletionStage<Tcp.ServerBinding> bound =
+        incoming
+            .to(
+                Sink.foreach(
+                    c -> {
+                      String peer = c.remoteAddress().toString();
+                      if (open.incrementAndGet() > settings.maxConnections()) {
+                        open.decrementAndGet();
+                        log.warn(
+                            "nbd: {} connections open already, closing the one from {}",
+                            settings.maxConnections(),
+                            peer);
+                        c.handleWith(
+                            Flow.fromSinkAndSource(Sink.cancelled(), Source.<ByteString>empty()),
+                            mat);
+                        return;
+                      }
+                      int index = accepted.getAndIncrement();
+                      Flow<ByteString, ByteString, ?> flow =
+                          Flow.<ByteString>create()
+                              .via(kill.flow())
+                              .via(new NbdConnectionStage(settings, backend, index, peer))
+                              .watchTermination(
+                                  (m, done) -> {
+                                    done.whenComplete((d, e) -> open.decrementAndGet());
+                                    return m;
+                                  });
+                      c.handleWith(flow, mat);
+                    }))
+            .run(mat);
+    return bound.thenApply(b -> new NbdServer(b, kill, open));
+  }
+
+  /** Binds with {@link #start} and waits for it, at most {@code timeout}. */
+  public static NbdServer startAndWait(
+      ActorSystem<?> system, NbdServerSettings settings, NbdBackend backend, Duration timeout)
+      throws Exception {
+    return start(system, settings, backend)
+        .toCompletableFuture()
+        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
+  /** Where it listens (the real port when 0 was asked for). */
+  public InetSocketAddress address() {
+    return binding.localAddress();
+  }
+
+  /** Connections open now. */
+  public int openConnections() {
+    return open.get();
+  }
+
+  /** Stops accepting and ends every open connection. */
+  @Override
+  public void close() {
+    try {
+      binding.unbind().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      log.warn("nbd: unbind: {}", e.toString());
+    }
+    connections.shutdown();
+  }
+}

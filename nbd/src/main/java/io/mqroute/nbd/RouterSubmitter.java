@@ -1,0 +1,185 @@
+package io.mqroute.nbd;
+
+import io.mqroute.nbd.RouterSubmitterProtocol.Command;
+import io.mqroute.nbd.RouterSubmitterProtocol.Completed;
+import io.mqroute.nbd.RouterSubmitterProtocol.CompletedBatch;
+import io.mqroute.nbd.RouterSubmitterProtocol.Flush;
+import io.mqroute.nbd.RouterSubmitterProtocol.Stop;
+import io.mqroute.nbd.RouterSubmitterProtocol.Submit;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.Op;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.Status;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Terminated;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * One NBD connection's submitter in front of a host router, as {@code mqroute load}'s {@code
+ * LoadJob} is for an fio clone: what it gets while handling one message leaves at a self-sent Flush
+ * as {@link RequestBatch}es (the router's client endpoint takes batches), and the router answers
+ * with {@link CompletionBatch}es. Every request names the connection's CPU, so the router's
+ * selectors see each connection as one submitting task on one CPU (static-cpu, mq-map and
+ * reduced-v3 treat it as the model treats an application thread). Reads and writes carry their
+ * bytes ({@link Request#carriesData()}); a flush is an FSYNC of the export's file.
+ *
+ * <p>Errors: see {@link #nbdError}. When the router stops, everything in flight and everything
+ * after ends with EIO.
+ */
+final class RouterSubmitter extends AbstractBehavior<Command> {
+  private record Pending(NbdBackend.Op op, int length, CompletableFuture<NbdBackend.Reply> reply) {}
+
+  private final ActorRef<Request> router;
+  private final long fileId;
+  private final int cpu;
+  private final ActorRef<CompletionBatch> batchSelf;
+  private final Map<Long, Pending> pending = new HashMap<>();
+  private final ArrayList<Request> out = new ArrayList<>();
+  private boolean flushPending;
+  private boolean routerGone;
+  private long nextId;
+
+  static Behavior<Command> create(ActorRef<Request> router, long fileId, int cpu) {
+    return Behaviors.setup(ctx -> new RouterSubmitter(ctx, router, fileId, cpu));
+  }
+
+  private RouterSubmitter(
+      ActorContext<Command> ctx, ActorRef<Request> router, long fileId, int cpu) {
+    super(ctx);
+    this.router = router;
+    this.fileId = fileId;
+    this.cpu = cpu;
+    // one adapter ref for both: whatever answers one completion at a time is understood too
+    ctx.messageAdapter(Completion.class, Completed::new);
+    this.batchSelf = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
+    ctx.watch(router);
+  }
+
+  /**
+   * The NBD error for a router's status. ENOTCONN (a device's node left or its queue stopped with
+   * the request on it), ECONNABORTED, EINTR and EAGAIN become EIO, not NBD_ESHUTDOWN: the spec
+   * makes a client that receives ESHUTDOWN disconnect, while here one device is gone and the router
+   * sends new requests to the others, so only this request failed. ENOMEM is EIO too (the spec asks
+   * servers not to return it; on a device it means one ring insertion failed).
+   */
+  static int nbdError(Status s) {
+    return switch (s) {
+      case OK -> 0;
+      case EINVAL -> NbdWire.EINVAL;
+      case ENOSPC -> NbdWire.ENOSPC;
+      case EIO, ENOMEM, ENOTCONN, ECONNABORTED, EINTR, EAGAIN -> NbdWire.EIO;
+    };
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Submit.class, this::onSubmit)
+        .onMessageEquals(Flush.INSTANCE, this::onFlush)
+        .onMessage(
+            Completed.class,
+            c -> {
+              onCompleted(c.completion());
+              return this;
+            })
+        .onMessage(
+            CompletedBatch.class,
+            b -> {
+              b.batch().completions().forEach(this::onCompleted);
+              return this;
+            })
+        .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
+        .onSignal(Terminated.class, t -> onRouterGone())
+        .build();
+  }
+
+  private Behavior<Command> onSubmit(Submit s) {
+    if (routerGone) {
+      s.reply().complete(NbdBackend.Reply.error(NbdWire.EIO));
+      return this;
+    }
+    long id = nextId++;
+    boolean data = s.op() == NbdBackend.Op.READ || s.op() == NbdBackend.Op.WRITE;
+    Op op =
+        switch (s.op()) {
+          case READ -> Op.READ;
+          case WRITE -> Op.WRITE;
+          case FLUSH -> Op.FSYNC;
+          case TRIM -> throw new IllegalArgumentException("a trim is answered by the backend");
+        };
+    out.add(
+        new Request(
+            id,
+            op,
+            fileId,
+            data ? s.offset() : 0,
+            data ? s.length() : 0,
+            true, // NBD clients keep many requests in flight, as io_uring does: async requests
+            cpu,
+            s.submitNanos(),
+            null,
+            data,
+            s.op() == NbdBackend.Op.WRITE ? s.data() : null));
+    pending.put(id, new Pending(s.op(), s.length(), s.reply()));
+    if (!flushPending) {
+      flushPending = true;
+      getContext().getSelf().tell(Flush.INSTANCE);
+    }
+    return this;
+  }
+
+  @SuppressWarnings("unchecked")
+  private Behavior<Command> onFlush() {
+    flushPending = false;
+    if (!out.isEmpty()) {
+      ActorRef<RequestBatch> batches = (ActorRef<RequestBatch>) (ActorRef<?>) router;
+      RequestBatch.split(out, batchSelf).forEach(batches::tell);
+      out.clear();
+    }
+    return this;
+  }
+
+  private void onCompleted(Completion c) {
+    Pending p = pending.remove(c.id());
+    if (p == null) {
+      return;
+    }
+    int error = nbdError(c.status());
+    if (error != 0) {
+      p.reply().complete(NbdBackend.Reply.error(error));
+    } else if (p.op() == NbdBackend.Op.READ) {
+      // a read that came back without its bytes cannot be answered with data: an I/O error
+      p.reply()
+          .complete(
+              c.data() != null && c.data().length == p.length()
+                  ? new NbdBackend.Reply(0, c.data())
+                  : NbdBackend.Reply.error(NbdWire.EIO));
+    } else {
+      p.reply().complete(NbdBackend.Reply.OK);
+    }
+  }
+
+  private Behavior<Command> onRouterGone() {
+    getContext()
+        .getLog()
+        .warn(
+            "nbd connection on cpu {}: the host router stopped; {} requests end with EIO",
+            cpu,
+            pending.size());
+    routerGone = true;
+    pending.values().forEach(p -> p.reply().complete(NbdBackend.Reply.error(NbdWire.EIO)));
+    pending.clear();
+    out.clear();
+    return this;
+  }
+}
