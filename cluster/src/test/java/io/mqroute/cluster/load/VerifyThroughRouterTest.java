@@ -128,7 +128,8 @@ class VerifyThroughRouterTest {
         .as("round robin sends about half the read-backs to the queue that did not take the write")
         .isGreaterThan(r.verify().checked() / 4);
     // the other queue has zeros there, or an older write of a block written twice
-    assertThat(r.verify().first().get(0)).containsAnyOf("verify: bad magic header 0", "stale block");
+    assertThat(r.verify().first().get(0))
+        .containsAnyOf("verify: bad magic header 0", "stale block");
   }
 
   @Test
