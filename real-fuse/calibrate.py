@@ -49,20 +49,24 @@ def variant_of(point):
     return v, j
 
 
-def read_measured(dirs):
-    runs = {}
-    loads = {}
+def read_measured(dirs, stat):
+    """Per (mode, point): the statistic over the accepted runs (pairs the other tenants left quiet), or over
+    every attempt when a point has no accepted run."""
+    accepted, every = {}, {}
     for d in dirs:
         f = os.path.join(d, "summary.tsv")
         if not os.path.isfile(f):
             die(f"{f}: no summary.tsv (a run-matrix.sh result directory?)")
         for r in csv.DictReader(open(f), delimiter="\t"):
             key = (r["mode"], r["point"])
-            runs.setdefault(key, []).append(float(r["iops"]))
-            loads.setdefault(key, []).append(float(r.get("others_busy_pct") or 0))
-    if not runs:
+            every.setdefault(key, []).append(float(r["iops"]))
+            if r.get("accepted", "1") == "1":
+                accepted.setdefault(key, []).append(float(r["iops"]))
+    if not every:
         die("no measured runs")
-    return {k: statistics.median(v) for k, v in runs.items()}, runs
+    runs = {k: accepted.get(k) or v for k, v in every.items()}
+    pick = max if stat == "max" else statistics.median
+    return {k: pick(v) for k, v in runs.items()}, runs
 
 
 def machine_text(path, values):
@@ -156,8 +160,10 @@ def main():
     ap.add_argument("--param", nargs="*", default=[])
     ap.add_argument("--machine", default=os.path.join(ROOT, "experiments", "machines", "this-vm.conf"))
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--stat", choices=["median", "max"], default="median",
+                    help="per point: the median of the runs, or the best (the closest an idle machine comes)")
     a = ap.parse_args()
-    measured, runs = read_measured(a.measured)
+    measured, runs = read_measured(a.measured, a.stat)
     fit = []
     for s in a.fit:
         if "/" not in s:

@@ -44,9 +44,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  *   <li>The woken worker's CPU is chosen by {@link ServerPlacement} (select_task_rq_fair over the
  *       idle state the cores publish); waking it there costs {@code wake-cost}, plus {@code
  *       migrate-cost} when it is not the CPU it slept on.
- *   <li>The worker's work is the server's: {@code server-cost} (the read of /dev/fuse, libfuse's
- *       dispatch, the reply's writev) plus, for an on-CPU device such as passthrough_hp's pread,
- *       the device's time; an off-CPU device blocks the worker, which then continues on its CPU.
+ *   <li>The worker's work is {@code queues.worker-cost} (default {@code server-cost}: the read of
+ *       /dev/fuse, libfuse's dispatch, the reply's writev or splice) plus, for an on-CPU device
+ *       such as passthrough_hp's pread, the device's time; an off-CPU device blocks the worker,
+ *       which then continues on its CPU.
  *   <li>The reply's writev ends the request in the worker's context (fuse_request_end on the
  *       worker's CPU, {@code completion-cost}); the router then wakes the waiter from that CPU.
  *   <li>A worker that finishes takes the next pending request at once, without a wake-up, or goes
@@ -68,6 +69,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   private final RandomGenerator rnd;
   private final CpuCosts costs;
   private final ServerPlacement placement;
+  private final long workerNanos;
 
   /** fiq->pending. */
   private final ArrayDeque<OnRing> pending = new ArrayDeque<>();
@@ -98,11 +100,13 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
 
   /**
    * @param threads libfuse's worker threads (max_threads)
+   * @param workerNanos a worker's CPU work per request besides the device's
    * @param placement where a woken worker runs (shared idle state of the cores)
    */
   public static Behavior<QueueCommand> create(
       int index,
       int threads,
+      long workerNanos,
       Device device,
       RandomSource service,
       RandomSource faults,
@@ -113,13 +117,24 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     return Behaviors.setup(
         ctx ->
             new DevFuseQueue(
-                ctx, index, threads, device, service, faults, costs, cores, placement, router));
+                ctx,
+                index,
+                threads,
+                workerNanos,
+                device,
+                service,
+                faults,
+                costs,
+                cores,
+                placement,
+                router));
   }
 
   private DevFuseQueue(
       ActorContext<QueueCommand> ctx,
       int index,
       int threads,
+      long workerNanos,
       Device device,
       RandomSource service,
       RandomSource faults,
@@ -137,6 +152,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     this.faults = faults;
     this.costs = costs;
     this.placement = placement;
+    this.workerNanos = workerNanos;
     this.workerCpu = new int[threads];
     for (int w = 0; w < threads; w++) {
       workerCpu[w] = w % cores.size(); // where libfuse happened to start them: spread
@@ -189,7 +205,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     long svc =
         device.serviceNanos(
             r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd); // pread
-    long work = extraNanos + costs.serverNanos();
+    long work = extraNanos + workerNanos;
     if (device.onCpu()) {
       work += svc;
     } else {

@@ -36,6 +36,7 @@ import java.util.stream.IntStream;
  *                 min-freq-ratio = 0.4 } }
  * queues  { kind = per-cpu | virtio | independent | dev-fuse, count = (CPUs), registered = [..],
  *           ring-size = 128, pollers = 1 (dev-fuse: 10, libfuse's max_threads),
+ *           worker-cost = (server-cost; dev-fuse only),
  *           full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
  *           dispatch = fifo }
  * router  { selector = static-cpu (per-cpu queues) | single (dev-fuse) | mq-map (others),
@@ -100,7 +101,8 @@ public final class MachineSpecParser {
           "full-ring",
           "enqueue-error",
           "enomem-probability",
-          "dispatch");
+          "dispatch",
+          "worker-cost");
 
   private static final List<String> ROUTER_KEYS =
       List.of(
@@ -329,6 +331,16 @@ public final class MachineSpecParser {
     if (enomem > 0 && kind == QueueKind.PER_CPU) {
       throw q.error("enomem-probability", NO_URING_ENOMEM);
     }
+    long worker = -1;
+    if (q.has("worker-cost")) {
+      if (kind != QueueKind.DEV_FUSE) {
+        throw q.error(
+            "worker-cost",
+            "only dev-fuse queues have libfuse worker threads (a ring thread's work is"
+                + " machine.cpu.server-cost)");
+      }
+      worker = q.nanos("worker-cost", 0);
+    }
     return new MachineSpec.Queues(
         kind,
         count,
@@ -339,7 +351,8 @@ public final class MachineSpecParser {
         q.parse("full-ring", "refill-on-completion", Strategies::fullRing),
         q.parse("enqueue-error", "fail", Strategies::enqueueError),
         enomem,
-        q.parse("dispatch", "fifo", Strategies::dispatchOrder));
+        q.parse("dispatch", "fifo", Strategies::dispatchOrder),
+        worker);
   }
 
   private static MachineSpec.Router router(StrictConfig root, MachineSpec.Queues queues) {
