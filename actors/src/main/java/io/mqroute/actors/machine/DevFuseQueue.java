@@ -44,7 +44,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  *   <li>The woken worker's CPU is chosen by {@link ServerPlacement} (select_task_rq_fair over the
  *       idle state the cores publish); waking it there costs {@code wake-cost}, plus {@code
  *       migrate-cost} when it is not the CPU it slept on.
- *   <li>The worker's work is {@code queues.worker-cost} (default {@code server-cost}: the read of
+ *   <li>The worker's work is {@code worker-cost} (default {@code server-cost}: the read of
  *       /dev/fuse, libfuse's dispatch, the reply's writev or splice) plus, for an on-CPU device
  *       such as passthrough_hp's pread, the device's time; an off-CPU device blocks the worker,
  *       which then continues on its CPU.

@@ -195,7 +195,7 @@ public final class Machine extends AbstractBehavior<Command> {
               DevFuseQueue.create(
                   0,
                   q.pollers(),
-                  q.workerNanos() >= 0 ? q.workerNanos() : spec.costs().serverNanos(),
+                  spec.costs().workerNanos(),
                   device(),
                   root.split("service/0"),
                   root.split("device-faults/0"),

@@ -36,9 +36,6 @@ public record MachineSpec(
    * @param pollers device pollers (server threads) per queue
    * @param enomemProbability chance that a ring insertion fails with ENOMEM (fault injection; 0 =
    *     never)
-   * @param workerNanos dev-fuse: CPU work of a libfuse worker thread per request (its read of
-   *     /dev/fuse, libfuse's dispatch and the reply's write or splice), which is not a ring
-   *     thread's work; -1 where it does not apply or is the {@code server-cost}
    */
   public record Queues(
       QueueKind kind,
@@ -50,8 +47,7 @@ public record MachineSpec(
       FullRingStrategy fullRing,
       EnqueueErrorPolicy enqueueError,
       double enomemProbability,
-      DispatchOrder dispatch,
-      long workerNanos) {}
+      DispatchOrder dispatch) {}
 
   /**
    * @param pendingQueueNanos cost of the pre-cleanup {@code fiq->pending} hop per request (seed

@@ -29,14 +29,14 @@ import java.util.stream.IntStream;
  *
  * <pre>
  * machine { numa-nodes = 1, cores-per-node = 4,
- *           cpu { submit-cost = 1.5us, server-cost = 3us, completion-cost = 1us, wake-cost = 3us,
+ *           cpu { submit-cost = 1.5us, server-cost = 3us, worker-cost = (server-cost),
+ *                 completion-cost = 1us, wake-cost = 3us,
  *                 reap-cost = 0.5us, switch-cost = 1.5us, migrate-cost = 1us,
  *                 c-states = skx | none | "NAME:EXIT:RESIDENCY, ...",
  *                 governor = performance | schedutil,
  *                 min-freq-ratio = 0.4 } }
  * queues  { kind = per-cpu | virtio | independent | dev-fuse, count = (CPUs), registered = [..],
  *           ring-size = 128, pollers = 1 (dev-fuse: 10, libfuse's max_threads),
- *           worker-cost = (server-cost; dev-fuse only),
  *           full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
  *           dispatch = fifo }
  * router  { selector = static-cpu (per-cpu queues) | single (dev-fuse) | mq-map (others),
@@ -71,6 +71,7 @@ public final class MachineSpecParser {
       List.of(
           "submit-cost",
           "server-cost",
+          "worker-cost",
           "completion-cost",
           "wake-cost",
           "reap-cost",
@@ -101,8 +102,7 @@ public final class MachineSpecParser {
           "full-ring",
           "enqueue-error",
           "enomem-probability",
-          "dispatch",
-          "worker-cost");
+          "dispatch");
 
   private static final List<String> ROUTER_KEYS =
       List.of(
@@ -132,8 +132,10 @@ public final class MachineSpecParser {
       long stall) {
     Map<String, Long> parts = new LinkedHashMap<>();
     parts.put("submit-cost", c.submitNanos());
-    if (q.kind() == QueueKind.PER_CPU || q.kind() == QueueKind.DEV_FUSE) {
+    if (q.kind() == QueueKind.PER_CPU) {
       parts.put("server-cost", c.serverNanos());
+    } else if (q.kind() == QueueKind.DEV_FUSE) {
+      parts.put("worker-cost", c.workerNanos());
     }
     parts.put("completion-cost", c.completionNanos());
     parts.put("reap-cost", c.reapNanos());
@@ -180,6 +182,8 @@ public final class MachineSpecParser {
         new CpuCosts(
             cpu.nanos("submit-cost", d.submitNanos()),
             cpu.nanos("server-cost", d.serverNanos()),
+            // a libfuse /dev/fuse worker's work, unless given: the ring thread's
+            cpu.nanos("worker-cost", cpu.nanos("server-cost", d.serverNanos())),
             cpu.nanos("completion-cost", d.completionNanos()),
             cpu.nanos("wake-cost", d.wakeNanos()),
             cpu.nanos("reap-cost", d.reapNanos()),
@@ -331,16 +335,6 @@ public final class MachineSpecParser {
     if (enomem > 0 && kind == QueueKind.PER_CPU) {
       throw q.error("enomem-probability", NO_URING_ENOMEM);
     }
-    long worker = -1;
-    if (q.has("worker-cost")) {
-      if (kind != QueueKind.DEV_FUSE) {
-        throw q.error(
-            "worker-cost",
-            "only dev-fuse queues have libfuse worker threads (a ring thread's work is"
-                + " machine.cpu.server-cost)");
-      }
-      worker = q.nanos("worker-cost", 0);
-    }
     return new MachineSpec.Queues(
         kind,
         count,
@@ -351,8 +345,7 @@ public final class MachineSpecParser {
         q.parse("full-ring", "refill-on-completion", Strategies::fullRing),
         q.parse("enqueue-error", "fail", Strategies::enqueueError),
         enomem,
-        q.parse("dispatch", "fifo", Strategies::dispatchOrder),
-        worker);
+        q.parse("dispatch", "fifo", Strategies::dispatchOrder));
   }
 
   private static MachineSpec.Router router(StrictConfig root, MachineSpec.Queues queues) {

@@ -121,10 +121,10 @@ class DevFuseQueueTest {
   }
 
   @Test
-  void aLibfuseWorkersCostIsItsOwnAndOnlyDevFuseHasOne() {
+  void aLibfuseWorkersCostIsItsOwnAndDefaultsToTheRingThreadsServerCost() {
     String base =
-        "machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none } }\n"
-            + "queues { kind = dev-fuse%s }\ndevice = \"cpu(2us)\"\n";
+        "machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none%s } }\n"
+            + "queues { kind = dev-fuse }\ndevice = \"cpu(2us)\"\n";
     long asServer =
         ios(run(TestMachines.parse(String.format(base, "")), List.of(job(0, 2, 0, 1, true))));
     long dearer =
@@ -134,9 +134,8 @@ class DevFuseQueueTest {
                 List.of(job(0, 2, 0, 1, true))));
     // server-cost's default 3 us per request became 8 us
     assertThat(10_000_000.0 / dearer - 10_000_000.0 / asServer).isBetween(4_500.0, 5_500.0);
-    assertThatThrownBy(() -> TestMachines.parse("queues { kind = per-cpu, worker-cost = 8us }\n"))
-        .isInstanceOf(ConfigError.class)
-        .hasMessageContaining("worker-cost");
+    assertThat(TestMachines.parse("machine { cpu { server-cost = 7us } }\n").costs().workerNanos())
+        .isEqualTo(7_000);
   }
 
   @Test
