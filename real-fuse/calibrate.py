@@ -52,7 +52,7 @@ def variant_of(point):
 def read_measured(dirs, stat):
     """Per (mode, point): the statistic over the accepted runs (pairs the other tenants left quiet), or over
     every attempt when a point has no accepted run."""
-    accepted, every = {}, {}
+    accepted, every, cpu = {}, {}, {}
     for d in dirs:
         f = os.path.join(d, "summary.tsv")
         if not os.path.isfile(f):
@@ -62,11 +62,13 @@ def read_measured(dirs, stat):
             every.setdefault(key, []).append(float(r["iops"]))
             if r.get("accepted", "1") == "1":
                 accepted.setdefault(key, []).append(float(r["iops"]))
+            if r.get("server_cpu_us_per_req"):
+                cpu.setdefault(key, []).append(float(r["server_cpu_us_per_req"]))
     if not every:
         die("no measured runs")
     runs = {k: accepted.get(k) or v for k, v in every.items()}
     pick = max if stat == "max" else statistics.median
-    return {k: pick(v) for k, v in runs.items()}, runs
+    return {k: pick(v) for k, v in runs.items()}, runs, {k: min(v) for k, v in cpu.items()}
 
 
 def machine_text(path, values):
@@ -113,9 +115,14 @@ def run_model(machine, values, variants, quick=False):
         cmd = [os.path.join(ROOT, "mqroute"), "run", efile, "--brief", "--parallel", "2", "--out", out]
         if quick:
             cmd.append("--quick")
-        p = subprocess.run(cmd, capture_output=True, text=True)
-        if not os.path.isfile(os.path.join(out, "result.json")):
-            print(p.stdout[-2000:], p.stderr[-2000:], file=sys.stderr)
+        for attempt in (1, 2):  # once more: on a machine shared with other builds a JVM can fail to start
+            p = subprocess.run(cmd, capture_output=True, text=True)
+            if os.path.isfile(os.path.join(out, "result.json")):
+                break
+            print(f"calibrate.py: the model run failed (exit {p.returncode}, attempt {attempt}): "
+                  + (p.stderr.strip().splitlines() or ["no stderr"])[-1], file=sys.stderr)
+        else:
+            print(p.stderr[-3000:], file=sys.stderr)
             print("calibrate.py: the model did not run", file=sys.stderr)
             sys.exit(1)
         res = json.load(open(os.path.join(out, "result.json")))
@@ -128,7 +135,7 @@ def run_model(machine, values, variants, quick=False):
 
 def objective(machine, values, fit, measured):
     variants = {variant_of(p)[0] for p in fit}
-    got = run_model(machine, values, variants)
+    got = run_model(machine, values, variants, quick=True)
     err = 0.0
     for p in fit:
         pred = got[variant_of(p)]
@@ -160,10 +167,15 @@ def main():
     ap.add_argument("--param", nargs="*", default=[])
     ap.add_argument("--machine", default=os.path.join(ROOT, "experiments", "machines", "this-vm.conf"))
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--device-us", type=float, default=1.8,
+                    help="the device's CPU per request (device = cpu(X)), subtracted from a server's CPU time")
+    ap.add_argument("--costs-from-cpu", action="store_true",
+                    help="set server-cost (ring thread) and worker-cost (libfuse worker) to the servers' measured "
+                         "CPU time per request at the fit points, less --device-us: measured, not fitted")
     ap.add_argument("--stat", choices=["median", "max"], default="median",
                     help="per point: the median of the runs, or the best (the closest an idle machine comes)")
     a = ap.parse_args()
-    measured, runs = read_measured(a.measured, a.stat)
+    measured, runs, server_cpu = read_measured(a.measured, a.stat)
     fit = []
     for s in a.fit:
         if "/" not in s:
@@ -186,8 +198,16 @@ def main():
     if len(params) > len(fit):
         die(f"{len(params)} parameters on {len(fit)} points: no more parameters than fit points")
     values = {}
+    if a.costs_from_cpu:
+        for mode, key in (("io-uring", "machine.cpu.server-cost"), ("dev-fuse", "machine.cpu.worker-cost")):
+            seen = [server_cpu[p] for p in fit if p[0] == mode and p in server_cpu]
+            if not seen:
+                die(f"--costs-from-cpu: no {mode} fit point with a measured server CPU time")
+            values[key] = max(0.1, min(seen) - a.device_us)
+            print(f"measured: {key} = {fmt(values[key])} (server CPU {min(seen):.2f} us per request at the fit "
+                  f"points, less {a.device_us} us of pread)")
     if params:
-        values = {k: math.sqrt(lo * hi) for k, (lo, hi) in params.items()}
+        values.update({k: math.sqrt(lo * hi) for k, (lo, hi) in params.items()})
         for rnd in range(2):
             for k, (lo, hi) in params.items():
                 def f(x, k=k):
@@ -197,14 +217,18 @@ def main():
                     print(f"  round {rnd + 1} {k}={x:.3f}us: {e:.5f}", file=sys.stderr)
                     return e
                 values[k] = golden(f, lo, hi)
-        print("fitted: " + ", ".join(f"{k} = {fmt(v)}" for k, v in values.items()))
+        print("fitted: " + ", ".join(f"{k} = {fmt(values[k])}" for k in params))
         if a.write:
             text = machine_text(a.machine, values)
             note = " ".join(f"{m}/{p}" for m, p in fit)
             for k in values:
+                if k not in params:
+                    note_k = "measured (server CPU per request) at " + note
+                else:
+                    note_k = "fitted on " + note
                 leaf = {"haltpoll-exit": "c-states", "device-cost": "device"}.get(k, k.split(".")[-1])
                 text = re.sub(rf"(\n\s*{re.escape(leaf)} = [^\n#]+?)(\s*#[^\n]*)?\n",
-                              rf"\g<1>  # fitted on {note}\n", text, count=1)
+                              rf"\g<1>  # {note_k}\n", text, count=1)
             open(a.machine, "w").write(text)
             print(f"wrote {a.machine}")
     got = run_model(a.machine, values if not a.write else {}, None)

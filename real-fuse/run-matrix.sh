@@ -237,7 +237,7 @@ run_one() { # rep point mode mountpoint server-pid waited
   local rep=$1 point=$2 mode=$3 mnt=$4 pid=$5 waited=$6
   local e d j c
   IFS=: read -r e d j c <<<"$point"
-  local name="$rep-$e-qd$d-nj$j${c:+-cpus$c}-$mode"
+  local name="$rep-$e-qd$d-nj$j${c:+-cpus$c}-$mode-try$TRY"
   local pin=()
   [[ -n $c ]] && pin=(--cpus_allowed="$c")
   local l_before s_before m_before
@@ -282,7 +282,7 @@ log "libfuse $LIBFUSE_COMMIT, $RINGS ring threads; ${#POINTS[@]} points x 2 mode
 i=0
 for rep in $(seq "$REPEATS"); do
   for point in "${POINTS[@]}"; do
-    for try in $(seq "$TRIES"); do
+    for TRY in $(seq "$TRIES"); do
       waited=$(wait_for_quiet)
       : >"$OUT/.pair"
       # alternate which mode goes first, so that neither always runs on a machine the other has just warmed
@@ -295,7 +295,7 @@ for rep in $(seq "$REPEATS"); do
       fi
       # the pair counts when the other tenants kept below BUSY_MAX during both halves; else try again
       quiet=$(awk -F'\t' -v max="$BUSY_MAX" '$21 >= max {bad=1} END {print bad ? 0 : 1}' "$OUT/.pair")
-      last=$([[ $try -eq $TRIES ]] && echo 1 || echo 0)
+      last=$([[ $TRY -eq $TRIES ]] && echo 1 || echo 0)
       awk -v ok="$quiet" 'BEGIN{OFS="\t"} {print $0, ok}' "$OUT/.pair" >>"$OUT/summary.tsv"
       [[ $quiet == 1 || $last == 1 ]] && break
       log "others busy during the pair: trying $point again"
@@ -306,17 +306,20 @@ done
 
 python3 - "$OUT/summary.tsv" >"$OUT/ratio.tsv" <<'EOF'
 import csv, statistics, sys
-rows = [r for r in csv.DictReader(open(sys.argv[1]), delimiter="\t") if r["accepted"] == "1"]
+every = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+# the quiet pairs of a point; a point without one keeps all its pairs (marked: quiet = 0)
+quiet = {r["point"] for r in every if r["accepted"] == "1"}
+rows = [r for r in every if r["accepted"] == "1" or r["point"] not in quiet]
 by = {}
 for r in rows:
     by.setdefault((r["point"], r["rep"]), {})[r["mode"]] = r
-print("point\trep\tdev_fuse_iops\tio_uring_iops\tratio\tload1_before")
+print("point\trep\tdev_fuse_iops\tio_uring_iops\tratio\tload1_before\tquiet")
 ratios = {}
 for (point, rep), m in by.items():
     if "dev-fuse" in m and "io-uring" in m:
         a, b = int(m["dev-fuse"]["iops"]), int(m["io-uring"]["iops"])
         ratios.setdefault(point, []).append(b / a)
-        print(f"{point}\t{rep}\t{a}\t{b}\t{b / a:.3f}\t{m['dev-fuse']['load1_before']}")
+        print(f"{point}\t{rep}\t{a}\t{b}\t{b / a:.3f}\t{m['dev-fuse']['load1_before']}\t{m['dev-fuse']['accepted']}")
 for point, rs in ratios.items():
     print(f"{point}\tall\t\t\t{statistics.mean(rs):.3f} (min {min(rs):.3f}, max {max(rs):.3f})\t")
 EOF
