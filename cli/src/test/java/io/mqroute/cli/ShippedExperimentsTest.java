@@ -28,7 +28,8 @@ class ShippedExperimentsTest {
         "seed-004-request-order.conf",
         "policy-tour.conf",
         "seed-000-direct-dispatch.conf",
-        "seed-002-numa-background.conf"
+        "seed-002-numa-background.conf",
+        "real-fuse-this-vm.conf"
       })
   void holdsItsBandsWithTheQuickProfile(String file, @TempDir Path out) {
     StringWriter stdout = new StringWriter();

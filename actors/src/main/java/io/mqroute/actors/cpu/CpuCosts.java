@@ -9,6 +9,10 @@ package io.mqroute.actors.cpu;
  * @param serverNanos the FUSE server thread handling one request on its queue's core: the task_work
  *     copy, libfuse dispatch and the reply commit (fuse_uring_send_in_task, COMMIT_AND_FETCH; about
  *     3 µs)
+ * @param workerNanos a libfuse worker thread serving /dev/fuse, per request: its read(2) of the
+ *     device, libfuse's dispatch and the reply's writev or splice (fuse_dev_do_read,
+ *     fuse_dev_do_write; several syscalls where a ring thread has one io_uring_enter); the same as
+ *     serverNanos unless given
  * @param completionNanos ending the request in the kernel on the completing core (fuse_request_end
  *     and the copy of the reply; about 1 µs)
  * @param wakeNanos waking the waiter on another core, as the woken core sees it: the IPI (or the
@@ -29,6 +33,7 @@ package io.mqroute.actors.cpu;
 public record CpuCosts(
     long submitNanos,
     long serverNanos,
+    long workerNanos,
     long completionNanos,
     long wakeNanos,
     long reapNanos,
@@ -37,11 +42,12 @@ public record CpuCosts(
 
   /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
   public static final CpuCosts DEFAULT =
-      new CpuCosts(1_500, 3_000, 1_000, 3_000, 500, 1_500, 1_000);
+      new CpuCosts(1_500, 3_000, 3_000, 1_000, 3_000, 500, 1_500, 1_000);
 
   public CpuCosts {
     check("submit-cost", submitNanos);
     check("server-cost", serverNanos);
+    check("worker-cost", workerNanos);
     check("completion-cost", completionNanos);
     check("wake-cost", wakeNanos);
     check("reap-cost", reapNanos);

@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.Governor;
+import io.mqroute.actors.cpu.ServerThreadPlacement;
 import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.device.Device;
 import io.mqroute.actors.machine.MachineProtocol.Command;
@@ -185,7 +186,27 @@ public final class Machine extends AbstractBehavior<Command> {
     this.router =
         ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
-    for (int i = 0; i < q.count(); i++) {
+    if (q.kind() == QueueKind.DEV_FUSE) {
+      var placement =
+          new ServerThreadPlacement(
+              wakeTargets, IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray());
+      queues.add(
+          ctx.spawn(
+              DevFuseQueue.create(
+                  0,
+                  q.pollers(),
+                  spec.costs().workerNanos(),
+                  device(),
+                  root.split("service/0"),
+                  root.split("device-faults/0"),
+                  spec.costs(),
+                  List.copyOf(cores),
+                  placement::place,
+                  router),
+              "queue-0",
+              SAME));
+    }
+    for (int i = 0; q.kind() != QueueKind.DEV_FUSE && i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
       var poller =
           Poller.create(

@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.actors.cpu.CState;
+import io.mqroute.actors.cpu.CStateTable;
 import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.cpu.Governor;
 import io.mqroute.actors.device.Device;
@@ -28,15 +29,18 @@ import java.util.stream.IntStream;
  *
  * <pre>
  * machine { numa-nodes = 1, cores-per-node = 4,
- *           cpu { submit-cost = 1.5us, server-cost = 3us, completion-cost = 1us, wake-cost = 3us,
- *                 reap-cost = 0.5us, switch-cost = 1.5us, migrate-cost = 1us, c-states = skx | none,
+ *           cpu { submit-cost = 1.5us, server-cost = 3us, worker-cost = (server-cost),
+ *                 completion-cost = 1us, wake-cost = 3us,
+ *                 reap-cost = 0.5us, switch-cost = 1.5us, migrate-cost = 1us,
+ *                 c-states = skx | none | "NAME:EXIT:RESIDENCY, ...",
  *                 governor = performance | schedutil,
  *                 min-freq-ratio = 0.4 } }
- * queues  { kind = per-cpu | virtio | independent, count = (CPUs), registered = [..], ring-size = 128,
- *           pollers = 1, full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
+ * queues  { kind = per-cpu | virtio | independent | dev-fuse, count = (CPUs), registered = [..],
+ *           ring-size = 128, pollers = 1 (dev-fuse: 10, libfuse's max_threads),
+ *           full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
  *           dispatch = fifo }
- * router  { selector = static-cpu (per-cpu queues) | mq-map (others), selector-params { },
- *           admission = per-queue, max-background = 12,
+ * router  { selector = static-cpu (per-cpu queues) | single (dev-fuse) | mq-map (others),
+ *           selector-params { }, admission = per-queue (dev-fuse: global), max-background = 12,
  *           congestion-threshold = 9, pending-queue = off | (cost) }
  * wake = waiter-cpu | completing-cpu
  * device = "exponential(40us)"
@@ -67,6 +71,7 @@ public final class MachineSpecParser {
       List.of(
           "submit-cost",
           "server-cost",
+          "worker-cost",
           "completion-cost",
           "wake-cost",
           "reap-cost",
@@ -129,6 +134,8 @@ public final class MachineSpecParser {
     parts.put("submit-cost", c.submitNanos());
     if (q.kind() == QueueKind.PER_CPU) {
       parts.put("server-cost", c.serverNanos());
+    } else if (q.kind() == QueueKind.DEV_FUSE) {
+      parts.put("worker-cost", c.workerNanos());
     }
     parts.put("completion-cost", c.completionNanos());
     parts.put("reap-cost", c.reapNanos());
@@ -175,6 +182,8 @@ public final class MachineSpecParser {
         new CpuCosts(
             cpu.nanos("submit-cost", d.submitNanos()),
             cpu.nanos("server-cost", d.serverNanos()),
+            // a libfuse /dev/fuse worker's work, unless given: the ring thread's
+            cpu.nanos("worker-cost", cpu.nanos("server-cost", d.serverNanos())),
             cpu.nanos("completion-cost", d.completionNanos()),
             cpu.nanos("wake-cost", d.wakeNanos()),
             cpu.nanos("reap-cost", d.reapNanos()),
@@ -185,9 +194,20 @@ public final class MachineSpecParser {
         switch (cs) {
           case "skx" -> SKX_CSTATES;
           case "none" -> List.of();
-          default ->
+          default -> {
+            if (!cs.contains(":")) {
               throw cpu.error(
-                  "c-states", "unknown C-state table \"" + cs + "\" (valid: skx, none)");
+                  "c-states",
+                  "unknown C-state table \""
+                      + cs
+                      + "\" (valid: skx, none, or NAME:EXIT:RESIDENCY, ... as in /sys cpuidle)");
+            }
+            try {
+              yield CStateTable.parse(cs);
+            } catch (IllegalArgumentException e) {
+              throw cpu.error("c-states", e.getMessage());
+            }
+          }
         };
     String gov = cpu.string("governor", "performance");
     double minRatio = cpu.number("min-freq-ratio", Governor.SCHEDUTIL.minRatio(), 0.01, 1.0);
@@ -262,6 +282,14 @@ public final class MachineSpecParser {
         registered = IntStream.range(0, n).map(i -> (int) ((long) i * cpus / n)).boxed().toList();
       }
       home = IntStream.range(0, cpus).toArray();
+    } else if (kind == QueueKind.DEV_FUSE) {
+      // one fuse_iqueue per connection, whatever the number of server threads (clone_fd included)
+      count = q.integer("count", 1, 1, 1);
+      if (q.has("registered")) {
+        throw q.error("registered", "only per-cpu queues can register a subset");
+      }
+      registered = List.of(0);
+      home = new int[] {0}; // no CPU of its own: the worker that ends a request names its CPU
     } else {
       count = q.integer("count", 1, 1, 4096);
       if (q.has("registered")) {
@@ -301,7 +329,8 @@ public final class MachineSpecParser {
       }
     }
     int ring = q.integer("ring-size", 128, 1, 1 << 20);
-    int pollers = q.integer("pollers", 1, 1, 1024);
+    // libfuse's fuse_loop_mt default max_threads = 10 (lib/helper.c)
+    int pollers = q.integer("pollers", kind == QueueKind.DEV_FUSE ? 10 : 1, 1, 1024);
     double enomem = q.number("enomem-probability", 0, 0, 1);
     if (enomem > 0 && kind == QueueKind.PER_CPU) {
       throw q.error("enomem-probability", NO_URING_ENOMEM);
@@ -323,7 +352,13 @@ public final class MachineSpecParser {
     StrictConfig r = root.object("router", ROUTER_KEYS);
     // mainline's choice for the kind: fuse-over-io-uring's qid = task_cpu, virtio-fs's mq_map[cpu]
     String selector =
-        r.string("selector", queues.kind() == QueueKind.PER_CPU ? "static-cpu" : "mq-map");
+        r.string(
+            "selector",
+            switch (queues.kind()) {
+              case PER_CPU -> "static-cpu";
+              case DEV_FUSE -> "single";
+              default -> "mq-map";
+            });
     Map<String, String> params = r.stringMap("selector-params");
     QueueSelector sel =
         r.parse("selector", selector, s -> Selectors.create(s, params)); // validate them now
@@ -337,7 +372,10 @@ public final class MachineSpecParser {
               + queues.kind().spec()
               + " queues use mq-map or a load-based selector");
     }
-    String adm = r.string("admission", "per-queue");
+    // /dev/fuse: flush_bg_queue's global max_background; rings: fuse_uring_flush_bg's per-queue
+    // rule
+    String adm =
+        r.string("admission", queues.kind() == QueueKind.DEV_FUSE ? "global" : "per-queue");
     BackgroundAdmission.Mode mode =
         switch (adm) {
           case "per-queue" -> BackgroundAdmission.Mode.PER_QUEUE;

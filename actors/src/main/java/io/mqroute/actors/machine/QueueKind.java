@@ -10,7 +10,12 @@ public enum QueueKind {
   /** virtio-fs: N request virtqueues, each with an IRQ / home CPU from group_cpus_evenly. */
   VIRTIO("virtio"),
   /** N queues with no CPU affinity of their own (home CPUs spread evenly for completion work). */
-  INDEPENDENT("independent");
+  INDEPENDENT("independent"),
+  /**
+   * FUSE over /dev/fuse: one queue (fiq->pending) served by a pool of {@code pollers} libfuse
+   * worker threads that the scheduler places on the machine's cores ({@link DevFuseQueue}).
+   */
+  DEV_FUSE("dev-fuse");
 
   private final String spec;
 

@@ -1,0 +1,341 @@
+package io.mqroute.actors.machine;
+
+import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.device.Device;
+import io.mqroute.actors.machine.FlowProtocol.Ended;
+import io.mqroute.actors.machine.FlowProtocol.Enqueue;
+import io.mqroute.actors.machine.FlowProtocol.OnRing;
+import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
+import io.mqroute.actors.machine.FlowProtocol.QueueFault;
+import io.mqroute.actors.machine.FlowProtocol.QueueRemount;
+import io.mqroute.actors.machine.FlowProtocol.QueueReport;
+import io.mqroute.actors.machine.FlowProtocol.QueueStats;
+import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
+import io.mqroute.actors.machine.FlowProtocol.Served;
+import io.mqroute.policies.random.RandomSource;
+import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import io.mqroute.runtime.NanoClock;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.random.RandomGenerator;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * FUSE over {@code /dev/fuse}: one queue ({@code fiq->pending}) served by a pool of libfuse worker
+ * threads that the scheduler places on the machine's cores (fuse_dev_queue_req, fuse_dev_do_read,
+ * fuse_dev_do_write in fs/fuse/dev.c; fuse_do_work in libfuse's lib/fuse_loop_mt.c).
+ *
+ * <ul>
+ *   <li>A request is appended to {@code pending} (FIFO, unbounded) and {@code wake_up(&fiq->waitq)}
+ *       wakes one exclusive waiter: the worker that has waited longest (prepare_to_wait_exclusive
+ *       queues at the tail, __wake_up_common wakes from the head).
+ *   <li>The woken worker's CPU is chosen by {@link ServerPlacement} (select_task_rq_fair over the
+ *       idle state the cores publish); waking it there costs {@code wake-cost}, plus {@code
+ *       migrate-cost} when it is not the CPU it slept on.
+ *   <li>The worker's work is {@code worker-cost} (default {@code server-cost}: the read of
+ *       /dev/fuse, libfuse's dispatch, the reply's writev or splice) plus, for an on-CPU device
+ *       such as passthrough_hp's pread, the device's time; an off-CPU device blocks the worker,
+ *       which then continues on its CPU.
+ *   <li>The reply's writev ends the request in the worker's context (fuse_request_end on the
+ *       worker's CPU, {@code completion-cost}); the router then wakes the waiter from that CPU.
+ *   <li>A worker that finishes takes the next pending request at once, without a wake-up, or goes
+ *       back to sleep in read(2) at the tail of the waiters.
+ * </ul>
+ *
+ * <p>The pool is libfuse's {@code max_threads} (10 by default), all started: libfuse starts them on
+ * demand and never ends an idle one since 3.12 ({@code max_idle_threads = UINT_MAX}), so after the
+ * first requests of a run the pool is as large as its peak concurrency. Not modelled: FORGETs and
+ * interrupts (read first from the device), splice, and the reply's copy cost as a function of the
+ * size (it is in {@code server-cost}).
+ */
+public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
+  private final int index;
+  private final NanoClock clock;
+  private final List<ActorRef<CoreProtocol.Command>> cores;
+  private final ActorRef<RouterCommand> router;
+  private final Device device;
+  private final RandomGenerator rnd;
+  private final CpuCosts costs;
+  private final ServerPlacement placement;
+  private final long workerNanos;
+
+  /** fiq->pending. */
+  private final ArrayDeque<OnRing> pending = new ArrayDeque<>();
+
+  /** Workers asleep in read(2) on /dev/fuse, longest-waiting first. */
+  private final ArrayDeque<Integer> idle = new ArrayDeque<>();
+
+  /** Per worker, the CPU it last ran on. */
+  private final int[] workerCpu;
+
+  /** Request id → worker serving it, and whether its server work is done (device time left). */
+  private final Map<Long, Integer> serving = new HashMap<>();
+
+  private final Map<Long, Long> deviceLeft = new HashMap<>();
+  private final LinkedHashMap<Long, Request> inService = new LinkedHashMap<>();
+
+  private long accepted;
+  private long completed;
+  private long wakeups;
+  private long overflowWaits;
+  private long overflowNanos;
+  private int maxBusy;
+  private long maxWaitNanos;
+  private long errors;
+  private double eioProbability;
+  private final RandomSource faults;
+  private final List<String> violations = new ArrayList<>();
+
+  /**
+   * @param threads libfuse's worker threads (max_threads)
+   * @param workerNanos a worker's CPU work per request besides the device's
+   * @param placement where a woken worker runs (shared idle state of the cores)
+   */
+  public static Behavior<QueueCommand> create(
+      int index,
+      int threads,
+      long workerNanos,
+      Device device,
+      RandomSource service,
+      RandomSource faults,
+      CpuCosts costs,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ServerPlacement placement,
+      ActorRef<RouterCommand> router) {
+    return Behaviors.setup(
+        ctx ->
+            new DevFuseQueue(
+                ctx,
+                index,
+                threads,
+                workerNanos,
+                device,
+                service,
+                faults,
+                costs,
+                cores,
+                placement,
+                router));
+  }
+
+  private DevFuseQueue(
+      ActorContext<QueueCommand> ctx,
+      int index,
+      int threads,
+      long workerNanos,
+      Device device,
+      RandomSource service,
+      RandomSource faults,
+      CpuCosts costs,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ServerPlacement placement,
+      ActorRef<RouterCommand> router) {
+    super(ctx);
+    this.index = index;
+    this.clock = NanoClock.of(ctx.getSystem());
+    this.cores = cores;
+    this.router = router;
+    this.device = device;
+    this.rnd = service::nextLong;
+    this.faults = faults;
+    this.costs = costs;
+    this.placement = placement;
+    this.workerNanos = workerNanos;
+    this.workerCpu = new int[threads];
+    for (int w = 0; w < threads; w++) {
+      workerCpu[w] = w % cores.size(); // where libfuse happened to start them: spread
+      idle.addLast(w);
+    }
+  }
+
+  @Override
+  public Receive<QueueCommand> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Enqueue.class, this::onEnqueue)
+        .onMessage(Served.class, this::onServed)
+        .onMessage(QueueReport.class, this::onReport)
+        .onMessage(QueueRemount.class, this::onRemount)
+        .onMessage(QueueFault.class, this::onFault)
+        // /dev/fuse has no CPU of its own: nothing to evacuate, no ring thread to move
+        .onMessage(FlowProtocol.Evacuate.class, m -> this)
+        .onMessage(FlowProtocol.MoveServer.class, m -> this)
+        .build();
+  }
+
+  /** fuse_dev_queue_req: append to pending, wake one waiting worker. */
+  private Behavior<QueueCommand> onEnqueue(Enqueue e) {
+    long now = clock.nanoTime();
+    accepted++;
+    OnRing item = new OnRing(e.request(), now);
+    Integer w = idle.pollFirst();
+    if (w == null) {
+      overflowWaits++;
+      pending.addLast(item);
+      return this;
+    }
+    int waker = e.request().cpu();
+    int prev = workerCpu[w];
+    int cpu = placement.place(prev, waker);
+    long wake = cpu != waker ? costs.wakeNanos() : 0;
+    long migrate = cpu != prev ? costs.migrateNanos() : 0;
+    wakeups++;
+    start(w, cpu, item, wake + migrate);
+    return this;
+  }
+
+  /** The worker runs the server's work for {@code item} on {@code cpu}. */
+  private void start(int w, int cpu, OnRing item, long extraNanos) {
+    workerCpu[w] = cpu;
+    Request r = item.request();
+    serving.put(r.id(), w);
+    inService.put(r.id(), r);
+    maxBusy = Math.max(maxBusy, serving.size());
+    long svc =
+        device.serviceNanos(
+            r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd); // pread
+    long work = extraNanos + workerNanos;
+    if (device.onCpu()) {
+      work += svc;
+    } else {
+      deviceLeft.put(r.id(), svc);
+    }
+    // a worker asleep in read(2) on /dev/fuse is not in an I/O wait: no iowait boost
+    cores
+        .get(cpu)
+        .tell(
+            new CoreProtocol.Exec<>(
+                work, Work.SERVER, getContext().getSelf(), new Served(item), false));
+  }
+
+  private Behavior<QueueCommand> onServed(Served s) {
+    OnRing item = s.item();
+    Request r = item.request();
+    Long left = deviceLeft.remove(r.id());
+    if (left != null && left > 0) { // the worker blocks in pread; it goes on where it slept
+      getContext().scheduleOnce(Duration.ofNanos(left), getContext().getSelf(), s);
+      return this;
+    }
+    Integer w = serving.remove(r.id());
+    if (w == null) {
+      violations.add("request " + r.id() + " was served but no worker had it");
+      return this;
+    }
+    inService.remove(r.id());
+    int cpu = workerCpu[w];
+    long now = clock.nanoTime();
+    Status status =
+        eioProbability > 0 && faults.nextDouble() < eioProbability ? Status.EIO : item.status();
+    if (status != Status.OK) {
+      errors++;
+    }
+    completed++;
+    maxWaitNanos = Math.max(maxWaitNanos, now - item.acceptedNanos());
+    Completion c =
+        new Completion(r.id(), status, r.submitNanos(), item.acceptedNanos(), now, index);
+    // fuse_dev_do_write → fuse_request_end in the worker's writev, on the worker's CPU
+    cores
+        .get(cpu)
+        .tell(
+            new CoreProtocol.Exec<>(
+                costs.completionNanos(), Work.COMPLETION, router, new Ended(r, c, cpu)));
+    OnRing next = pending.pollFirst();
+    if (next == null) {
+      idle.addLast(w);
+    } else {
+      overflowNanos += now - next.acceptedNanos();
+      start(w, cpu, next, 0);
+    }
+    return this;
+  }
+
+  private Behavior<QueueCommand> onFault(QueueFault f) {
+    Fault fault = f.fault();
+    if (fault.kind() == Fault.Kind.EIO) {
+      eioProbability = fault.value();
+    } // the ring faults (ENOMEM, RING_LIMIT, LOSE, STALL, SLOWDOWN) have no /dev/fuse counterpart
+    return this;
+  }
+
+  private Behavior<QueueCommand> onReport(QueueReport q) {
+    List<Long> stuck = stuckIds();
+    List<String> v = new ArrayList<>(violations);
+    if (accepted != completed + serving.size() + pending.size()) {
+      v.add(
+          "accepted "
+              + accepted
+              + " != completed "
+              + completed
+              + " + in service "
+              + serving.size()
+              + " + pending "
+              + pending.size());
+    }
+    q.replyTo()
+        .tell(
+            new QueueStats(
+                index,
+                -1,
+                accepted,
+                completed,
+                maxBusy,
+                overflowWaits,
+                overflowNanos,
+                0,
+                wakeups,
+                0,
+                serving.size(),
+                pending.size(),
+                v,
+                stuck,
+                0,
+                maxWaitNanos,
+                errors));
+    return this;
+  }
+
+  private Behavior<QueueCommand> onRemount(QueueRemount r) {
+    List<String> problems = new ArrayList<>();
+    if (!serving.isEmpty() || !pending.isEmpty()) {
+      problems.add(
+          "queue "
+              + index
+              + " (/dev/fuse): unmount with "
+              + serving.size()
+              + " request(s) in service and "
+              + pending.size()
+              + " pending: "
+              + ReportLists.capped(stuckIds()));
+    }
+    eioProbability = 0;
+    r.replyTo().tell(new MachineProtocol.Remounted(problems));
+    return this;
+  }
+
+  private List<Long> stuckIds() {
+    List<Long> stuck = new ArrayList<>(inService.keySet());
+    pending.forEach(i -> stuck.add(i.request().id()));
+    return stuck;
+  }
+
+  /** Where a woken server thread runs. */
+  public interface ServerPlacement {
+    /**
+     * @param prev the CPU the thread slept on
+     * @param waker the CPU of the thread that wakes it (busy: the waker runs there), or -1
+     * @return the CPU the thread will run on
+     */
+    int place(int prev, int waker);
+  }
+}
