@@ -9,6 +9,7 @@
 # Each job file runs as `mqroute run FILE.fio` (an experiment of every default with that workload)
 # with one change to keep 107 runs to minutes: --set fio.runtime=100ms caps every job at 100 ms of
 # simulated time (a size-based job stops there too; ramp_time and startdelay stay as written).
+# MQROUTE_JAR names another jar to run (default cli/target/mqroute.jar).
 # A file "ran" when the run exits 0 (no expectation, healthy invariants); exit 2 is a refusal
 # (bad input or not supported, one line naming file and line), 1 a broken invariant.
 set -u
@@ -25,7 +26,7 @@ rows=()
 for f in "$dir"/*.fio; do
   name=$(basename "$f")
   total=$((total + 1))
-  java -XX:+UseParallelGC -jar cli/target/mqroute.jar run "$f" --brief --parallel 1 \
+  java -XX:+UseParallelGC -jar "${MQROUTE_JAR:-cli/target/mqroute.jar}" run "$f" --brief --parallel 1 \
     --set fio.runtime=100ms --out "$tmp/$name" >"$tmp/out" 2>"$tmp/err" </dev/null
   rc=$?
   if [ $rc -eq 0 ]; then

@@ -70,7 +70,8 @@ public final class Zones {
   private int randomZone(long length, RandomGenerator random) {
     while (true) {
       if (openCount < maxOpen && fullCount + openCount < count) {
-        open[openCount++] = closedZone(random);
+        int z = closedZone(random); // before the slot is taken: isOpen reads openCount
+        open[openCount++] = z;
         continue;
       }
       if (openCount == 0) { // every zone is full: reset one to write on

@@ -146,4 +146,18 @@ class IoPatternTest {
     }
     assertThat(z.resets()).isPositive();
   }
+
+  /**
+   * Every zone open at once (max_open_zones unset) with mixed sizes: it never runs out of zones.
+   */
+  @Test
+  void allZonesOpenWithMixedSizesKeepsWriting() {
+    Zones z = new Zones(0, 1L << 30, 256L << 20, 0);
+    SplittableRandom r = new SplittableRandom(0);
+    for (int i = 0; i < 20_000; i++) {
+      long off = z.write(i % 3 == 0 ? 8192 : 262144, r, false);
+      assertThat(off).isBetween(0L, (1L << 30) - 8192);
+    }
+    assertThat(z.resets()).isPositive();
+  }
 }
