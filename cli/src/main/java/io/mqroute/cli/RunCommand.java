@@ -148,7 +148,8 @@ final class RunCommand implements Callable<Integer> {
         notes.addAll(fw.notes());
       }
     }
-    notes.forEach(n -> spec.commandLine().getErr().println("mqroute: " + n));
+    // on stdout, with the run's report: a healthy run says nothing on stderr
+    notes.forEach(n -> out.println("# " + n));
     int par = parallel != null ? parallel : Runtime.getRuntime().availableProcessors();
     if (par < 1) {
       throw new UserError("--parallel must be >= 1, was " + par);
