@@ -11,22 +11,26 @@ import io.mqroute.experiment.ExperimentParser;
 import io.mqroute.experiment.ExperimentResult;
 import io.mqroute.experiment.ExperimentRunner;
 import io.mqroute.experiment.ExperimentSpec;
+import io.mqroute.experiment.FioOutput;
 import io.mqroute.experiment.MachineReport;
+import io.mqroute.experiment.Variant;
 import io.mqroute.experiment.VariantResult;
 import io.mqroute.experiment.report.ResultFiles;
 import io.mqroute.experiment.report.RunProgress;
-import io.mqroute.metrics.FioTextReport;
 import io.mqroute.runtime.RunStats;
 import io.mqroute.workload.FioParseException;
+import io.mqroute.workload.FioWorkload;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
@@ -49,7 +53,9 @@ final class RunCommand implements Callable<Integer> {
       index = "0",
       arity = "0..1",
       paramLabel = "FILE",
-      description = "The experiment script (.conf).")
+      description =
+          "The experiment script (.conf), or an fio job file (.fio): run as an experiment of"
+              + " every default with that workload.")
   Path file;
 
   @Option(names = "--seed", paramLabel = "N", description = "Replace the experiment's seed.")
@@ -91,6 +97,15 @@ final class RunCommand implements Callable<Integer> {
   Path outDir;
 
   @Option(
+      names = "--output-format",
+      paramLabel = "LIST",
+      description =
+          "What each variant prints, like fio's --output-format: normal (fio's text, the default),"
+              + " json, json+ (with latency bins; <variant>.fio.json is json+ too) or terse;"
+              + " several separated by commas.")
+  String outputFormat = "normal";
+
+  @Option(
       names = "--list",
       description = "List the experiments in DIR (default: experiments/) and exit.")
   boolean list;
@@ -106,6 +121,16 @@ final class RunCommand implements Callable<Integer> {
     if (file == null) {
       throw new UserError("missing experiment FILE (try 'mqroute run --list')");
     }
+    List<String> formats = List.of(outputFormat.split(",", -1));
+    for (String f : formats) {
+      if (!List.of("normal", "json", "json+", "terse").contains(f)) {
+        throw new UserError(
+            "--output-format: \""
+                + f
+                + "\" is not one of normal, json, json+, terse (fio's names; a comma list)");
+      }
+    }
+    ResultFiles.jsonPlus(formats.contains("json+"));
     ExperimentSpec exp;
     if (seed != null && (seed < 0 || seed > Integer.MAX_VALUE)) {
       throw new UserError(
@@ -116,6 +141,15 @@ final class RunCommand implements Callable<Integer> {
     } catch (ConfigError | FioParseException e) {
       throw new UserError(e.getMessage());
     }
+    // fio options the model records without an effect, capped depths: one line each, on stderr
+    Set<String> notes = new LinkedHashSet<>();
+    for (Variant v : exp.variants()) {
+      if (v.workload() instanceof FioWorkload fw) {
+        notes.addAll(fw.notes());
+      }
+    }
+    // on stdout, with the run's report: a healthy run says nothing on stderr
+    notes.forEach(n -> out.println("# " + n));
     int par = parallel != null ? parallel : Runtime.getRuntime().availableProcessors();
     if (par < 1) {
       throw new UserError("--parallel must be >= 1, was " + par);
@@ -182,9 +216,17 @@ final class RunCommand implements Callable<Integer> {
                     " (replication 1 of %d, seed %d; the table below has the means)",
                     r.replications(),
                     exp.seed()));
-        out.print(
-            FioTextReport.render(r.result().jobs(), "virtual t=" + seconds(r.result().endNanos())));
-        out.print(MachineReport.render(r.variant().machine(), r.result()));
+        for (String f : formats) {
+          switch (f) {
+            case "json" -> out.print(FioOutput.render(r, ResultFiles.version(), false));
+            case "json+" -> out.print(FioOutput.render(r, ResultFiles.version(), true));
+            case "terse" -> out.print(FioOutput.terse(r, ResultFiles.version()));
+            default -> {
+              out.print(FioOutput.text(r, "virtual t=" + seconds(r.result().endNanos())));
+              out.print(MachineReport.render(r.variant().machine(), r.result()));
+            }
+          }
+        }
       }
       for (int i = 0; i < r.all().size(); i++) {
         MachineResult rep = r.all().get(i);

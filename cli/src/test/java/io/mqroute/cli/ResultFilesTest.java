@@ -201,10 +201,10 @@ class ResultFilesTest {
     assertThat(summary.path("errors").asLong()).isZero();
     assertThat(summary.path("lat_ns").path("mean").decimalValue())
         .isEqualTo(read.path("lat_ns").path("mean").decimalValue());
+    // fio 3.33 gives lat_ns percentiles only with lat_percentiles=1; the summary always has them
+    assertThat(read.path("lat_ns").has("percentile")).isFalse();
     for (String p : List.of("50.000000", "99.000000", "99.900000", "99.990000")) {
-      assertThat(summary.path("lat_ns").path("percentile").path(p).asLong())
-          .as(p)
-          .isEqualTo(read.path("lat_ns").path("percentile").path(p).asLong());
+      assertThat(summary.path("lat_ns").path("percentile").path(p).asLong()).as(p).isPositive();
     }
     assertThat(summary.has("ci95")).isTrue();
     assertThat(summary.path("ci95").isNull()).isTrue();

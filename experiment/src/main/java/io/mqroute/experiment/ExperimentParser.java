@@ -41,12 +41,13 @@ import java.util.regex.Pattern;
 /**
  * Reads an experiment script (HOCON). Keys: {@code name}, {@code description}, {@code seed}, {@code
  * replications}, the machine keys of {@link MachineSpecParser}, {@code workload} (inline fio job
- * text or a path to a {@code .fio} file), {@code fio} (fio options set in every job), {@code
- * variants} (objects with a {@code name}, overrides of any machine key or shortcut such as {@code
- * selector}, {@code fio}, and {@code expect-stall}), {@code sweep} (key → list of values; runs the
- * product with the variants), {@code expect} (bands, see {@link Expectation}) and {@code quick}
- * (overrides applied with --quick). Unknown keys and bad values are one-line errors naming the
- * file, the line and the key.
+ * text or a path to a {@code .fio} file), {@code device-size} (the modelled device's size in fio's
+ * units, default {@code 1t}: what a job without {@code size=} does I/O to), {@code fio} (fio
+ * options set in every job), {@code variants} (objects with a {@code name}, overrides of any
+ * machine key or shortcut such as {@code selector}, {@code fio}, and {@code expect-stall}), {@code
+ * sweep} (key → list of values; runs the product with the variants), {@code expect} (bands, see
+ * {@link Expectation}) and {@code quick} (overrides applied with --quick). Unknown keys and bad
+ * values are one-line errors naming the file, the line and the key.
  */
 public final class ExperimentParser {
   /** Larger experiment or job files are refused: they are scripts, not data. */
@@ -59,6 +60,7 @@ public final class ExperimentParser {
           "seed",
           "replications",
           "workload",
+          "device-size",
           "fio",
           "variants",
           "sweep",
@@ -521,6 +523,9 @@ public final class ExperimentParser {
   private static Workload.Source workloadSource(Config raw, StrictConfig top, Path dir) {
     String text = top.requiredString("workload");
     String where = StrictConfig.where(raw.getValue("workload").origin());
+    // what a job without size= does I/O to (fio: the whole file or device); size=N% and
+    // fill_device refer to it too
+    long deviceBytes = top.parse("device-size", "1t", FioWorkload::deviceBytes);
     String t = text.strip();
     String source;
     String content;
@@ -544,7 +549,7 @@ public final class ExperimentParser {
     }
     return overrides -> {
       try {
-        return FioWorkload.parse(content, source, overrides);
+        return FioWorkload.parse(content, source, overrides, deviceBytes);
       } catch (FioParseException e) {
         throw new ConfigError(
             e.getMessage() + (overrides.isEmpty() ? "" : " (fio overrides " + overrides + ")"));
@@ -590,6 +595,9 @@ public final class ExperimentParser {
       if (Files.size(file) > MAX_FILE_BYTES) {
         throw new ConfigError(file + ": larger than 1 MiB; an experiment is a script");
       }
+      if (file.getFileName().toString().endsWith(".fio")) {
+        return fioJobExperiment(file);
+      }
       // parsed from text (HoconText keeps the line numbers right), includes relative to the file's
       // directory
       return FileIncluder.resolve(
@@ -597,6 +605,23 @@ public final class ExperimentParser {
     } catch (IOException e) {
       throw new ConfigError(file + ": cannot read (" + e.getMessage() + ")");
     }
+  }
+
+  /**
+   * {@code mqroute run JOB.fio}: an experiment of every default (machine, queues, device) whose
+   * workload is the job file as it is, named after the file.
+   */
+  private static Config fioJobExperiment(Path file) {
+    String base = file.getFileName().toString();
+    String name =
+        base.substring(0, base.length() - ".fio".length()).replaceAll("[^A-Za-z0-9._-]", "-");
+    if (name.isEmpty() || !Character.isLetterOrDigit(name.charAt(0))) {
+      name = "job-" + name;
+    }
+    Map<String, Object> keys = new LinkedHashMap<>();
+    keys.put("name", name.length() > 64 ? name.substring(0, 64) : name);
+    keys.put("workload", file.toAbsolutePath().normalize().toString());
+    return ConfigFactory.parseMap(keys, file.toString());
   }
 
   @SafeVarargs

@@ -112,8 +112,7 @@ public final class ResultJson {
    * builds it; {@code <variant>.fio.json} is the same document.
    */
   public static ObjectNode fio(VariantResult r, String version) {
-    return FioJsonReport.build(
-        r.result().jobs(), r.variant().workload().globalOptions(), version, fioTimestamp(r));
+    return FioOutput.json(r, version, false);
   }
 
   /**

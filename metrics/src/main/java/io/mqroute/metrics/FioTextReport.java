@@ -50,19 +50,82 @@ public final class FioTextReport {
    * there), e.g. {@code "virtual t=3.001s"}; {@code null} for none.
    */
   public static String render(List<JobStats> clones, String timeLabel) {
+    return render(clones, timeLabel, null, null);
+  }
+
+  /**
+   * fio's whole normal output: the job lines and {@code Starting N processes} before the jobs (fio
+   * prints them when the run starts), the jobs with their {@code cpu} line ({@code cpu}: per clone
+   * {@code {usr %, sys %, ctx}}, or null), the groups, and {@code diskStats} (fio's {@code Disk
+   * stats (read/write):} block, or null).
+   */
+  public static String render(
+      List<JobStats> clones, String timeLabel, List<double[]> cpu, String diskStats) {
     List<JobStats> units = GroupReporting.units(clones);
     Map<Integer, GroupRunStats> groups = GroupRunStats.of(units);
     StringBuilder out = new StringBuilder(4096);
+    if (cpu != null) {
+      header(out, clones);
+    }
     for (JobStats unit : units) {
-      appendJob(out, unit, groups.get(unit.info().groupId()), timeLabel);
+      appendJob(
+          out,
+          unit,
+          groups.get(unit.info().groupId()),
+          timeLabel,
+          cpu == null ? null : FioJsonReport.cpuOf(unit, clones, cpu),
+          cpu != null);
     }
     for (GroupRunStats group : groups.values()) {
       appendGroup(out, group);
     }
+    if (diskStats != null) {
+      out.append("\nDisk stats (read/write):\n").append(diskStats);
+    }
     return out.toString();
   }
 
+  /** fio's start-up lines: one per job (its clones as "..."), the version, Starting N. */
+  private static void header(StringBuilder out, List<JobStats> clones) {
+    String last = null;
+    boolean thread = false;
+    for (JobStats c : clones) {
+      String name = c.info().name() + "\0" + c.info().groupId();
+      if (name.equals(last)) {
+        if (!out.toString().endsWith("...\n")) {
+          out.append("...\n");
+        }
+        continue;
+      }
+      last = name;
+      out.append(c.info().name())
+          .append(": (g=")
+          .append(c.info().groupId())
+          .append("): ")
+          .append(c.info().report().header())
+          .append('\n');
+      thread |= c.info().options().containsKey("thread");
+    }
+    out.append(FioJsonReport.FIO_VERSION)
+        .append("-mqroute\nStarting ")
+        .append(clones.size())
+        .append(thread ? " thread" : " process")
+        .append(clones.size() == 1 ? "" : thread ? "s" : "es")
+        .append("\n\n");
+  }
+
   static void appendJob(StringBuilder out, JobStats s, GroupRunStats group, String timeLabel) {
+    appendJob(out, s, group, timeLabel, null, false);
+  }
+
+  /** A job; with {@code cpuLine} fio's {@code cpu :} line ({@code cpu}: usr %, sys %, ctx). */
+  static void appendJob(
+      StringBuilder out,
+      JobStats s,
+      GroupRunStats group,
+      String timeLabel,
+      double[] cpu,
+      boolean cpuLine) {
     if (s.totalIos() == 0 && s.totalErrors() == 0 && s.sync().count() == 0) {
       return; // fio prints nothing for a job that did no I/O
     }
@@ -88,7 +151,7 @@ public final class FioTextReport {
     boolean iec = group == null || group.kbBase == 1024;
     for (Direction d : Direction.values()) {
       if (s.direction(d).totalIos() > 0) {
-        appendDirection(out, s, d, iec);
+        appendDirection(out, s, d, iec, group);
       }
     }
     FioTextBlocks.latencyBuckets(out, s.latencyBucketCounts(), s.totalIos());
@@ -97,7 +160,20 @@ public final class FioTextReport {
       FioTextBlocks.displayLat(out, "sync", s.sync());
       FioTextBlocks.percentileGrid(out, "sync", s.sync(), info.percentiles());
     }
+    if (cpuLine) {
+      out.append("  cpu          : usr=")
+          .append(FioNumbers.fixed(cpu == null ? 0 : cpu[0], 2))
+          .append("%, sys=")
+          .append(FioNumbers.fixed(cpu == null ? 0 : cpu[1], 2))
+          .append("%, ctx=")
+          .append(cpu == null ? 0 : (long) cpu[2])
+          .append(", majf=0, minf=0\n");
+    }
     FioTextBlocks.ioDepths(out, s.depthPercentages());
+    // the model submits and reaps one I/O at a time: fio's batch buckets say 1-4 for all
+    String batches = "0=0.0%, 4=100.0%, 8=0.0%, 16=0.0%, 32=0.0%, 64=0.0%, >=64=0.0%\n";
+    out.append("     submit    : ").append(batches);
+    out.append("     complete  : ").append(batches);
     out.append("     issued rwts: total=")
         .append(s.direction(Direction.READ).totalIos())
         .append(',')
@@ -121,7 +197,8 @@ public final class FioTextReport {
         .append('\n');
   }
 
-  private static void appendDirection(StringBuilder out, JobStats s, Direction d, boolean iec) {
+  private static void appendDirection(
+      StringBuilder out, JobStats s, Direction d, boolean iec, GroupRunStats group) {
     long runt = s.runtimeMs(d);
     if (runt == 0) {
       return;
@@ -150,7 +227,73 @@ public final class FioTextReport {
     }
     FioTextBlocks.displayLat(out, "clat", ds.clat());
     FioTextBlocks.displayLat(out, " lat", ds.lat());
-    FioTextBlocks.percentileGrid(out, "clat", ds.clat(), s.info().percentiles());
+    ReportOptions r = s.info().report();
+    if (r.slatPercentiles() && ds.slat().count() > 0) {
+      FioTextBlocks.percentileGrid(out, "slat", ds.slat(), s.info().percentiles());
+    }
+    if (r.clatPercentiles()) {
+      FioTextBlocks.percentileGrid(out, "clat", ds.clat(), s.info().percentiles());
+    }
+    if (r.latPercentiles()) {
+      FioTextBlocks.percentileGrid(out, " lat", ds.lat(), s.info().percentiles());
+    }
+    samples(out, s, d, iec, group);
+  }
+
+  /** fio's {@code bw ( KiB/s): ...} and {@code iops : ...} lines, when there are samples. */
+  private static void samples(
+      StringBuilder out, JobStats s, Direction d, boolean iec, GroupRunStats group) {
+    double[] bw = s.bwSamples(d);
+    if (bw[4] > 0) {
+      String unit = iec ? "KiB" : "kB";
+      double min = bw[0];
+      double max = bw[1];
+      double mean = bw[2];
+      double dev = bw[3];
+      double base = iec ? 1024 : 1000;
+      // fio's per=: the mean sample (as an int) against the group's aggregate bandwidth
+      GroupRunStats.Line line = group == null ? null : group.lines.get(d);
+      double agg =
+          line != null && line.aggBw() > 1024
+              ? Math.min(100.0, (long) mean * 100.0 / (line.aggBw() / 1024.0))
+              : 100.0;
+      if (mean > base * base) {
+        min /= base;
+        max /= base;
+        mean /= base;
+        dev /= base;
+        unit = iec ? "MiB" : "MB";
+      }
+      out.append("   bw (")
+          .append(FioNumbers.padLeft(unit, 5))
+          .append("/s): min=")
+          .append(FioNumbers.padLeft((long) min, 5))
+          .append(", max=")
+          .append(FioNumbers.padLeft((long) max, 5))
+          .append(", per=")
+          .append(FioNumbers.fixed(agg, 2))
+          .append("%, avg=")
+          .append(FioNumbers.fixed(mean, 5, 2))
+          .append(", stdev=")
+          .append(FioNumbers.fixed(dev, 5, 2))
+          .append(", samples=")
+          .append((long) bw[4])
+          .append('\n');
+    }
+    double[] iops = s.iopsSamples(d);
+    if (iops[4] > 0) {
+      out.append("   iops        : min=")
+          .append(FioNumbers.padLeft((long) iops[0], 5))
+          .append(", max=")
+          .append(FioNumbers.padLeft((long) iops[1], 5))
+          .append(", avg=")
+          .append(FioNumbers.fixed(iops[2], 5, 2))
+          .append(", stdev=")
+          .append(FioNumbers.fixed(iops[3], 5, 2))
+          .append(", samples=")
+          .append((long) iops[4])
+          .append('\n');
+    }
   }
 
   static void appendGroup(StringBuilder out, GroupRunStats g) {

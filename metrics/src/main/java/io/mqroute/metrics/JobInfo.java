@@ -18,6 +18,7 @@ import java.util.Objects;
  *     latency depth} and used for {@code IO depths} when no depth was sampled
  * @param groupReporting fio's {@code group_reporting}: clones of one group are reported as one
  * @param kbBase fio's {@code kb_base}: 1024 prints IEC figures first, 1000 SI figures first
+ * @param report fio's reporting options (percentiles, sampling, logs)
  */
 public record JobInfo(
     String name,
@@ -28,7 +29,32 @@ public record JobInfo(
     PercentileList percentiles,
     int iodepth,
     boolean groupReporting,
-    int kbBase) {
+    int kbBase,
+    ReportOptions report) {
+
+  /** A job with fio's default reporting options. */
+  public JobInfo(
+      String name,
+      int groupId,
+      int pid,
+      String description,
+      Map<String, String> options,
+      PercentileList percentiles,
+      int iodepth,
+      boolean groupReporting,
+      int kbBase) {
+    this(
+        name,
+        groupId,
+        pid,
+        description,
+        options,
+        percentiles,
+        iodepth,
+        groupReporting,
+        kbBase,
+        ReportOptions.FIO_DEFAULT);
+  }
 
   /** Validates and copies the options (keeping their order). */
   public JobInfo {
@@ -37,6 +63,7 @@ public record JobInfo(
     options =
         options == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(options));
     percentiles = percentiles == null ? PercentileList.FIO_DEFAULT : percentiles;
+    report = report == null ? ReportOptions.FIO_DEFAULT : report;
     if (groupId < 0) {
       throw new IllegalArgumentException("groupId must be >= 0, got " + groupId);
     }
@@ -64,11 +91,13 @@ public record JobInfo(
         percentiles,
         iodepth,
         groupReporting,
-        kbBase);
+        kbBase,
+        report);
   }
 
   /** A copy with group reporting switched on or off. */
   public JobInfo withGroupReporting(boolean on) {
-    return new JobInfo(name, groupId, pid, description, options, percentiles, iodepth, on, kbBase);
+    return new JobInfo(
+        name, groupId, pid, description, options, percentiles, iodepth, on, kbBase, report);
   }
 }

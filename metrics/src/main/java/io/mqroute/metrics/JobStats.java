@@ -1,6 +1,7 @@
 package io.mqroute.metrics;
 
 import java.util.EnumMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -53,11 +54,55 @@ public final class JobStats {
   private long mergedRuntimeNs = -1;
   private long jobRuntimeMs;
 
+  /** fio's bw and IOPS samples, and the log files the job asked for (null when none). */
+  private final Samples samples;
+
+  private final FioLog latLog;
+  private final FioLog clatLog;
+  private final FioLog slatLog;
+  private final FioLog bwLog;
+  private final FioLog iopsLog;
+  private final FioLog.Averager[] averagers;
+  private long sampleStartNs;
+
+  /** fio's rate_min per direction (bytes/s, 0: none), checked every ratecycle. */
+  private final double[] minRate = new double[2];
+
+  private long rateCycleNs;
+  private long nextRateCheck;
+  private final long[] cycleBytes = new long[2];
+  private int rateError;
+
   /** Empty statistics for one job clone. */
   public JobStats(JobInfo info) {
     this.info = Objects.requireNonNull(info, "info");
     for (Direction d : Direction.values()) {
       directions.put(d, new DirectionStats());
+    }
+    ReportOptions r = info.report();
+    this.latLog = r.latLog() != null ? new FioLog() : null;
+    this.clatLog = r.latLog() != null ? new FioLog() : null;
+    this.slatLog = r.latLog() != null ? new FioLog() : null;
+    this.bwLog = r.bwLog() != null ? new FioLog() : null;
+    this.iopsLog = r.iopsLog() != null ? new FioLog() : null;
+    // with log_avg_msec, fio logs bandwidth and IOPS at each bwavgtime / iopsavgtime sample (block
+    // size 0) and averages latencies over log_avg_msec; without it, one entry per I/O
+    boolean averaged = r.logAvgMs() > 0;
+    this.samples =
+        new Samples(
+            r.bwAvgMs(),
+            r.iopsAvgMs(),
+            averaged && bwLog != null ? (t, v, d) -> bwLog.add(t, v, d, 0) : null,
+            averaged && iopsLog != null ? (t, v, d) -> iopsLog.add(t, v, d, 0) : null);
+    if (averaged && latLog != null) {
+      averagers =
+          new FioLog.Averager[] {
+            new FioLog.Averager(latLog, r.logAvgMs(), 0),
+            new FioLog.Averager(clatLog, r.logAvgMs(), 0),
+            new FioLog.Averager(slatLog, r.logAvgMs(), 0)
+          };
+    } else {
+      averagers = null;
     }
   }
 
@@ -69,6 +114,15 @@ public final class JobStats {
     }
     opened = true;
     windowStartNs = startNs;
+    sampleStartNs = startNs;
+    samples.start(startNs);
+    // fio's check_min_rate: the first check once ratecycle has passed since the start
+    nextRateCheck = startNs + rateCycleNs;
+    if (averagers != null) {
+      for (FioLog.Averager a : averagers) {
+        a.start(startNs);
+      }
+    }
   }
 
   /**
@@ -84,6 +138,13 @@ public final class JobStats {
     if (endNs < windowStartNs) {
       throw new IllegalArgumentException(
           "window end " + endNs + " is before its start " + windowStartNs);
+    }
+    samples.advance(endNs);
+    checkRate(endNs);
+    if (averagers != null) {
+      for (FioLog.Averager a : averagers) {
+        a.advance(endNs);
+      }
     }
     closed = true;
     windowEndNs = endNs;
@@ -116,6 +177,124 @@ public final class JobStats {
     }
     d.recordOk(bytes, slatNs, clatNs);
     latencyBuckets[LatencyBuckets.index(clatNs)]++;
+  }
+
+  /** The errno fio ends a job with when it misses rate_min ({@code td_verror(td, EIO, ...)}). */
+  public static final int EIO = 5;
+
+  /**
+   * fio's {@code rate_min} / {@code rate_iops_min} (in bytes/s per direction, 0 for none), checked
+   * as fio's check_min_rate does: over each {@code ratecycle} after the first, a direction that
+   * moved less is an error, EIO. fio then ends the job; here the job goes on (the machine's jobs
+   * are not stopped by their statistics), the error is reported as fio reports it.
+   */
+  public void checkMinRate(double readBytesPerSec, double writeBytesPerSec, long cycleNs) {
+    minRate[0] = readBytesPerSec;
+    minRate[1] = writeBytesPerSec;
+    rateCycleNs = cycleNs;
+  }
+
+  private void checkRate(long nowNs) {
+    if (rateCycleNs <= 0 || (minRate[0] <= 0 && minRate[1] <= 0)) {
+      return;
+    }
+    while (nowNs >= nextRateCheck) {
+      for (int d = 0; d < 2; d++) {
+        // fio checks only the directions that have done I/O (bytes_done[ddir])
+        boolean active = directions.get(d == 0 ? Direction.READ : Direction.WRITE).ioBytes() > 0;
+        if (active && minRate[d] > 0 && cycleBytes[d] * 1e9 / rateCycleNs < minRate[d]) {
+          rateError = EIO;
+        }
+        cycleBytes[d] = 0;
+      }
+      nextRateCheck += rateCycleNs;
+    }
+  }
+
+  /**
+   * {@link #record} for a completion at {@code nowNs}: also feeds fio's bandwidth and IOPS samples
+   * and the job's log files.
+   */
+  public void recordAt(
+      Direction direction, long bytes, long slatNs, long clatNs, int status, long nowNs) {
+    if (isOpen() && status == OK && direction != Direction.TRIM) {
+      int d = direction == Direction.READ ? 0 : 1;
+      samples.record(d, bytes, nowNs);
+      checkRate(nowNs);
+      cycleBytes[d] += bytes;
+      long lat = clatNs + Math.max(0, slatNs);
+      long t = (nowNs - sampleStartNs) / NS_PER_MS;
+      if (info.report().logAvgMs() == 0) {
+        if (bwLog != null) { // fio's per-I/O bw sample: bytes * 1000000 / lat_ns
+          bwLog.add(t, lat == 0 ? 0 : bytes * 1_000_000L / lat, d, bytes);
+        }
+        if (iopsLog != null) {
+          iopsLog.add(t, 1, d, bytes);
+        }
+      }
+      if (latLog != null) {
+        if (averagers != null) {
+          averagers[0].add(d, lat, nowNs);
+          averagers[1].add(d, clatNs, nowNs);
+          if (slatNs >= 0) {
+            averagers[2].add(d, slatNs, nowNs);
+          }
+        } else {
+          latLog.add(t, lat, d, bytes);
+          clatLog.add(t, clatNs, d, bytes);
+          if (slatNs >= 0) {
+            slatLog.add(t, slatNs, d, bytes);
+          }
+        }
+      }
+    }
+    record(direction, bytes, slatNs, clatNs, status);
+  }
+
+  /**
+   * fio's log files of this job clone, file name to content: {@code PREFIX_lat.N.log}, {@code
+   * _clat}, {@code _slat} (write_lat_log), {@code PREFIX_bw.N.log}, {@code PREFIX_iops.N.log}, N
+   * the clone's number as fio numbers them (per_job_logs).
+   */
+  public Map<String, String> logFiles() {
+    Map<String, String> out = new LinkedHashMap<>();
+    ReportOptions r = info.report();
+    int n = info.pid();
+    if (latLog != null) {
+      out.put(r.latLog() + "_lat." + n + ".log", latLog.render());
+      out.put(r.latLog() + "_clat." + n + ".log", clatLog.render());
+      if (slatLog.entries() > 0) {
+        out.put(r.latLog() + "_slat." + n + ".log", slatLog.render());
+      }
+    }
+    if (bwLog != null) {
+      out.put(r.bwLog() + "_bw." + n + ".log", bwLog.render());
+    }
+    if (iopsLog != null) {
+      out.put(r.iopsLog() + "_iops." + n + ".log", iopsLog.render());
+    }
+    return out;
+  }
+
+  /**
+   * fio's {@code bw_min, bw_max, bw_mean, bw_dev, bw_samples} (KiB/s) of a direction: {@code {min,
+   * max, mean, dev, samples}}.
+   */
+  public double[] bwSamples(Direction direction) {
+    return series(samples.bw, direction);
+  }
+
+  /** fio's {@code iops_min, iops_max, iops_mean, iops_stddev, iops_samples}. */
+  public double[] iopsSamples(Direction direction) {
+    return series(samples.iops, direction);
+  }
+
+  private static double[] series(Samples.Series[] s, Direction direction) {
+    if (direction == Direction.TRIM) {
+      return new double[5];
+    }
+    Samples.Series x = s[direction == Direction.READ ? 0 : 1];
+    return new double[] {x.minOrZero(), x.max, x.n == 0 ? 0 : x.mean, x.stddev(), x.n};
   }
 
   /**
@@ -178,6 +357,7 @@ public final class JobStats {
     merged.mergedRuntimeNs = 0;
     for (JobStats s : group) {
       merged.members += s.members;
+      merged.samples.merge(s.samples);
       for (Direction d : Direction.values()) {
         merged.directions.get(d).add(s.directions.get(d));
       }
@@ -305,7 +485,7 @@ public final class JobStats {
 
   /** The errno of the first failure recorded, 0 if none (fio's {@code first_error}). */
   public int firstError() {
-    return firstError;
+    return firstError != 0 ? firstError : rateError;
   }
 
   /** Failures per errno, ascending by errno, only those that occurred. */

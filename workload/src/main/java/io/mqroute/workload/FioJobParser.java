@@ -73,6 +73,15 @@ public final class FioJobParser {
    * {@code numjobs} over one job file. Errors in an override name the override, not a line.
    */
   public static FioJobFile parse(String source, String text, Map<String, String> overrides) {
+    return parse(source, text, overrides, 0);
+  }
+
+  /**
+   * {@link #parse(String, String, Map)} on a device of {@code deviceBytes} (0: none): a job without
+   * {@code size=} does I/O to all of it, as fio does to the whole file or device.
+   */
+  public static FioJobFile parse(
+      String source, String text, Map<String, String> overrides, long deviceBytes) {
     List<JobFileLexer.RawSection> sections = new ArrayList<>();
     for (JobFileLexer.RawSection s : JobFileLexer.lexJobFile(source, text)) {
       if (s.global() || overrides.isEmpty()) {
@@ -83,7 +92,7 @@ public final class FioJobParser {
       overrides.forEach((k, v) -> options.add(new JobFileLexer.RawOption(k, v, 0)));
       sections.add(new JobFileLexer.RawSection(s.name(), s.global(), s.line(), options));
     }
-    return new JobSpecResolver(source).resolve(sections, false);
+    return new JobSpecResolver(source, deviceBytes).resolve(sections, false);
   }
 
   /**

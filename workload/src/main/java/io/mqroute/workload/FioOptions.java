@@ -25,7 +25,11 @@ final class FioOptions {
    * @param parser turns the text after {@code =} into a typed value
    * @param hint what a good value looks like, for "needs a value" messages
    */
-  record Def(String name, boolean flag, Parser<?> parser, String hint) {}
+  record Def(String name, boolean flag, Parser<?> parser, String hint, boolean recorded) {
+    Def(String name, boolean flag, Parser<?> parser, String hint) {
+      this(name, flag, parser, hint, false);
+    }
+  }
 
   private static final Map<String, Def> OPTIONS = new LinkedHashMap<>();
   private static final Map<String, String> ALIASES =
@@ -33,7 +37,13 @@ final class FioOptions {
           "readwrite", "rw",
           "blocksize", "bs",
           "wait_for_previous", "stonewall",
-          "timeout", "runtime"); // fio's options.c: runtime's alias
+          "timeout", "runtime", // fio's options.c: runtime's alias
+          "blocksize_range", "bsrange",
+          "ba", "blockalign",
+          "io_limit", "io_size",
+          "ratemin", "rate_min",
+          "fill_fs", "fill_device",
+          "nr_files", "nrfiles");
 
   private static final String RW_NAMES =
       "one of read, write, randread, randwrite, rw, readwrite, randrw";
@@ -79,6 +89,7 @@ final class FioOptions {
                 "linear or poisson"),
         "linear or poisson");
     value("cpus_allowed", FioValues::cpuList, "a CPU list like 0-3,8,10-11");
+    value("numa_cpu_nodes", FioValues::cpuList, "a NUMA node list like 0-1,3");
     value(
         "cpus_allowed_policy",
         raw ->
@@ -87,19 +98,69 @@ final class FioOptions {
                 Map.of("shared", CpusAllowedPolicy.SHARED, "split", CpusAllowedPolicy.SPLIT),
                 "shared or split"),
         "shared or split");
-    value("ioengine", FioOptions::engine, "one of " + IoEngine.names());
+    value("ioengine", FioOptions::engine, "one of fio's I/O engines");
     value("direct", FioValues::bool, "0 or 1");
+    value("buffered", FioValues::bool, "0 or 1");
+    value("clat_percentiles", FioValues::bool, "0 or 1");
+    value("lat_percentiles", FioValues::bool, "0 or 1");
+    value("slat_percentiles", FioValues::bool, "0 or 1");
+    value("bwavgtime", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "milliseconds >= 1");
+    value("iopsavgtime", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "milliseconds >= 1");
+    value("log_avg_msec", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "milliseconds >= 0");
+    for (String log : List.of("write_lat_log", "write_bw_log", "write_iops_log")) {
+      value(log, raw -> nonEmpty(raw, "a file name prefix"), "a file name prefix");
+    }
+    value("bssplit", FioValues::bssplit, FioValues.BSSPLIT_HINT);
+    value(
+        "bsrange",
+        raw -> FioValues.commaPair(raw, FioValues::range, FioValues.RANGE_HINT),
+        FioValues.RANGE_HINT);
+    value(
+        "blockalign",
+        raw -> FioValues.pair(raw, FioValues::positiveSize, FioValues.SIZE_HINT),
+        FioValues.SIZE_HINT);
+    value("number_ios", raw -> FioValues.longInteger(raw, 0), "a whole number >= 0");
+    value("zonesize", FioValues::positiveSize, FioValues.SIZE_HINT);
+    value("max_open_zones", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "a whole number");
+    value("io_size", FioValues::positiveSize, FioValues.SIZE_HINT);
+    value("offset_increment", FioValues::size, FioValues.SIZE_HINT);
+    value("fill_device", FioValues::bool, "0 or 1");
+    value("rate_min", raw -> FioValues.pair(raw, FioValues::size, RATE_HINT), RATE_HINT);
+    value("rate_iops_min", raw -> FioValues.pair(raw, one -> iops(one), IOPS_HINT), IOPS_HINT);
+    value("ratecycle", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "milliseconds >= 1");
+    value(
+        "zonemode",
+        raw -> {
+          switch (raw) {
+            case "none":
+              return raw;
+            case "strided":
+              throw new BadValue(
+                  "zonemode=strided (I/O in zones with gaps between them) is not modelled", true);
+            case "zbd":
+              return raw;
+            default:
+              throw new BadValue("none, strided or zbd");
+          }
+        },
+        "none, strided or zbd");
+    value(
+        "rw_sequencer",
+        raw -> {
+          if (raw.equals("sequential")) {
+            return raw;
+          }
+          if (raw.equals("identical")) {
+            throw new BadValue(
+                "rw_sequencer=identical (repeating an offset) is not modelled", true);
+          }
+          throw new BadValue("sequential or identical");
+        },
+        "sequential or identical");
     value("filename", raw -> nonEmpty(raw, "a file name"), "a file name");
     value("directory", raw -> nonEmpty(raw, "a directory"), "a directory");
     value("percentile_list", FioValues::percentiles, "percentiles like 50:99:99.9");
-    value(
-        "random_distribution",
-        raw ->
-            choice(
-                raw,
-                Map.of("random", "random"),
-                "random; mqroute models only uniform random offsets"),
-        "random");
+    value("random_distribution", FioValues::distribution, FioValues.DISTRIBUTION_HINT);
     value(
         "kb_base",
         raw -> choice(raw, Map.of("1024", 1024, "1000", 1000), "1000 or 1024"),
@@ -131,70 +192,243 @@ final class FioOptions {
     value("verify_fatal", FioValues::bool, "0 or 1");
   }
 
-  /** Real fio job options that mqroute does not model. */
-  private static final Set<String> UNSUPPORTED =
-      Set.of(
-          "bsrange",
-          "blocksize_range",
-          "bssplit",
-          "blockalign",
-          "blocksize_unaligned",
-          "buffered",
-          "clat_percentiles",
-          "lat_percentiles",
-          "slat_percentiles",
-          "continue_on_error",
-          "cpumask",
-          "create_on_open",
-          "end_fsync",
-          "exitall",
-          "fallocate",
-          "fdatasync",
-          "fixedbufs",
-          "hipri",
-          "invalidate",
-          "io_size",
-          "iodepth_batch",
-          "iodepth_batch_complete",
-          "iodepth_batch_complete_min",
-          "iodepth_batch_complete_max",
-          "iodepth_low",
-          "log_avg_msec",
-          "new_group",
-          "norandommap",
-          "number_ios",
-          "numa_cpu_nodes",
-          "numa_mem_policy",
-          "random_generator",
-          "randrepeat",
-          "randseed",
-          "rate_min",
-          "rate_iops_min",
-          "registerfiles",
-          "rw_sequencer",
-          "significant_figures",
-          "sqthread_poll",
-          "sync",
-          "thinktime_iotime",
-          "unified_rw_reporting",
-          "unit_base",
-          "write_bw_log",
-          "write_hist_log",
-          "write_iops_log",
-          "write_lat_log",
-          "zonemode",
-          "zonesize",
-          "ioscheduler",
-          "prio",
-          "prioclass",
-          "cmdprio_percentage",
-          "nice",
-          "file_service_type",
-          "fsync_on_close",
-          "openfiles",
-          "lockfile",
-          "ramp_size",
-          "steadystate");
+  /**
+   * fio options the model has no counterpart for but that change nothing it models, grouped by why;
+   * a job may use them, and the run prints one note per option naming the reason (nothing is
+   * ignored silently). Options of fio's engines ({@link FioTable.Option#engineOption()}) are
+   * recorded the same way: the model maps the engine to its family and has no counterpart for the
+   * engine's own settings.
+   */
+  static final Map<String, String> RECORDED = new LinkedHashMap<>();
+
+  /** fio options the model cannot honour, with why: refused with the job's line. */
+  static final Map<String, String> REFUSED = new LinkedHashMap<>();
+
+  private static final String FILES =
+      "sets up, names or opens files; the model has no files to manage (each clone's region is its"
+          + " own)";
+  private static final String DATA = "chooses the data written; the model carries no data";
+  private static final String MEMORY = "places buffers in memory; the model has no memory";
+  private static final String SCHEDULING =
+      "runs commands or sets process properties outside the model";
+  private static final String REPORTING =
+      "changes only what fio measures, logs or prints; mqroute reports every measurement";
+  private static final String BATCHING =
+      "batches submissions or reaps; the model submits and reaps every I/O on its own (as fio"
+          + " with iodepth_batch=1, iodepth_batch_complete=1, iodepth_low=iodepth)";
+  private static final String ERRORS =
+      "handles errors; the model's jobs count errors and go on (as with continue_on_error)";
+  private static final String RANDOM =
+      "seeds fio's random numbers; the model's come from the experiment's seed (one stream per job"
+          + " clone), so a run is repeatable whatever this says";
+  private static final String ZONES =
+      "shapes zones, which only zonemode=strided or zonemode=zbd use; the model runs zonemode=none";
+
+  static {
+    for (String o :
+        List.of(
+            "filename_format",
+            "unique_filename",
+            "create_on_open",
+            "create_serialize",
+            "create_fsync",
+            "create_only",
+            "allow_file_create",
+            "allow_mounted_write",
+            "unlink",
+            "unlink_each_loop",
+            "fallocate",
+            "file_append",
+            "overwrite",
+            "pre_read",
+            "opendir",
+            "lockfile",
+            "file_service_type",
+            "openfiles",
+            "filetype")) {
+      RECORDED.put(o, FILES);
+    }
+    RECORDED.put("invalidate", "drops the page cache for the file; the model has none");
+    for (String o :
+        List.of(
+            "buffer_pattern",
+            "scramble_buffers",
+            "buffer_compress_percentage",
+            "buffer_compress_chunk",
+            "refill_buffers",
+            "zero_buffers",
+            "dedupe_percentage",
+            "dedupe_mode",
+            "dedupe_working_set_percentage",
+            "dedupe_global")) {
+      RECORDED.put(o, DATA);
+    }
+    for (String o : List.of("mem", "iomem_align", "hugepage-size", "numa_mem_policy")) {
+      RECORDED.put(o, MEMORY);
+    }
+    for (String o :
+        List.of(
+            "nice",
+            "cgroup",
+            "cgroup_weight",
+            "cgroup_nodelete",
+            "uid",
+            "gid",
+            "exec_prerun",
+            "exec_postrun",
+            "clocksource",
+            "gtod_cpu",
+            "std_redirect",
+            "ioscheduler")) {
+      RECORDED.put(o, SCHEDULING);
+    }
+    for (String o :
+        List.of(
+            "gtod_reduce",
+            "disable_lat",
+            "disable_clat",
+            "disable_slat",
+            "disable_bw_measurement",
+            "significant_figures",
+            "unit_base",
+            "unified_rw_reporting",
+            "new_group",
+            "stats",
+            "per_job_logs",
+            "log_offset",
+            "log_prio",
+            "log_window_value",
+            "log_compression",
+            "log_store_compressed",
+            "log_alternate_epoch",
+            "log_entries",
+            "write_hist_log",
+            "log_hist_msec",
+            "block_error_percentiles",
+            "job_start_clock_id")) {
+      RECORDED.put(o, REPORTING);
+    }
+    for (String o :
+        List.of(
+            "iodepth_batch",
+            "iodepth_batch_complete_min",
+            "iodepth_batch_complete_max",
+            "iodepth_low",
+            "io_submit_mode")) {
+      RECORDED.put(o, BATCHING);
+    }
+    for (String o : List.of("continue_on_error", "ignore_error", "error_dump")) {
+      RECORDED.put(o, ERRORS);
+    }
+    for (String o : List.of("randrepeat", "randseed", "random_generator")) {
+      RECORDED.put(o, RANDOM);
+    }
+    RECORDED.put(
+        "norandommap",
+        "keeps fio from tracking which blocks were done; the model draws random offsets with"
+            + " replacement anyway, which is what norandommap does");
+    RECORDED.put(
+        "softrandommap",
+        "matters only with fio's random map, which the model does not keep (it draws with"
+            + " replacement)");
+    RECORDED.put(
+        "sync",
+        "opens the file O_SYNC or O_DSYNC; the model's writes complete when the device has them"
+            + " (it has no write-back cache to flush)");
+    for (String o : List.of("zonerange", "zoneskip")) {
+      RECORDED.put(o, ZONES);
+    }
+    for (String o :
+        List.of(
+            "zonecapacity",
+            "zone_reset_threshold",
+            "zone_reset_frequency",
+            "read_beyond_wp",
+            "ignore_zone_limits",
+            "job_max_open_zones")) {
+      RECORDED.put(
+          o,
+          "tunes fio's zone handling; the model writes at write pointers and resets a zone when a"
+              + " write finds every zone full");
+    }
+    RECORDED.put(
+        "atomic",
+        "asks for untorn (atomic) writes; the model's writes are never torn, they complete whole");
+    for (String o : List.of("fdp", "dataplacement", "plids", "plid_select", "write_hint")) {
+      RECORDED.put(
+          o,
+          "passes NVMe data placement or write-lifetime hints; the model's device places nothing");
+    }
+
+    String flushes =
+        "issues flushes (fsync, fdatasync, sync_file_range); the model's jobs issue reads and"
+            + " writes only";
+    for (String o :
+        List.of("fdatasync", "end_fsync", "fsync_on_close", "sync_file_range", "write_barrier")) {
+      REFUSED.put(o, flushes);
+    }
+    for (String o : List.of("exitall", "exitall_on_error", "exit_what")) {
+      REFUSED.put(
+          o, "ends the other jobs when one finishes; the model runs each job to its own end");
+    }
+    REFUSED.put(
+        "wait_for", "starts a job when a named job ends; the model orders jobs by stonewall only");
+    for (String o : List.of("flow", "flow_id", "flow_sleep", "flow_watermark")) {
+      REFUSED.put(o, "fio's flow control between jobs is not modelled");
+    }
+    for (String o :
+        List.of(
+            "steadystate",
+            "steadystate_duration",
+            "steadystate_ramp_time",
+            "steadystate_check_interval")) {
+      REFUSED.put(
+          o, "ends a job when its throughput settles; the model runs jobs for runtime= or size=");
+    }
+    for (String o :
+        List.of("latency_target", "latency_window", "latency_percentile", "latency_run")) {
+      REFUSED.put(
+          o, "fio's search for the queue depth that meets a latency target is not modelled");
+    }
+    for (String o : List.of("prio", "prioclass", "priohint")) {
+      REFUSED.put(o, "sets an I/O priority; the model's queues serve requests in arrival order");
+    }
+    for (String o :
+        List.of(
+            "verify_pattern",
+            "verify_interval",
+            "verify_offset",
+            "verify_fatal",
+            "verify_dump",
+            "verify_async",
+            "verify_async_cpus",
+            "verify_header_seed",
+            "verify_write_sequence")) {
+      RECORDED.put(
+          o,
+          "chooses how the read-back data is checked; the model reads back what verify= wrote but"
+              + " carries no data to check");
+    }
+    for (String o :
+        List.of(
+            "verify_backlog",
+            "verify_backlog_batch",
+            "verify_state_save",
+            "verify_state_load",
+            "verify_only",
+            "experimental_verify",
+            "trim_percentage",
+            "trim_verify_zero",
+            "trim_backlog",
+            "trim_backlog_batch")) {
+      REFUSED.put(
+          o,
+          "changes when or what is read back; the model reads back everything once the writes"
+              + " are done (verify= with do_verify=1)");
+    }
+    REFUSED.put("thinktime_iotime", "fio's thinktime_iotime is not modelled");
+    REFUSED.put("ramp_size", "ramp_size is not modelled (use ramp_time)");
+  }
 
   /** fio command options (not job options) that people paste from a command line. */
   private static final Set<String> COMMAND_OPTIONS =
@@ -241,7 +475,44 @@ final class FioOptions {
 
   /** The option for a name or alias, or null. */
   static Def lookup(String key) {
-    return OPTIONS.get(ALIASES.getOrDefault(key, key));
+    Def d = OPTIONS.get(ALIASES.getOrDefault(key, key));
+    if (d == null) {
+      String canonical = FioTable.canonical(key);
+      d = canonical == null ? null : OPTIONS.get(canonical);
+    }
+    if (d == null && recordedReason(key) != null) {
+      String name = FioTable.canonical(key) != null ? FioTable.canonical(key) : key;
+      return new Def(name, FioTable.option(key).bareAllowed(), raw -> raw, "a value", true);
+    }
+    return d;
+  }
+
+  /**
+   * Why an option fio has changes nothing the model does, or null: {@link #RECORDED}, or an option
+   * of one of fio's engines.
+   */
+  static String recordedReason(String key) {
+    String name = FioTable.canonical(key);
+    if (name == null) {
+      return null;
+    }
+    String why = RECORDED.get(name);
+    if (why != null) {
+      return why;
+    }
+    FioTable.Option o = FioTable.option(key);
+    if (o.source().startsWith("profile-")) {
+      return "is an option of fio's "
+          + o.source().substring("profile-".length())
+          + " profile, which only profile= uses (fio ignores it otherwise)";
+    }
+    if (o.engineOption() && !REFUSED.containsKey(name)) {
+      return "is an option of fio's "
+          + o.source()
+          + " engine code; the model maps the engine to its sync or async family and has no"
+          + " counterpart for its settings";
+    }
+    return null;
   }
 
   /**
@@ -254,7 +525,14 @@ final class FioOptions {
   /** The one-line reason for a name that is not a known option. */
   static String unknown(String key) {
     if (isUnsupported(key)) {
-      return "fio option \"" + key + "\" is not supported by mqroute";
+      String name = FioTable.canonical(key);
+      String why = REFUSED.get(name);
+      return "fio option \""
+          + key
+          + "\" is not supported: "
+          + (why != null
+              ? why
+              : "the model has no counterpart for it (docs/fio-jobs.md lists what it reads)");
     }
     if (isCommandOption(key)) {
       return "\"" + key + "\" is an fio command option, not a job option";
@@ -266,8 +544,9 @@ final class FioOptions {
         + (suggestion == null ? "" : " (did you mean \"" + suggestion + "\"?)");
   }
 
+  /** A real fio option (in fio's own table) that the model does not read. */
   static boolean isUnsupported(String key) {
-    return UNSUPPORTED.contains(key);
+    return FioTable.canonical(key) != null && lookup(key) == null;
   }
 
   static boolean isCommandOption(String key) {
@@ -324,25 +603,33 @@ final class FioOptions {
     return v;
   }
 
-  private static RwMode rw(String raw) throws BadValue {
-    RwMode m = RwMode.fromFio(raw);
-    if (m != null) {
-      return m;
+  /** {@code rw=} and its offset modifier ({@code randread:8}, {@code read:4k}), or null. */
+  record RwValue(RwMode mode, String modifier) {}
+
+  private static RwValue rw(String raw) throws BadValue {
+    int colon = raw.indexOf(':');
+    String name = colon >= 0 ? raw.substring(0, colon) : raw;
+    String modifier = colon >= 0 ? raw.substring(colon + 1).trim() : null;
+    RwMode m = RwMode.fromFio(name.trim());
+    if (m == null && name.contains("trim")) {
+      throw new BadValue(
+          "trim (discard) has no request in the model: its jobs issue reads and writes only", true);
     }
-    if (raw.indexOf(':') >= 0 && RwMode.fromFio(raw.substring(0, raw.indexOf(':'))) != null) {
-      throw new BadValue(RW_NAMES + "; offset modifiers like randread:8 are not supported");
+    if (m == null) {
+      throw new BadValue(RW_NAMES + ", with an optional offset modifier like randread:8");
     }
-    if (raw.contains("trim")) {
-      throw new BadValue(RW_NAMES + "; trim is not modelled");
+    if (modifier != null) {
+      if (m.isRandom()) {
+        FioValues.integer(modifier, 1, Integer.MAX_VALUE); // I/Os per new random offset
+      } else {
+        // bytes skipped after each I/O; negative goes backwards
+        FioValues.size(modifier.startsWith("-") ? modifier.substring(1) : modifier);
+      }
     }
-    throw new BadValue(RW_NAMES);
+    return new RwValue(m, modifier);
   }
 
   private static IoEngine engine(String raw) throws BadValue {
-    IoEngine e = IoEngine.fromFio(raw);
-    if (e == null) {
-      throw new BadValue("one of " + IoEngine.names());
-    }
-    return e;
+    return IoEngine.fromFio(raw);
   }
 }

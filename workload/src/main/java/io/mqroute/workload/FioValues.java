@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.OffsetDistribution;
 import io.mqroute.metrics.PercentileList;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -35,9 +36,17 @@ final class FioValues {
     private static final long serialVersionUID = 1L;
     final String expected;
 
+    /** The value is fio's, and the model cannot honour it: {@link #expected} says why. */
+    final boolean notSupported;
+
     BadValue(String expected) {
+      this(expected, false);
+    }
+
+    BadValue(String expected, boolean notSupported) {
       super(expected, null, false, false);
       this.expected = expected;
+      this.notSupported = notSupported;
     }
   }
 
@@ -50,8 +59,29 @@ final class FioValues {
    */
   record SizeValue(long mantissa, int power, boolean iecName) {
 
+    /** {@code N%}: a share of the device (fio: of the file or device size). */
+    static SizeValue percent(long p) {
+      return new SizeValue(p, -1, false);
+    }
+
+    boolean isPercent() {
+      return power == -1;
+    }
+
+    /** {@code Nz}: N zones of the job's zonesize. */
+    static SizeValue zones(long n) {
+      return new SizeValue(n, -2, false);
+    }
+
+    boolean isZones() {
+      return power == -2;
+    }
+
     /** The size in bytes under {@code kbBase}; throws ArithmeticException on overflow. */
     long bytes(int kbBase) {
+      if (power < 0) {
+        throw new IllegalStateException("a percentage has no size of its own");
+      }
       long base = iecName ? (kbBase == 1024 ? 1000 : 1024) : kbBase;
       long out = mantissa;
       for (int i = 0; i < power; i++) {
@@ -68,10 +98,20 @@ final class FioValues {
 
   static SizeValue size(String raw) throws BadValue {
     if (raw.contains("${")) {
-      throw new BadValue(SIZE_HINT + "; environment variables are not expanded");
+      throw new BadValue(SIZE_HINT + "; " + unsetVariable(raw));
     }
-    if (raw.endsWith("%")) {
-      throw new BadValue(SIZE_HINT + "; percentages are not supported");
+    if (raw.endsWith("%") && PLAIN_NUMBER.matcher(raw.substring(0, raw.length() - 1)).matches()) {
+      long p = Long.parseLong(raw.substring(0, raw.length() - 1));
+      if (p > 100) {
+        throw new BadValue(SIZE_HINT + ", or a percentage 0%-100% of the device");
+      }
+      return SizeValue.percent(p);
+    }
+    if (raw.length() > 1
+        && (raw.endsWith("z") || raw.endsWith("Z"))
+        && PLAIN_NUMBER.matcher(raw.substring(0, raw.length() - 1)).matches()) {
+      // fio's "z" suffix: a number of zones (zonesize, default 256 MiB)
+      return SizeValue.zones(Long.parseLong(raw.substring(0, raw.length() - 1)));
     }
     Matcher hex = HEX.matcher(raw);
     if (hex.matches()) {
@@ -122,6 +162,14 @@ final class FioValues {
     }
   }
 
+  /** The message for a value that still holds an unset {@code ${NAME}}. */
+  static String unsetVariable(String raw) {
+    int at = raw.indexOf("${");
+    int end = raw.indexOf('}', at);
+    String name = end < 0 ? raw.substring(at) : raw.substring(at, end + 1);
+    return name + " is an environment variable that is not set (fio leaves it as written too)";
+  }
+
   /** A size that must be above zero. */
   static SizeValue positiveSize(String raw) throws BadValue {
     SizeValue v = size(raw);
@@ -154,6 +202,161 @@ final class FioValues {
       throw new BadValue(hint);
     }
     return new Pair<>(r.isEmpty() ? null : one.parse(r), w.isEmpty() ? null : one.parse(w));
+  }
+
+  /** fio's per-direction values separated by commas only (FIO_OPT_RANGE, bssplit). */
+  static <T> Pair<T> commaPair(String raw, Parser<T> one, String hint) throws BadValue {
+    String[] parts = raw.split(",", -1);
+    if (parts.length > 3) {
+      throw new BadValue(hint);
+    }
+    String r = parts[0].trim();
+    if (parts.length == 1) {
+      T v = one.parse(r);
+      return new Pair<>(v, v);
+    }
+    String w = parts[1].trim();
+    if (r.isEmpty() && w.isEmpty()) {
+      throw new BadValue(hint);
+    }
+    return new Pair<>(r.isEmpty() ? null : one.parse(r), w.isEmpty() ? null : one.parse(w));
+  }
+
+  static final String RANGE_HINT = "a size range like 1k-4k, or read,write ranges like 1k-4k,2k-8k";
+
+  /** One {@code min-max} (or {@code min:max}) size range, fio's check_range. */
+  record SizeRange(SizeValue min, SizeValue max) {}
+
+  static SizeRange range(String raw) throws BadValue {
+    int sep = raw.indexOf('-') >= 0 ? raw.indexOf('-') : raw.indexOf(':');
+    if (sep < 0) {
+      SizeValue v = positiveSize(raw.trim());
+      return new SizeRange(v, v);
+    }
+    try {
+      return new SizeRange(
+          positiveSize(raw.substring(0, sep).trim()), positiveSize(raw.substring(sep + 1).trim()));
+    } catch (BadValue e) {
+      throw new BadValue(RANGE_HINT);
+    }
+  }
+
+  static final String BSSPLIT_HINT =
+      "size/percent pairs like 4k/10:64k/50:32k/40, or read,write lists like 4k/50:8k/50,64k/100";
+
+  /** One {@code size/percent} of a bssplit; a null percent shares what the others leave. */
+  record SplitItem(SizeValue size, Double percent) {}
+
+  /** fio's bssplit_ddir: colon-separated {@code size/percent} items, per direction by comma. */
+  static Pair<List<SplitItem>> bssplit(String raw) throws BadValue {
+    return commaPair(
+        raw,
+        one -> {
+          List<SplitItem> items = new ArrayList<>();
+          double total = 0;
+          for (String item : one.split(":", -1)) {
+            String t = item.trim();
+            if (t.isEmpty()) {
+              continue;
+            }
+            int slash = t.indexOf('/');
+            SizeValue size = positiveSize(slash < 0 ? t : t.substring(0, slash).trim());
+            Double pct = null;
+            if (slash >= 0 && !t.substring(slash + 1).isBlank()) {
+              String p = t.substring(slash + 1).trim();
+              if (!PERCENTILE.matcher(p).matches()) {
+                throw new BadValue(BSSPLIT_HINT);
+              }
+              pct = Double.parseDouble(p);
+              total += pct;
+            }
+            items.add(new SplitItem(size, pct));
+          }
+          if (items.isEmpty() || items.size() > 64 || total > 100 + 1e-9) {
+            throw new BadValue(BSSPLIT_HINT + "; at most 64 sizes, percentages adding up to 100");
+          }
+          return items;
+        },
+        BSSPLIT_HINT);
+  }
+
+  /** A whole number >= min that may not fit an int. */
+  static long longInteger(String raw, long min) throws BadValue {
+    String hint = "a whole number >= " + min;
+    if (!PLAIN_NUMBER.matcher(raw).matches()) {
+      throw new BadValue(hint);
+    }
+    try {
+      long v = Long.parseLong(raw);
+      if (v < min) {
+        throw new BadValue(hint);
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new BadValue(hint);
+    }
+  }
+
+  static final String DISTRIBUTION_HINT =
+      "random, zipf:THETA, pareto:H, normal:DEV (gauss:DEV), zoned:ACCESS/SIZE:... or"
+          + " zoned_abs:ACCESS/BYTES:...";
+
+  /** fio's random_distribution (str_random_distribution_cb). */
+  static OffsetDistribution distribution(String raw) throws BadValue {
+    int colon = raw.indexOf(':');
+    String kind = colon < 0 ? raw : raw.substring(0, colon);
+    String arg = colon < 0 ? "" : raw.substring(colon + 1).trim();
+    try {
+      switch (kind) {
+        case "random":
+          if (!arg.isEmpty()) {
+            throw new BadValue(DISTRIBUTION_HINT);
+          }
+          return OffsetDistribution.UNIFORM;
+        case "zipf":
+          return OffsetDistribution.zipf(number(arg, 1.2));
+        case "pareto":
+          return OffsetDistribution.pareto(number(arg, 0.2));
+        case "normal":
+        case "gauss":
+          return OffsetDistribution.normal(number(arg, 0));
+        case "zoned":
+        case "zoned_abs":
+          List<OffsetDistribution.Zone> zones = new ArrayList<>();
+          for (String z : arg.split(":", -1)) {
+            int slash = z.indexOf('/');
+            if (slash < 0) {
+              throw new BadValue(DISTRIBUTION_HINT);
+            }
+            double access = number(z.substring(0, slash).trim(), -1);
+            String size = z.substring(slash + 1).trim();
+            double amount;
+            if (size.isEmpty() && kind.equals("zoned")) {
+              // fio: a last zone without a size is what the others leave
+              double used = zones.stream().mapToDouble(x -> x.size()).sum();
+              amount = 100 - used;
+            } else {
+              amount = kind.equals("zoned") ? number(size, -1) : positiveSize(size).bytes(1024);
+            }
+            zones.add(new OffsetDistribution.Zone(access, amount));
+          }
+          return OffsetDistribution.zoned(zones, kind.equals("zoned_abs"), raw);
+        default:
+          throw new BadValue(DISTRIBUTION_HINT);
+      }
+    } catch (IllegalArgumentException e) {
+      throw new BadValue(DISTRIBUTION_HINT + "; " + e.getMessage());
+    }
+  }
+
+  private static double number(String raw, double fallback) throws BadValue {
+    if (raw.isEmpty() && fallback >= 0) {
+      return fallback;
+    }
+    if (!PERCENTILE.matcher(raw).matches()) {
+      throw new BadValue(DISTRIBUTION_HINT);
+    }
+    return Double.parseDouble(raw);
   }
 
   /** A value parser that may reject its input. */

@@ -39,6 +39,45 @@ public final class FioWorkload implements Workload {
     return new FioWorkload(FioJobParser.parse(source, text, overrides));
   }
 
+  /**
+   * The job file with {@code overrides}, on a device of {@code deviceBytes}: what jobs without
+   * {@code size=} do I/O to (fio uses the whole file or device), and what {@code size=N%} and
+   * {@code fill_device} refer to.
+   */
+  public static FioWorkload parse(
+      String text, String source, Map<String, String> overrides, long deviceBytes) {
+    return new FioWorkload(FioJobParser.parse(source, text, overrides, deviceBytes));
+  }
+
+  /**
+   * The device size a job without {@code size=} uses unless the experiment says otherwise: 1 TiB,
+   * the capacity class of the data-centre NVMe drives fio's example jobs are written for (their
+   * {@code size=} values run to 100g and 999G).
+   */
+  public static final long DEFAULT_DEVICE_BYTES = 1L << 40;
+
+  /**
+   * A device size in fio's units ({@code 1t}, {@code 500g}, {@code 100GiB}; kb_base 1024).
+   *
+   * @throws IllegalArgumentException naming what a size looks like
+   */
+  public static long deviceBytes(String raw) {
+    try {
+      FioValues.SizeValue v = FioValues.positiveSize(raw.trim());
+      if (v.isPercent() || v.isZones()) {
+        throw new IllegalArgumentException("expected a size like 1t or 500g, got \"" + raw + "\"");
+      }
+      return v.bytes(1024);
+    } catch (FioValues.BadValue | ArithmeticException e) {
+      throw new IllegalArgumentException("expected a size like 1t or 500g, got \"" + raw + "\"");
+    }
+  }
+
+  /** The notes of the parse (options with no effect in the model, capped depths), one a line. */
+  public List<String> notes() {
+    return file.warnings();
+  }
+
   public FioJobFile file() {
     return file;
   }
@@ -74,6 +113,32 @@ public final class FioWorkload implements Workload {
           j.cpusAllowed().isAll()
               ? IntStream.range(0, ncpu).toArray()
               : j.cpusAllowed().cpus().stream().mapToInt(Integer::intValue).toArray();
+      if (!j.numaCpuNodes().isAll()) { // fio's numa_cpu_nodes: the CPUs of those nodes
+        int nodes = machine.topology().nodeCount();
+        for (int node : j.numaCpuNodes().cpus()) {
+          if (node >= nodes) {
+            throw new FioParseException(
+                file.source(),
+                j.line(),
+                "job "
+                    + j.name()
+                    + ": numa_cpu_nodes names node "
+                    + node
+                    + " but the machine has nodes 0-"
+                    + (nodes - 1));
+          }
+        }
+        allowed =
+            IntStream.of(allowed)
+                .filter(c -> j.numaCpuNodes().cpus().contains(machine.topology().cpuToNode(c)))
+                .toArray();
+        if (allowed.length == 0) {
+          throw new FioParseException(
+              file.source(),
+              j.line(),
+              "job " + j.name() + ": no CPU of cpus_allowed is on the numa_cpu_nodes");
+        }
+      }
       for (int c : allowed) {
         if (c >= ncpu) {
           throw new FioParseException(
@@ -99,7 +164,7 @@ public final class FioWorkload implements Workload {
         } else {
           start = allowed[k % allowed.length];
         }
-        plans.add(plan(j, index, cpus, start));
+        plans.add(plan(j, index, k, cpus, start));
         index++;
       }
     }
@@ -152,6 +217,19 @@ public final class FioWorkload implements Workload {
    * the file as written.)
    */
   private void refuseWhatIsNotModelled(JobSpec j) {
+    long zone = j.pattern().zoneBytes();
+    if (zone > 0 && j.ioRegionBytes() < zone) {
+      throw new FioParseException(
+          file.source(),
+          j.line(),
+          "job "
+              + j.name()
+              + ": zonemode=zbd with "
+              + zone
+              + "-byte zones needs a region of at least one zone, it has "
+              + j.ioRegionBytes()
+              + " bytes");
+    }
     if (j.fsyncEvery() > 0) {
       throw new FioParseException(
           file.source(),
@@ -172,31 +250,20 @@ public final class FioWorkload implements Workload {
               + j.nrfiles()
               + " is not modelled (each job clone has one file); remove it or use numjobs");
     }
-    if (j.verify().enabled()) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job "
-              + j.name()
-              + ": verify="
-              + j.verify().kind().fioName()
-              + " is not supported in the model (its requests carry no data); "
-              + "mqroute load verifies through a cluster");
-    }
-    boolean directSet =
-        j.explicitOptions().containsKey("direct") || file.globalOptions().containsKey("direct");
-    if (directSet && !j.direct()) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job "
-              + j.name()
-              + ": direct=0 (buffered I/O through "
-              + "the page cache) is not modelled: every request reaches a queue, as with direct=1");
-    }
   }
 
-  private JobPlan plan(JobSpec j, int index, int[] cpus, int start) {
+  /** fio's offset_increment: clone k of a job starts k increments further in. */
+  private static long offsetOf(JobSpec j, int clone) {
+    long inc = j.offsetIncrement();
+    if (inc == 0) {
+      return j.offset();
+    }
+    long extra =
+        inc > (Long.MAX_VALUE - j.offset()) / Math.max(1, clone) ? Long.MAX_VALUE : inc * clone;
+    return j.offset() + extra;
+  }
+
+  private JobPlan plan(JobSpec j, int index, int clone, int[] cpus, int start) {
     long region = j.ioRegionBytes();
     return new JobPlan(
         index,
@@ -212,7 +279,7 @@ public final class FioWorkload implements Workload {
         (int) j.blockSize(Direction.WRITE),
         region,
         index,
-        j.offset(),
+        offsetOf(j, clone),
         j.runtimeNs(),
         j.rampTimeNs(),
         j.timeBased(),
@@ -221,7 +288,8 @@ public final class FioWorkload implements Workload {
         j.rateProcess() == RateProcess.POISSON,
         j.loops(),
         j.startDelayNs(),
-        j.think());
+        j.think(),
+        j.pattern());
   }
 
   @Override
@@ -229,7 +297,9 @@ public final class FioWorkload implements Workload {
     int n = 0;
     for (JobSpec j : file.jobs()) {
       if (plan.index() < n + j.numjobs()) {
-        return new JobStats(j.jobInfo(plan.index() + 1));
+        JobStats stats = new JobStats(j.jobInfo(plan.index() + 1));
+        stats.checkMinRate(j.minRateRead(), j.minRateWrite(), j.rateCycleNs());
+        return stats;
       }
       n += j.numjobs();
     }

@@ -1,62 +1,107 @@
 package io.mqroute.workload;
 
+import java.util.Map;
+import java.util.Objects;
+
 /**
- * fio's {@code ioengine=}, reduced to what matters for routing: whether a job submits
- * synchronously.
+ * fio's {@code ioengine=}, reduced to what the model distinguishes: how a job submits.
  *
- * <p>A synchronous engine ({@code psync}, fio's default, and {@code sync}, {@code vsync}, {@code
- * pvsync}, {@code pvsync2}, {@code mmap}) blocks the job thread on each request: the model sends
- * <em>foreground</em> requests, one in flight (fio itself caps {@code iodepth} at 1 for these and
- * says so). An asynchronous engine ({@code io_uring}, {@code libaio}, {@code posixaio}) keeps
- * {@code iodepth} requests in flight: the model sends <em>background</em> requests. {@code null}
- * counts as asynchronous because fio honours its {@code iodepth}.
+ * <ul>
+ *   <li><b>sync family</b>: fio's engines flagged {@code FIO_SYNCIO} ({@code psync}, fio's default,
+ *       {@code sync}, {@code vsync}, {@code pvsync}, {@code pvsync2}, {@code mmap}, and the storage
+ *       engines with the same flag, such as {@code libpmem}, {@code libzbc}, {@code libcufile},
+ *       {@code ime_psync}) block the job thread on each request: the model sends
+ *       <em>foreground</em> requests, one in flight (fio caps {@code iodepth} at 1 for them and
+ *       says so).
+ *   <li><b>async family</b>: every other engine that reads and writes at offsets ({@code libaio},
+ *       {@code io_uring}, {@code io_uring_cmd}, {@code posixaio}, {@code libblkio}, {@code xnvme},
+ *       {@code sg}, {@code nbd}, {@code rbd}, ...) keeps {@code iodepth} requests in flight: the
+ *       model sends <em>background</em> requests.
+ *   <li><b>null</b> ({@code null}, {@code cpp_null}): fio's engine that completes without I/O; it
+ *       honours {@code iodepth}, so the model runs it as the async family.
+ * </ul>
+ *
+ * <p>Engines that do something other than reads and writes at offsets are refused with why (see
+ * {@link #REFUSED}). The flags come from fio's own source ({@link FioTable}).
  */
-public enum IoEngine {
-  PSYNC("psync", true),
-  SYNC("sync", true),
-  VSYNC("vsync", true),
-  PVSYNC("pvsync", true),
-  PVSYNC2("pvsync2", true),
-  MMAP("mmap", true),
-  LIBAIO("libaio", false),
-  IO_URING("io_uring", false),
-  POSIXAIO("posixaio", false),
-  NULL("null", false);
+public record IoEngine(String fioName, Family family) {
 
-  private final String fioName;
-  private final boolean synchronous;
-
-  IoEngine(String fioName, boolean synchronous) {
-    this.fioName = fioName;
-    this.synchronous = synchronous;
+  /** What the model distinguishes. */
+  public enum Family {
+    SYNC,
+    ASYNC,
+    NULL
   }
 
-  /** The engine's name in a job file. */
-  public String fioName() {
-    return fioName;
+  public static final IoEngine PSYNC = new IoEngine("psync", Family.SYNC);
+  public static final IoEngine SYNC = new IoEngine("sync", Family.SYNC);
+  public static final IoEngine LIBAIO = new IoEngine("libaio", Family.ASYNC);
+  public static final IoEngine IO_URING = new IoEngine("io_uring", Family.ASYNC);
+  public static final IoEngine NULL = new IoEngine("null", Family.NULL);
+
+  private static final String METADATA =
+      "issues file-system metadata operations (create, stat, unlink, mkdir, rmdir);"
+          + " the model's jobs issue reads and writes only";
+
+  /** Engines fio has that the model cannot honour, and why. */
+  static final Map<String, String> REFUSED =
+      Map.ofEntries(
+          Map.entry("cpuio", "burns CPU and does no I/O"),
+          Map.entry("exec", "runs a program and does no I/O"),
+          Map.entry("net", "sends data over a network socket, not to a file system's queues"),
+          Map.entry("netsplice", "sends data over a network socket, not to a file system's queues"),
+          Map.entry("splice", "moves data through a pipe, not to a file system's queues"),
+          Map.entry("rdma", "moves data over RDMA verbs, not to a file system's queues"),
+          Map.entry(
+              "http",
+              "sends HTTP object requests (S3, Swift, WebDAV), not reads and writes at offsets"),
+          Map.entry("filecreate", METADATA),
+          Map.entry("filestat", METADATA),
+          Map.entry("filedelete", METADATA),
+          Map.entry("dircreate", METADATA),
+          Map.entry("dirstat", METADATA),
+          Map.entry("dirdelete", METADATA),
+          Map.entry("ftruncate", "truncates files; the model's jobs issue reads and writes only"),
+          Map.entry(
+              "falloc", "issues fallocate calls; the model's jobs issue reads and writes only"),
+          Map.entry("e4defrag", "issues ext4 defragmentation ioctls, not reads and writes"),
+          Map.entry(
+              "page_fault",
+              "does its I/O by page faults on a mapped file, through the page cache, which the model"
+                  + " does not have"),
+          Map.entry("engine_name", "is fio's skeleton example, not an engine"));
+
+  public IoEngine {
+    Objects.requireNonNull(fioName, "fioName");
+    Objects.requireNonNull(family, "family");
   }
 
   /** True for engines that block per request (one in flight, foreground requests). */
   public boolean synchronous() {
-    return synchronous;
+    return family == Family.SYNC;
   }
 
-  /** The engine for a value of {@code ioengine=}, or null when it is not modelled. */
-  static IoEngine fromFio(String value) {
-    for (IoEngine e : values()) {
-      if (e.fioName.equals(value)) {
-        return e;
-      }
+  /**
+   * The engine for a value of {@code ioengine=}.
+   *
+   * @throws FioValues.BadValue naming why the model cannot run it
+   */
+  static IoEngine fromFio(String value) throws FioValues.BadValue {
+    String why = REFUSED.get(value);
+    if (why != null) {
+      throw new FioValues.BadValue("fio's " + value + " engine " + why, true);
     }
-    return null;
-  }
-
-  /** The accepted names, comma separated, for error messages. */
-  static String names() {
-    StringBuilder sb = new StringBuilder();
-    for (IoEngine e : values()) {
-      sb.append(sb.length() == 0 ? "" : ", ").append(e.fioName);
+    if (value.equals("null") || value.equals("cpp_null")) {
+      return new IoEngine(value, Family.NULL);
     }
-    return sb.toString();
+    if (value.startsWith("external:")) {
+      throw new FioValues.BadValue("an external engine's behaviour is unknown to the model", true);
+    }
+    FioTable.Engine e = FioTable.engine(value);
+    if (e == null) {
+      throw new FioValues.BadValue(
+          "one of fio's I/O engines, such as psync, libaio, io_uring or null", false);
+    }
+    return new IoEngine(value, e.flags().contains("FIO_SYNCIO") ? Family.SYNC : Family.ASYNC);
   }
 }

@@ -2,6 +2,7 @@ package io.mqroute.workload;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * Splits fio's two input forms into sections of raw {@code key[=value]} options, without
@@ -110,12 +111,40 @@ final class JobFileLexer {
   private static RawOption option(String source, int lineNo, String text) {
     int eq = text.indexOf('=');
     String key = (eq < 0 ? text : text.substring(0, eq)).trim();
-    String value = eq < 0 ? null : text.substring(eq + 1).trim();
+    String value = eq < 0 ? null : expandEnvironment(text.substring(eq + 1).trim(), ENVIRONMENT);
     if (key.isEmpty() || key.chars().anyMatch(Character::isWhitespace)) {
       throw new FioParseException(
           source, lineNo, "expected option=value or a bare flag, got \"" + text + "\"");
     }
     return new RawOption(key, value, lineNo);
+  }
+
+  /** Where {@code ${NAME}} is looked up: the process environment, as fio does. */
+  static final Function<String, String> ENVIRONMENT = System::getenv;
+
+  /**
+   * fio's env variable expansion in option values (init.c, {@code fio_option_dup_subs}): each
+   * {@code ${NAME}} is replaced by the variable's value; one that is not set stays as written, as
+   * in fio (a size or number that still holds it is then a bad value naming it).
+   */
+  static String expandEnvironment(String value, Function<String, String> environment) {
+    int at = value.indexOf("${");
+    if (at < 0) {
+      return value;
+    }
+    StringBuilder out = new StringBuilder();
+    int from = 0;
+    while (at >= 0) {
+      int end = value.indexOf('}', at + 2);
+      if (end < 0) {
+        break;
+      }
+      String v = environment.apply(value.substring(at + 2, end));
+      out.append(value, from, at).append(v != null ? v : value.substring(at, end + 1));
+      from = end + 1;
+      at = value.indexOf("${", from);
+    }
+    return out.append(value.substring(from)).toString();
   }
 
   /** fio's {@code strip_blank_end}: cut at the first ';', then at the first '#'. */

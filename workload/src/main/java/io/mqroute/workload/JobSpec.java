@@ -1,9 +1,11 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.ThinkTime;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobInfo;
 import io.mqroute.metrics.PercentileList;
+import io.mqroute.metrics.ReportOptions;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -54,6 +56,18 @@ import java.util.Objects;
  * @param line the line of the job's {@code [section]} (argument index on a command line)
  * @param explicitOptions the options written in this job's own section, canonical names, values as
  *     written ({@code ""} for a bare flag), in order: fio's JSON {@code "job options"}
+ * @param pattern block-size choices ({@code bssplit}, {@code bsrange}), {@code
+ *     random_distribution}, the {@code rw=} offset modifier, {@code blockalign}, {@code io_size},
+ *     {@code number_ios}; block sizes above are then the largest
+ * @param buffered {@code direct=0} or {@code buffered=1} was written
+ * @param offsetIncrement {@code offset_increment}: clone k starts {@code k} times this further in
+ * @param minRateRead {@code rate_min} (or {@code rate_iops_min} times bs) for reads, bytes/s, 0 for
+ *     none
+ * @param minRateWrite the same for writes
+ * @param rateCycleNs {@code ratecycle}: the window {@code rate_min} is checked over (fio: 1000 ms)
+ * @param report percentiles, bandwidth/IOPS sampling and log files
+ * @param numaCpuNodes {@code numa_cpu_nodes}: the job runs on the CPUs of these NUMA nodes ({@link
+ *     CpuList#ALL} when unset)
  */
 public record JobSpec(
     String name,
@@ -92,7 +106,15 @@ public record JobSpec(
     int kbBase,
     Verify verify,
     int line,
-    Map<String, String> explicitOptions) {
+    Map<String, String> explicitOptions,
+    IoPattern pattern,
+    boolean buffered,
+    long offsetIncrement,
+    double minRateRead,
+    double minRateWrite,
+    long rateCycleNs,
+    ReportOptions report,
+    CpuList numaCpuNodes) {
 
   /** Null checks and an unmodifiable, order-keeping copy of the options. */
   public JobSpec {
@@ -182,6 +204,7 @@ public record JobSpec(
         percentiles,
         inFlight(),
         groupReporting,
-        kbBase);
+        kbBase,
+        report);
   }
 }

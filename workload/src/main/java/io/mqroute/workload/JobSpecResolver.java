@@ -1,16 +1,23 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.BlockSizes;
+import io.mqroute.actors.machine.IoPattern;
+import io.mqroute.actors.machine.OffsetDistribution;
 import io.mqroute.actors.machine.ThinkTime;
+import io.mqroute.metrics.FioNumbers;
 import io.mqroute.metrics.PercentileList;
+import io.mqroute.metrics.ReportOptions;
 import io.mqroute.workload.FioValues.BadValue;
 import io.mqroute.workload.FioValues.Pair;
 import io.mqroute.workload.FioValues.SizeValue;
 import io.mqroute.workload.JobFileLexer.RawOption;
 import io.mqroute.workload.JobFileLexer.RawSection;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns lexed sections into {@link JobSpec}s the way fio builds its jobs: {@code [global]} options
@@ -31,17 +38,30 @@ final class JobSpecResolver {
   private static final long DEFAULT_BS = 4096;
 
   private final String source;
+  private final long deviceBytes;
+  private final List<String> notes = new ArrayList<>();
+  private final Set<String> noted = new HashSet<>();
   private long parsed;
 
   JobSpecResolver(String source) {
+    this(source, 0);
+  }
+
+  /**
+   * @param deviceBytes the modelled device's size: what a job without {@code size=} does I/O to,
+   *     and what {@code size=N%} and {@code fill_device} refer to; 0 when there is none (then a job
+   *     needs a size)
+   */
+  JobSpecResolver(String source, long deviceBytes) {
     this.source = source;
+    this.deviceBytes = deviceBytes;
   }
 
   FioJobFile resolve(List<RawSection> sections, boolean commandLine) {
     Map<String, Setting> globals = new LinkedHashMap<>();
     Map<String, String> globalStrings = new LinkedHashMap<>();
     List<JobSpec> jobs = new ArrayList<>();
-    List<String> warnings = new ArrayList<>();
+    List<String> warnings = notes;
     int groupId = 0;
     int jobsInGroup = 0;
     for (RawSection section : sections) {
@@ -105,15 +125,42 @@ final class JobSpecResolver {
     String raw = o.value();
     if (raw == null) {
       if (def.flag()) {
+        if (def.recorded()) {
+          note(o.line(), o.key(), null);
+        }
         return new Setting(def, o.key(), null, Boolean.TRUE, o.line(), parsed++);
       }
       throw error(
           o.line(), "option \"" + o.key() + "\" needs a value (expected " + def.hint() + ")");
     }
     try {
-      return new Setting(def, o.key(), raw, def.parser().parse(raw), o.line(), parsed++);
+      Setting s = new Setting(def, o.key(), raw, def.parser().parse(raw), o.line(), parsed++);
+      if (def.recorded()) {
+        note(o.line(), o.key(), raw);
+      }
+      return s;
     } catch (BadValue e) {
-      throw error(o.line(), badValue(raw, o.key(), def.flag() ? def.hint() : e.expected));
+      if (e.notSupported) {
+        throw error(o.line(), o.key() + "=" + raw + " is not supported: " + e.expected);
+      }
+      String expected = def.flag() ? def.hint() : e.expected;
+      if (raw.contains("${") && !expected.contains("environment variable")) {
+        expected = expected + "; " + FioValues.unsetVariable(raw);
+      }
+      throw error(o.line(), badValue(raw, o.key(), expected));
+    }
+  }
+
+  /** One note per recorded option (the first place it is written): it has no effect, and why. */
+  private void note(int line, String key, String raw) {
+    if (noted.add(key)) {
+      notes.add(
+          location(line)
+              + "note: "
+              + key
+              + (raw == null ? "" : "=" + raw)
+              + " has no effect in the model: it "
+              + FioOptions.recordedReason(key));
     }
   }
 
@@ -130,10 +177,15 @@ final class JobSpecResolver {
       List<String> warnings) {
     int kbBase = value(eff, "kb_base", 1024);
     String name = own.containsKey("name") ? (String) own.get("name").value() : section.name();
-    RwMode rw = value(eff, "rw", RwMode.READ);
+    FioOptions.RwValue rwv = value(eff, "rw", new FioOptions.RwValue(RwMode.READ, null));
+    RwMode rw = rwv.mode();
     Pair<SizeValue> bs = value(eff, "bs", new Pair<>(null, null));
-    long bsRead = bytes(eff, "bs", bs.read(), kbBase, DEFAULT_BS);
-    long bsWrite = bytes(eff, "bs", bs.write(), kbBase, DEFAULT_BS);
+    BlockSizes readSizes =
+        blockSizes(eff, true, bytes(eff, "bs", bs.read(), kbBase, DEFAULT_BS), kbBase);
+    BlockSizes writeSizes =
+        blockSizes(eff, false, bytes(eff, "bs", bs.write(), kbBase, DEFAULT_BS), kbBase);
+    long bsRead = readSizes.max();
+    long bsWrite = writeSizes.max();
     IoEngine engine = value(eff, "ioengine", IoEngine.PSYNC);
     int iodepth = value(eff, "iodepth", 1);
     long offset = bytes(eff, "offset", value(eff, "offset", null), kbBase, 0);
@@ -141,7 +193,12 @@ final class JobSpecResolver {
     long size = bytes(eff, "size", value(eff, "size", null), kbBase, 0);
     int sizeLine = lineOf(eff, "size", section.line());
     if (size == 0 && fileSize == 0) {
-      throw error(section.line(), "job \"" + name + "\" needs size= (or filesize=)");
+      // fio: without size= a job does I/O to the whole file or device (fill_device too): the
+      // model's device has a size, deviceBytes
+      if (deviceBytes <= offset) {
+        throw error(section.line(), "job \"" + name + "\" needs size= (or filesize=)");
+      }
+      size = deviceBytes - offset;
     }
     if (fileSize > 0 && offset >= fileSize) {
       throw error(
@@ -169,6 +226,18 @@ final class JobSpecResolver {
               + " bytes job \""
               + name
               + "\" does I/O to");
+    }
+    if (buffered(eff) && noted.add("direct=0")) {
+      Setting d = eff.get("buffered") != null ? eff.get("buffered") : eff.get("direct");
+      notes.add(
+          location(d.line())
+              + "note: "
+              + d.writtenKey()
+              + "="
+              + d.raw()
+              + ": buffered I/O runs as direct I/O: the modelled mount sends every read and write"
+              + " to the server, as FUSE does with FOPEN_DIRECT_IO (virtiofsd --cache=never,"
+              + " libfuse direct_io); no page cache is modelled");
     }
     long runtimeNs = value(eff, "runtime", 0L);
     boolean timeBased = flag(eff, "time_based");
@@ -232,7 +301,181 @@ final class JobSpecResolver {
             value(eff, "do_verify", true),
             value(eff, "verify_fatal", false)),
         section.line(),
-        writtenOptions(own));
+        writtenOptions(own),
+        pattern(eff, rwv, readSizes, writeSizes, kbBase),
+        buffered(eff),
+        bytes(eff, "offset_increment", value(eff, "offset_increment", null), kbBase, 0),
+        minRate(eff, true, kbBase, bsRead),
+        minRate(eff, false, kbBase, bsWrite),
+        value(eff, "ratecycle", 1000) * 1_000_000L,
+        new ReportOptions(
+            value(eff, "clat_percentiles", Boolean.TRUE),
+            value(eff, "lat_percentiles", Boolean.FALSE),
+            value(eff, "slat_percentiles", Boolean.FALSE),
+            value(eff, "bwavgtime", 500),
+            value(eff, "iopsavgtime", 500),
+            value(eff, "write_lat_log", null),
+            value(eff, "write_bw_log", null),
+            value(eff, "write_iops_log", null),
+            value(eff, "log_avg_msec", 0),
+            header(rw, readSizes, writeSizes, engine, iodepth)),
+        value(eff, "numa_cpu_nodes", CpuList.ALL));
+  }
+
+  /** The JobPlan's I/O pattern: block sizes, distribution, rw modifier, blockalign, limits. */
+  private IoPattern pattern(
+      Map<String, Setting> eff,
+      FioOptions.RwValue rwv,
+      BlockSizes readSizes,
+      BlockSizes writeSizes,
+      int kbBase) {
+    long skip = 0;
+    int perOffset = 1;
+    if (rwv.modifier() != null) {
+      try {
+        if (rwv.mode().isRandom()) {
+          perOffset = FioValues.integer(rwv.modifier(), 1, Integer.MAX_VALUE);
+        } else {
+          // fio's ddir_seq_add may be negative: rw=read:-8k with bs=4k reads backwards
+          boolean back = rwv.modifier().startsWith("-");
+          long b =
+              FioValues.size(back ? rwv.modifier().substring(1) : rwv.modifier()).bytes(kbBase);
+          skip = back ? -b : b;
+        }
+      } catch (BadValue | ArithmeticException | IllegalStateException e) {
+        Setting s = eff.get("rw");
+        throw error(
+            s.line(), badValue(s.raw(), s.writtenKey(), "an offset modifier like randread:8"));
+      }
+    }
+    Pair<SizeValue> align = value(eff, "blockalign", new Pair<>(null, null));
+    SizeValue a = rwv.mode().reads() ? align.read() : align.write();
+    long alignBytes = bytes(eff, "blockalign", a, kbBase, 0);
+    Object dist = value(eff, "random_distribution", OffsetDistribution.UNIFORM);
+    return new IoPattern(
+        readSizes.isFixed() ? null : readSizes,
+        writeSizes.isFixed() ? null : writeSizes,
+        (OffsetDistribution) dist,
+        skip,
+        perOffset,
+        alignBytes,
+        bytes(eff, "io_size", value(eff, "io_size", null), kbBase, 0),
+        value(eff, "number_ios", 0L),
+        value(eff, "verify", Verify.Kind.NONE) != Verify.Kind.NONE
+            && value(eff, "do_verify", Boolean.TRUE),
+        "zbd".equals(value(eff, "zonemode", "none")) ? zoneBytes(eff, kbBase) : 0,
+        value(eff, "max_open_zones", 0));
+  }
+
+  /**
+   * fio's zonesize; without it the model's zoned device has 256 MiB zones (the zone size of the SMR
+   * drives fio's zbd examples are written for: their zonesize=256M).
+   */
+  private long zoneBytes(Map<String, Setting> eff, int kbBase) {
+    SizeValue z = value(eff, "zonesize", null);
+    if (z != null && z.isZones()) {
+      Setting s = eff.get("zonesize");
+      throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a size in bytes, not in zones"));
+    }
+    return z == null ? 256L << 20 : bytes(eff, "zonesize", z, kbBase, 256L << 20);
+  }
+
+  /** What fio's text output says of a job when it starts. */
+  private static String header(
+      RwMode rw, BlockSizes read, BlockSizes write, IoEngine engine, int iodepth) {
+    return "rw="
+        + rw.fioName()
+        + ", bs=(R) "
+        + range(read)
+        + ", (W) "
+        + range(write)
+        + ", (T) 4096B-4096B, ioengine="
+        + engine.fioName()
+        + ", iodepth="
+        + iodepth;
+  }
+
+  private static String range(BlockSizes s) {
+    return FioNumbers.num2str(s.min(), true, FioNumbers.Unit.BYTE)
+        + "-"
+        + FioNumbers.num2str(s.max(), true, FioNumbers.Unit.BYTE);
+  }
+
+  /** direct=0 or buffered=1, whichever was written last (fio: one is the other's inverse). */
+  private static boolean buffered(Map<String, Setting> eff) {
+    Setting d = eff.get("direct");
+    Setting b = eff.get("buffered");
+    if (b != null && (d == null || b.order() > d.order())) {
+      return (Boolean) b.value();
+    }
+    return d != null && !((Boolean) d.value());
+  }
+
+  /**
+   * rate_min= (bytes/s) or rate_iops_min= for one direction, in bytes/s; 0 for none. fio's
+   * check_min_rate uses the bytes figure when both are set.
+   */
+  private double minRate(Map<String, Setting> eff, boolean read, int kbBase, long bs) {
+    Pair<SizeValue> bytes = value(eff, "rate_min", new Pair<>(null, null));
+    SizeValue b = read ? bytes.read() : bytes.write();
+    if (b != null) {
+      return bytes(eff, "rate_min", b, kbBase, 0);
+    }
+    Pair<Long> iops = value(eff, "rate_iops_min", new Pair<>(null, null));
+    Long i = read ? iops.read() : iops.write();
+    return i == null ? 0 : (double) i * bs;
+  }
+
+  /** bssplit= over bsrange= over bs= for one direction (fio's get_next_buflen). */
+  private BlockSizes blockSizes(Map<String, Setting> eff, boolean read, long bs, int kbBase) {
+    Pair<List<FioValues.SplitItem>> split = value(eff, "bssplit", null);
+    List<FioValues.SplitItem> items = split == null ? null : read ? split.read() : split.write();
+    if (items != null) {
+      double given = 0;
+      int open = 0;
+      for (FioValues.SplitItem it : items) {
+        if (it.percent() == null) {
+          open++;
+        } else {
+          given += it.percent();
+        }
+      }
+      int[] sizes = new int[items.size()];
+      double[] weights = new double[items.size()];
+      for (int k = 0; k < sizes.length; k++) {
+        FioValues.SplitItem it = items.get(k);
+        sizes[k] = blockBytes(eff, "bssplit", it.size(), kbBase);
+        // fio: entries without a percentage share what the others leave, evenly
+        weights[k] = it.percent() != null ? it.percent() : (100 - given) / open;
+      }
+      try {
+        return BlockSizes.split(sizes, weights);
+      } catch (IllegalArgumentException e) {
+        Setting s = eff.get("bssplit");
+        throw error(s.line(), badValue(s.raw(), s.writtenKey(), FioValues.BSSPLIT_HINT));
+      }
+    }
+    Pair<FioValues.SizeRange> range = value(eff, "bsrange", null);
+    FioValues.SizeRange r = range == null ? null : read ? range.read() : range.write();
+    if (r != null) {
+      int lo = blockBytes(eff, "bsrange", r.min(), kbBase);
+      int hi = blockBytes(eff, "bsrange", r.max(), kbBase);
+      return BlockSizes.range(Math.min(lo, hi), Math.max(lo, hi));
+    }
+    if (bs > Integer.MAX_VALUE) {
+      Setting s = eff.get("bs");
+      throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a block size below 2 GiB"));
+    }
+    return BlockSizes.fixed((int) bs);
+  }
+
+  private int blockBytes(Map<String, Setting> eff, String key, SizeValue v, int kbBase) {
+    long b = bytes(eff, key, v, kbBase, 0);
+    if (b < 1 || b > Integer.MAX_VALUE) {
+      Setting s = eff.get(key);
+      throw error(s.line(), badValue(s.raw(), s.writtenKey(), "block sizes from 1 byte to 2 GiB"));
+    }
+    return (int) b;
   }
 
   /**
@@ -323,6 +566,25 @@ final class JobSpecResolver {
   private long bytes(Map<String, Setting> eff, String key, SizeValue v, int kbBase, long fallback) {
     if (v == null) {
       return fallback;
+    }
+    if (v.isZones()) {
+      long zone = zoneBytes(eff, kbBase);
+      try {
+        return Math.multiplyExact(v.mantissa(), zone);
+      } catch (ArithmeticException e) {
+        Setting s = eff.get(key);
+        throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a size; too many zones"));
+      }
+    }
+    if (v.isPercent()) {
+      if (deviceBytes == 0) {
+        Setting s = eff.get(key);
+        throw error(
+            s.line(),
+            badValue(s.raw(), s.writtenKey(), "a size; a percentage needs a device size"));
+      }
+      long p = v.mantissa();
+      return deviceBytes / 100 * p + deviceBytes % 100 * p / 100;
     }
     try {
       return v.bytes(kbBase);

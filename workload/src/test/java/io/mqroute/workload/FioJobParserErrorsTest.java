@@ -21,8 +21,13 @@ class FioJobParserErrorsTest {
         bad(JOB + "foo=1\n", "bad.fio:3: unknown fio option \"foo\""),
         bad(JOB + "BS=4k\n", "bad.fio:3: unknown fio option \"BS\" (did you mean \"bs\"?)"),
         bad(
-            JOB + "norandommap\n",
-            "bad.fio:3: fio option \"norandommap\" is not supported by mqroute"),
+            JOB + "exitall\n",
+            "bad.fio:3: fio option \"exitall\" is not supported: ends the other jobs when one"
+                + " finishes; the model runs each job to its own end"),
+        bad(
+            JOB + "fadvise_hint=0\n",
+            "bad.fio:3: fio option \"fadvise_hint\" is not supported: the model has no counterpart"
+                + " for it (docs/fio-jobs.md lists what it reads)"),
         bad(JOB + "bs=4q\n", "bad.fio:3: bad value \"4q\" for bs (expected a size like 4k, 64KiB)"),
         bad(
             JOB + "bs=1.5k\n",
@@ -49,11 +54,12 @@ class FioJobParserErrorsTest {
         bad(
             "[job]\nsize=${SIZE}\n",
             "bad.fio:2: bad value \"${SIZE}\" for size (expected a size like 4k, 64KiB;"
-                + " environment variables are not expanded)"),
+                + " ${SIZE} is an environment variable that is not set (fio leaves it as written"
+                + " too))"),
         bad(
             "[job]\nsize=50%\n",
-            "bad.fio:2: bad value \"50%\" for size (expected a size like 4k, 64KiB;"
-                + " percentages are not supported)"),
+            "bad.fio:2: bad value \"50%\" for size (expected a size; a percentage needs a device"
+                + " size)"),
         bad(
             "[job]\nsize=99999999999999999999\n",
             "bad.fio:2: bad value \"99999999999999999999\" for size"
@@ -65,15 +71,15 @@ class FioJobParserErrorsTest {
         bad(
             JOB + "rw=randomread\n",
             "bad.fio:3: bad value \"randomread\" for rw"
-                + " (expected one of read, write, randread, randwrite, rw, readwrite, randrw)"),
+                + " (expected one of read, write, randread, randwrite, rw, readwrite, randrw,"
+                + " with an optional offset modifier like randread:8)"),
         bad(
-            JOB + "rw=randread:8\n",
-            "bad.fio:3: bad value \"randread:8\" for rw (expected one of read, write,"
-                + " randread, randwrite, rw, readwrite, randrw; offset modifiers like randread:8 are not supported)"),
+            JOB + "rw=randread:x\n",
+            "bad.fio:3: bad value \"randread:x\" for rw (expected a whole number >= 1)"),
         bad(
             JOB + "rw=randtrim\n",
-            "bad.fio:3: bad value \"randtrim\" for rw (expected one of read, write,"
-                + " randread, randwrite, rw, readwrite, randrw; trim is not modelled)"),
+            "bad.fio:3: rw=randtrim is not supported: trim (discard) has no request in the model:"
+                + " its jobs issue reads and writes only"),
         bad(
             JOB + "cpus_allowed=0-x\n",
             "bad.fio:3: bad value \"0-x\" for cpus_allowed (expected a CPU list like 0-3,8,10-11)"),
@@ -132,12 +138,17 @@ class FioJobParserErrorsTest {
             "bad.fio:3: bad value \"bursty\" for rate_process" + " (expected linear or poisson)"),
         bad(
             JOB + "ioengine=splice\n",
-            "bad.fio:3: bad value \"splice\" for ioengine (expected one of psync,"
-                + " sync, vsync, pvsync, pvsync2, mmap, libaio, io_uring, posixaio, null)"),
+            "bad.fio:3: ioengine=splice is not supported: fio's splice engine moves data through a"
+                + " pipe, not to a file system's queues"),
         bad(
-            JOB + "random_distribution=zipf:1.2\n",
-            "bad.fio:3: bad value \"zipf:1.2\" for random_distribution"
-                + " (expected random; mqroute models only uniform random offsets)"),
+            JOB + "ioengine=nosuch\n",
+            "bad.fio:3: bad value \"nosuch\" for ioengine (expected one of fio's I/O engines,"
+                + " such as psync, libaio, io_uring or null)"),
+        bad(
+            JOB + "random_distribution=zipf:1\n",
+            "bad.fio:3: bad value \"zipf:1\" for random_distribution (expected random,"
+                + " zipf:THETA, pareto:H, normal:DEV (gauss:DEV), zoned:ACCESS/SIZE:... or"
+                + " zoned_abs:ACCESS/BYTES:...; zipf theta must be > 0 and not 1)"),
         bad(
             JOB + "percentile_list=50:101\n",
             "bad.fio:3: bad value \"50:101\" for percentile_list"

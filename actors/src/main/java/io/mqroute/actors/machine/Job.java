@@ -21,6 +21,7 @@ import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -59,7 +60,22 @@ public final class Job extends AbstractBehavior<Command> {
   private final OffsetGenerator readOffsets;
 
   private final OffsetGenerator writeOffsets;
+  private final BlockSizes readSizes;
+
+  /**
+   * The workload stream as a generator for block-size draws (made once: next() allocates nothing).
+   */
+  private final RandomGenerator sizeRandom;
+
+  private final BlockSizes writeSizes;
+
+  /** zonemode=zbd: the write pointers of the job's zones, null without zones. */
+  private final Zones zones;
+
   private final long[] slots;
+
+  /** Per in-flight slot: the bytes of its request (bssplit and bsrange vary them). */
+  private final int[] slotBytes;
 
   /** Per in-flight slot: whether its request reads (a completion does not repeat the op). */
   private final boolean[] slotRead;
@@ -101,6 +117,13 @@ public final class Job extends AbstractBehavior<Command> {
   private long lastThink;
 
   private boolean stopping;
+
+  /** verify=: the writes are done, the read-back starts once they have completed. */
+  private boolean verifyDue;
+
+  private boolean verifying;
+  private OffsetGenerator verifyOffsets;
+  private long bytesWritten;
   private boolean reported;
   private boolean windowOpen;
   private boolean windowClosed;
@@ -171,9 +194,21 @@ public final class Job extends AbstractBehavior<Command> {
     this.costs = costs;
     this.stallLimit = stallLimit;
     this.wakeTargets = wakeTargets;
-    this.readOffsets = offsets(plan, plan.bsRead(), workload);
-    this.writeOffsets = offsets(plan, plan.bsWrite(), workload);
+    this.sizeRandom = workload::nextLong;
+    this.readSizes = plan.sizes(true);
+    this.writeSizes = plan.sizes(false);
+    this.zones =
+        plan.pattern().zoneBytes() > 0
+            ? new Zones(
+                plan.offset(),
+                plan.sizeBytes(),
+                plan.pattern().zoneBytes(),
+                plan.pattern().maxOpenZones())
+            : null;
+    this.readOffsets = offsets(plan, readSizes, workload);
+    this.writeOffsets = offsets(plan, writeSizes, workload);
     this.slots = new long[plan.inFlight()];
+    this.slotBytes = new int[plan.inFlight()];
     this.slotRead = new boolean[plan.inFlight()];
     this.freeSlots = new int[plan.inFlight()];
     for (int i = 0; i < plan.inFlight(); i++) {
@@ -259,9 +294,10 @@ public final class Job extends AbstractBehavior<Command> {
   private void submit() {
     while (freeCount > 0 && !stopping && !sleeping && !thinking) {
       boolean read =
-          plan.readFraction() >= 1.0
+          verifying
+              || plan.readFraction() >= 1.0
               || (plan.readFraction() > 0 && workload.nextDouble() < plan.readFraction());
-      if (rated) {
+      if (rated && !verifying) {
         int dir = rateDirection(read ? 0 : 1, clock.nanoTime());
         if (dir < 0) {
           return;
@@ -396,8 +432,16 @@ public final class Job extends AbstractBehavior<Command> {
 
   private void issue(boolean read) {
     advanceRate(read ? 0 : 1);
-    int bs = read ? plan.bsRead() : plan.bsWrite();
-    long offset = (read ? readOffsets : writeOffsets).next();
+    int bs = (read && !verifying ? readSizes : writeSizes).next(sizeRandom);
+    long offset;
+    if (zones != null && !verifying && (!read || plan.random())) {
+      offset = read ? zones.read(bs, sizeRandom) : zones.write(bs, sizeRandom, !plan.random());
+    } else {
+      offset = (verifying ? verifyOffsets : read ? readOffsets : writeOffsets).next(bs);
+    }
+    if (!read) {
+      bytesWritten += bs;
+    }
     long now = clock.nanoTime(); // one reading: Little's law must hold exactly in real time too
     accumulate(now);
     if (freeCount == plan.inFlight()) {
@@ -408,6 +452,7 @@ public final class Job extends AbstractBehavior<Command> {
     long s = seq++;
     slots[slot] = s + 1;
     slotRead[slot] = read;
+    slotBytes[slot] = bs;
     long id = plan.requestId(s, slot);
     bytesIssued += bs;
     stats.markDepth(plan.inFlight() - freeCount);
@@ -430,10 +475,18 @@ public final class Job extends AbstractBehavior<Command> {
         .tell(
             new CoreProtocol.Exec<>(
                 costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
-    if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
+    if (verifying) {
+      if (bytesIssued >= bytesWritten) {
+        stopping = true; // everything written has been read back
+      }
+    } else if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
       if (bytesIssued >= plan.ioBytes()) {
         stopping = true; // size= (times loops=) reached: no more I/O (fio: io_size done)
+        verifyDue = plan.pattern().verify() && bytesWritten > 0;
       }
+    }
+    if (plan.pattern().maxIos() > 0 && seq >= plan.pattern().maxIos()) {
+      stopping = true; // number_ios= reached, time_based or not (fio's HOWTO)
     }
   }
 
@@ -467,12 +520,13 @@ public final class Job extends AbstractBehavior<Command> {
         plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
     long clat = plan.foreground() ? lat : lat - slat;
     boolean read = slotRead[slot];
-    stats.record(
+    stats.recordAt(
         read ? Direction.READ : Direction.WRITE,
-        read ? plan.bsRead() : plan.bsWrite(),
+        slotBytes[slot],
         slat,
         clat,
-        c.status().errno());
+        c.status().errno(),
+        now);
     if (wakeTargets != null && c.queue() >= 0) {
       wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
       cpu =
@@ -490,10 +544,13 @@ public final class Job extends AbstractBehavior<Command> {
     return this;
   }
 
-  private static OffsetGenerator offsets(JobPlan plan, int bs, RandomSource rnd) {
-    return plan.random()
-        ? OffsetGenerator.random(plan.offset(), plan.sizeBytes(), bs, rnd::nextLong)
-        : OffsetGenerator.sequential(plan.offset(), plan.sizeBytes(), bs);
+  private static OffsetGenerator offsets(JobPlan plan, BlockSizes sizes, RandomSource rnd) {
+    return OffsetGenerator.of(
+        plan.offset(),
+        plan.sizeBytes(),
+        sizes,
+        plan.pattern(),
+        plan.random() ? rnd::nextLong : null);
   }
 
   private void accumulate(long now) {
@@ -524,6 +581,7 @@ public final class Job extends AbstractBehavior<Command> {
   /** runtime= has passed: stop issuing, stop measuring (fio reaps what is still in flight). */
   private Behavior<Command> onRunEnd() {
     stopping = true;
+    verifyDue = false;
     closeWindow(clock.nanoTime());
     finishIfDone();
     return this;
@@ -547,6 +605,16 @@ public final class Job extends AbstractBehavior<Command> {
   }
 
   private void finishIfDone() {
+    if (verifyDue && stopping && freeCount == plan.inFlight() && !reported && !windowClosed) {
+      // fio's do_verify: after the writes have completed, read back what was written
+      verifyDue = false;
+      verifying = true;
+      stopping = false;
+      bytesIssued = 0;
+      verifyOffsets = OffsetGenerator.sequential(plan.offset(), plan.sizeBytes(), writeSizes.min());
+      submit();
+      return;
+    }
     if (stopping && freeCount == plan.inFlight() && !reported) {
       reported = true;
       timers.cancelAll();

@@ -30,6 +30,9 @@ import java.util.Objects;
  * @param startDelayNanos startdelay=: the job starts this long after its group (runtime counts from
  *     then)
  * @param think thinktime= and its companions ({@link ThinkTime#NONE} for none)
+ * @param pattern block-size choices, offset distribution and I/O limits ({@link IoPattern#SIMPLE}:
+ *     one size per direction, uniform offsets, size= times loops=); {@code bsRead}/{@code bsWrite}
+ *     are then the largest sizes
  */
 public record JobPlan(
     int index,
@@ -54,7 +57,60 @@ public record JobPlan(
     boolean poisson,
     int loops,
     long startDelayNanos,
-    ThinkTime think) {
+    ThinkTime think,
+    IoPattern pattern) {
+
+  /** A plan with one block size per direction and uniform offsets ({@link IoPattern#SIMPLE}). */
+  public JobPlan(
+      int index,
+      String name,
+      int group,
+      int[] cpus,
+      int startCpu,
+      int inFlight,
+      boolean foreground,
+      double readFraction,
+      boolean random,
+      int bsRead,
+      int bsWrite,
+      long sizeBytes,
+      long fileId,
+      long offset,
+      long runtimeNanos,
+      long rampNanos,
+      boolean timeBased,
+      double rateReadIops,
+      double rateWriteIops,
+      boolean poisson,
+      int loops,
+      long startDelayNanos,
+      ThinkTime think) {
+    this(
+        index,
+        name,
+        group,
+        cpus,
+        startCpu,
+        inFlight,
+        foreground,
+        readFraction,
+        random,
+        bsRead,
+        bsWrite,
+        sizeBytes,
+        fileId,
+        offset,
+        runtimeNanos,
+        rampNanos,
+        timeBased,
+        rateReadIops,
+        rateWriteIops,
+        poisson,
+        loops,
+        startDelayNanos,
+        think,
+        IoPattern.SIMPLE);
+  }
 
   /**
    * A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none); {@code
@@ -137,6 +193,7 @@ public record JobPlan(
       throw new IllegalArgumentException("loops must be >= 1 and startdelay >= 0");
     }
     Objects.requireNonNull(think, "think");
+    Objects.requireNonNull(pattern, "pattern");
     cpus = cpus.clone();
   }
 
@@ -150,7 +207,16 @@ public record JobPlan(
    * (saturating).
    */
   public long ioBytes() {
+    if (pattern.ioLimitBytes() > 0) {
+      return pattern.ioLimitBytes(); // io_size= replaces size= as the amount (fio: loops apply)
+    }
     return sizeBytes > Long.MAX_VALUE / loops ? Long.MAX_VALUE : sizeBytes * loops;
+  }
+
+  /** The block sizes of one direction. */
+  public BlockSizes sizes(boolean read) {
+    BlockSizes s = read ? pattern.readSizes() : pattern.writeSizes();
+    return s != null ? s : BlockSizes.fixed(read ? bsRead : bsWrite);
   }
 
   /** The request id of this job's {@code seq}-th request, using in-flight slot {@code slot}. */

@@ -4,24 +4,43 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * The byte offsets of one job clone's requests in one direction, like fio's: sequential jobs walk
- * the region block by block and wrap to its start; random jobs pick a block uniformly (with
- * replacement, like fio's {@code norandommap}; fio's default random map is not modelled).
+ * The byte offsets of one job clone's requests in one direction, like fio's get_next_offset
+ * (io_u.c): sequential jobs walk the region and wrap to its start (leaving {@code skip} bytes after
+ * each I/O, fio's {@code rw=read:4k}); random jobs pick an aligned block from an {@link
+ * OffsetDistribution} (with replacement, like fio's {@code norandommap}; fio's default random map
+ * is not modelled), every {@code iosPerOffset}-th I/O, and go on sequentially in between ({@code
+ * rw=randread:8}).
  *
  * <p>Deterministic: the random variant draws only from the {@link RandomGenerator} the caller
- * passes (one {@code nextLong(bound)} per offset), so the caller owns the seed and the stream. A
- * partial last block is never used. {@link #next()} does not allocate. Not thread-safe.
+ * passes (one {@code nextLong(bound)} per offset for the uniform distribution), so the caller owns
+ * the seed and the stream. An I/O never runs past the region. {@link #next()} does not allocate.
+ * Not thread-safe.
  */
 public final class OffsetGenerator {
 
   private final long start;
+  private final long region;
   private final long blockSize;
   private final long blocks;
-  private final RandomGenerator random;
-  private long nextBlock;
+  private final long skip;
+  private final int iosPerOffset;
+  private final OffsetDistribution.Sampler sampler;
+  private long position;
+  private long sinceDraw;
 
-  private OffsetGenerator(long start, long regionBytes, long blockSize, RandomGenerator random) {
-    if (start < 0 || blockSize <= 0 || regionBytes < blockSize) {
+  private OffsetGenerator(
+      long start,
+      long regionBytes,
+      long blockSize,
+      long maxLength,
+      long skip,
+      int iosPerOffset,
+      OffsetDistribution distribution,
+      RandomGenerator random) {
+    if (start < 0
+        || blockSize <= 0
+        || maxLength <= 0
+        || regionBytes < Math.max(blockSize, maxLength)) {
       throw new IllegalArgumentException(
           "need start >= 0, blockSize > 0 and a region of at least one block;"
               + " got start="
@@ -32,9 +51,16 @@ public final class OffsetGenerator {
               + blockSize);
     }
     this.start = start;
+    this.region = regionBytes;
     this.blockSize = blockSize;
-    this.blocks = regionBytes / blockSize;
-    this.random = random;
+    // a random I/O of the largest size must still fit: the last usable block leaves room for it
+    this.blocks = (regionBytes - maxLength) / blockSize + 1;
+    this.skip = skip;
+    this.iosPerOffset = iosPerOffset;
+    this.sampler =
+        random == null
+            ? null
+            : distribution.sampler(blocks, blockSize, Objects.requireNonNull(random, "random"));
   }
 
   /**
@@ -42,23 +68,66 @@ public final class OffsetGenerator {
    * start.
    */
   public static OffsetGenerator sequential(long start, long regionBytes, long blockSize) {
-    return new OffsetGenerator(start, regionBytes, blockSize, null);
+    return new OffsetGenerator(
+        start, regionBytes, blockSize, blockSize, 0, 1, OffsetDistribution.UNIFORM, null);
   }
 
   /** Uniform block-aligned offsets within the region, drawn from {@code random}. */
   public static OffsetGenerator random(
       long start, long regionBytes, long blockSize, RandomGenerator random) {
     return new OffsetGenerator(
-        start, regionBytes, blockSize, Objects.requireNonNull(random, "random"));
+        start,
+        regionBytes,
+        blockSize,
+        blockSize,
+        0,
+        1,
+        OffsetDistribution.UNIFORM,
+        Objects.requireNonNull(random, "random"));
   }
 
-  /** The next offset in bytes. */
+  /**
+   * Offsets for a job with {@code sizes} and {@code pattern}: random when {@code random} is not
+   * null, aligned to the pattern's {@code align} (default: the smallest size).
+   */
+  public static OffsetGenerator of(
+      long start, long regionBytes, BlockSizes sizes, IoPattern pattern, RandomGenerator random) {
+    long align = pattern.align() > 0 ? pattern.align() : sizes.min();
+    return new OffsetGenerator(
+        start,
+        regionBytes,
+        random == null ? sizes.min() : align,
+        sizes.max(),
+        random == null ? pattern.sequentialSkip() : 0,
+        pattern.iosPerRandomOffset(),
+        pattern.distribution(),
+        random);
+  }
+
+  /** The next offset in bytes, for an I/O of one block. */
   public long next() {
-    if (random != null) {
-      return start + random.nextLong(blocks) * blockSize;
+    return next(blockSize);
+  }
+
+  /** The next offset in bytes for an I/O of {@code length} bytes. */
+  public long next(long length) {
+    if (sampler != null) {
+      if (sinceDraw == 0 || position + length > region) {
+        position = sampler.next() * blockSize;
+        sinceDraw = 0;
+      }
+      sinceDraw = sinceDraw + 1 == iosPerOffset ? 0 : sinceDraw + 1;
+      long offset = start + position;
+      position += length;
+      return offset;
     }
-    long offset = start + nextBlock * blockSize;
-    nextBlock = nextBlock + 1 == blocks ? 0 : nextBlock + 1;
+    if (position + length > region) {
+      position = 0;
+    } else if (position < 0) { // stepping backwards past the start: on from the last block
+      position = (region - length) / blockSize * blockSize;
+    }
+    long offset = start + position;
+    position += length + skip;
     return offset;
   }
 

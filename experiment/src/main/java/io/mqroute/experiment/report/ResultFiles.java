@@ -2,9 +2,10 @@ package io.mqroute.experiment.report;
 
 import io.mqroute.config.UserError;
 import io.mqroute.experiment.ExperimentResult;
+import io.mqroute.experiment.FioOutput;
 import io.mqroute.experiment.ResultJson;
 import io.mqroute.experiment.VariantResult;
-import io.mqroute.metrics.FioJsonReport;
+import io.mqroute.metrics.JobStats;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -52,6 +53,14 @@ public final class ResultFiles {
 
   private final Path dir;
   private final Instant created;
+
+  /** {@code <variant>.fio.json} as fio's json+ (with latency bins), set by --output-format. */
+  private static volatile boolean jsonPlus;
+
+  /** Writes {@code <variant>.fio.json} as json+ from now on (fio's --output-format=json+). */
+  public static void jsonPlus(boolean on) {
+    jsonPlus = on;
+  }
 
   private ResultFiles(Path dir, Instant created) {
     this.dir = dir;
@@ -142,15 +151,18 @@ public final class ResultFiles {
       throws IOException {
     List<Path> written = new ArrayList<>();
     for (VariantResult r : result.variants()) {
-      Path f = dir.resolve(r.variant().id().replaceAll("[^A-Za-z0-9._-]", "_") + FIO_JSON_SUFFIX);
-      written.add(
-          text(
-              f,
-              FioJsonReport.render(
-                  r.result().jobs(),
-                  r.variant().workload().globalOptions(),
-                  version,
-                  ResultJson.fioTimestamp(r))));
+      String id = r.variant().id().replaceAll("[^A-Za-z0-9._-]", "_");
+      Path f = dir.resolve(id + FIO_JSON_SUFFIX);
+      written.add(text(f, FioOutput.render(r, version, jsonPlus)));
+      // fio's write_lat_log / write_bw_log / write_iops_log files, named as fio names them
+      for (JobStats job : r.result().jobs()) {
+        for (Map.Entry<String, String> log : job.logFiles().entrySet()) {
+          Path logDir = dir.resolve("logs").resolve(id);
+          Files.createDirectories(logDir);
+          written.add(
+              text(logDir.resolve(log.getKey().replaceAll("[/\\\\]", "_")), log.getValue()));
+        }
+      }
     }
     written.add(text(dir.resolve(RESULTS_CSV), ResultsCsv.render(result.variants())));
     ChartFiles.headless();
@@ -170,7 +182,7 @@ public final class ResultFiles {
   /**
    * The version {@code mqroute --version} prints: the jar's, or {@code dev} when run from classes.
    */
-  static String version() {
+  public static String version() {
     String v = ResultFiles.class.getPackage().getImplementationVersion();
     return v == null ? "dev" : v;
   }

@@ -1,0 +1,128 @@
+package io.mqroute.workload;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.mqroute.actors.machine.OffsetDistribution;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** Options fio's own example job files use, as the model reads them. */
+class FioJobsAsWrittenTest {
+
+  private static final long TIB = 1L << 40;
+
+  private static JobSpec job(String text) {
+    return FioJobParser.parse("t.fio", text, Map.of(), TIB).jobs().get(0);
+  }
+
+  private static FioJobFile file(String text) {
+    return FioJobParser.parse("t.fio", text, Map.of(), TIB);
+  }
+
+  @Test
+  void withoutSizeAJobUsesTheWholeDevice() {
+    assertThat(job("[j]\nrw=randread\n").size()).isEqualTo(TIB);
+    assertThat(job("[j]\noffset=1g\n").size()).isEqualTo(TIB - (1L << 30));
+    assertThat(job("[j]\nsize=25%\n").size()).isEqualTo(TIB / 4);
+    assertThatThrownBy(() -> FioJobParser.parse("t.fio", "[j]\nrw=read\n"))
+        .hasMessage("t.fio:1: job \"j\" needs size= (or filesize=)");
+  }
+
+  @Test
+  void engineFamilies() {
+    assertThat(job("[j]\nioengine=io_uring_cmd\n").ioengine().family())
+        .isEqualTo(IoEngine.Family.ASYNC);
+    assertThat(job("[j]\nioengine=libpmem\n").ioengine().synchronous()).isTrue();
+    assertThat(job("[j]\nioengine=cpp_null\n").ioengine().family()).isEqualTo(IoEngine.Family.NULL);
+    assertThatThrownBy(() -> job("[j]\nioengine=cpuio\n"))
+        .hasMessage(
+            "t.fio:2: ioengine=cpuio is not supported: fio's cpuio engine burns CPU and does no I/O");
+    assertThatThrownBy(() -> job("[j]\nioengine=nosuch\n"))
+        .hasMessageContaining("bad value \"nosuch\" for ioengine");
+  }
+
+  @Test
+  void blockSizeSplitsAndRanges() {
+    JobSpec split = job("[j]\nrw=randrw\nbssplit=4k/10:64k/50:32k\n");
+    assertThat(split.pattern().readSizes().min()).isEqualTo(4096);
+    assertThat(split.pattern().readSizes().max()).isEqualTo(65536);
+    assertThat(split.blockSizeRead()).isEqualTo(65536);
+    JobSpec range = job("[j]\nrw=randwrite\nbsrange=1k-16k\n");
+    assertThat(range.pattern().writeSizes().min()).isEqualTo(1024);
+    assertThat(range.pattern().writeSizes().max()).isEqualTo(16384);
+    JobSpec alias = job("[j]\nblocksize_range=1k:4k,2k-8k\n");
+    assertThat(alias.pattern().writeSizes().max()).isEqualTo(8192);
+    assertThat(job("[j]\nbs=8k\n").pattern().readSizes()).isNull(); // one size: the plain plan
+  }
+
+  @Test
+  void offsetModifiersAndDistributions() {
+    assertThat(job("[j]\nrw=randread:8\n").pattern().iosPerRandomOffset()).isEqualTo(8);
+    assertThat(job("[j]\nrw=read:4k\n").pattern().sequentialSkip()).isEqualTo(4096);
+    assertThat(job("[j]\nrw=randread\nrandom_distribution=zipf:1.2\n").pattern().distribution())
+        .isEqualTo(OffsetDistribution.zipf(1.2));
+    assertThat(
+            job("[j]\nrw=randread\nrandom_distribution=zoned:60/10:30/20:10/70\n")
+                .pattern()
+                .distribution()
+                .kind())
+        .isEqualTo(OffsetDistribution.Kind.ZONED);
+    assertThatThrownBy(() -> job("[j]\nrandom_distribution=zoned:60/10:30/20\n"))
+        .hasMessageContaining("add up to 100");
+    assertThatThrownBy(() -> job("[j]\nrw=randtrim\n"))
+        .hasMessageContaining("rw=randtrim is not supported: trim (discard) has no request");
+  }
+
+  @Test
+  void limitsAndRates() {
+    JobSpec j = job("[j]\nsize=1g\nio_size=4g\nnumber_ios=100\nratemin=1m\nratecycle=500\n");
+    assertThat(j.pattern().ioLimitBytes()).isEqualTo(4L << 30);
+    assertThat(j.pattern().maxIos()).isEqualTo(100);
+    assertThat(j.minRateRead()).isEqualTo(1 << 20);
+    assertThat(j.rateCycleNs()).isEqualTo(500_000_000L);
+    assertThat(job("[j]\nnumjobs=4\noffset_increment=10g\n").offsetIncrement())
+        .isEqualTo(10L << 30);
+  }
+
+  @Test
+  void bufferedIoRunsAsDirectWithANote() {
+    FioJobFile f = file("[j]\ndirect=0\n");
+    assertThat(f.jobs().get(0).buffered()).isTrue();
+    assertThat(f.warnings()).anyMatch(w -> w.contains("FOPEN_DIRECT_IO"));
+    assertThat(file("[j]\nbuffered=0\n").jobs().get(0).buffered()).isFalse();
+  }
+
+  @Test
+  void recordedOptionsRunWithANoteAndRefusedOnesSayWhy() {
+    FioJobFile f = file("[j]\nnorandommap\ngtod_reduce=1\nclat_percentiles=1\nsqthread_poll=1\n");
+    assertThat(f.warnings())
+        .anyMatch(w -> w.startsWith("t.fio:2: note: norandommap has no effect in the model"))
+        .anyMatch(w -> w.contains("gtod_reduce=1 has no effect"))
+        .anyMatch(
+            w -> w.contains("sqthread_poll=1 has no effect in the model: it is an option of"));
+    assertThatThrownBy(() -> job("[j]\nexitall\n"))
+        .hasMessage(
+            "t.fio:2: fio option \"exitall\" is not supported: ends the other jobs when one"
+                + " finishes; the model runs each job to its own end");
+    assertThat(job("[j]\nrw=write\nverify=md5\n").pattern().verify()).isTrue();
+    assertThat(job("[j]\nrw=write\nverify=md5\ndo_verify=0\n").pattern().verify()).isFalse();
+    assertThatThrownBy(() -> job("[j]\nverify=md5\nverify_backlog=16\n"))
+        .hasMessageContaining("\"verify_backlog\" is not supported: changes when or what");
+    JobSpec zoned = job("[j]\nrw=randwrite\nzonemode=zbd\nzonesize=64m\nsize=8z\noffset=2z\n");
+    assertThat(zoned.pattern().zoneBytes()).isEqualTo(64L << 20);
+    assertThat(zoned.size()).isEqualTo(8 * (64L << 20));
+    assertThat(zoned.offset()).isEqualTo(2 * (64L << 20));
+    assertThat(job("[j]\nzonemode=zbd\n").pattern().zoneBytes()).isEqualTo(256L << 20);
+    assertThatThrownBy(() -> job("[j]\nzonemode=strided\n"))
+        .hasMessageContaining("zonemode=strided is not supported");
+  }
+
+  @Test
+  void environmentVariablesExpandAsInFio() {
+    assertThat(JobFileLexer.expandEnvironment("${A}/x/${B}", Map.of("A", "a")::get))
+        .isEqualTo("a/x/${B}");
+    assertThatThrownBy(() -> job("[j]\nbs=${MQROUTE_SURELY_UNSET}\n"))
+        .hasMessageContaining("${MQROUTE_SURELY_UNSET} is an environment variable that is not set");
+  }
+}
