@@ -1,5 +1,7 @@
 package io.mqroute.cli;
 
+import io.mqroute.actors.machine.IoPattern;
+import io.mqroute.actors.machine.OffsetDistribution;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
@@ -12,6 +14,7 @@ import io.mqroute.metrics.FioTextReport;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
+import io.mqroute.workload.CpuList;
 import io.mqroute.workload.FioJobFile;
 import io.mqroute.workload.FioJobParser;
 import io.mqroute.workload.FioParseException;
@@ -94,6 +97,9 @@ final class LoadCommand implements Callable<Integer> {
                   : j.startDelayNs() > 0
                       ? "startdelay"
                       : j.think().enabled() ? "thinktime" : j.nrfiles() > 1 ? "nrfiles > 1" : null;
+      if (what == null) {
+        what = patternProblem(j);
+      }
       if (what == null && j.verify().enabled()) {
         what = LoadJob.verifyProblem(j);
       }
@@ -109,6 +115,45 @@ final class LoadCommand implements Callable<Integer> {
                 + " is not supported by mqroute load (it runs closed loop, one file per clone); remove it");
       }
     }
+  }
+
+  /**
+   * What the model honours but the load client does not (it issues fixed blocks at uniform offsets
+   * over its region, direct to the router): refused rather than run as if absent.
+   */
+  private static String patternProblem(JobSpec j) {
+    IoPattern p = j.pattern();
+    if (p.readSizes() != null || p.writeSizes() != null) {
+      return "bssplit / bsrange";
+    }
+    if (!p.distribution().equals(OffsetDistribution.UNIFORM)) {
+      return "random_distribution";
+    }
+    if (p.sequentialSkip() != 0 || p.iosPerRandomOffset() != 1) {
+      return "an rw= offset modifier";
+    }
+    if (p.align() != 0) {
+      return "blockalign";
+    }
+    if (p.ioLimitBytes() != 0 || p.maxIos() != 0) {
+      return "io_size / number_ios";
+    }
+    if (p.zoneBytes() != 0) {
+      return "zonemode";
+    }
+    if (j.offsetIncrement() != 0) {
+      return "offset_increment";
+    }
+    if (j.minRateRead() > 0 || j.minRateWrite() > 0) {
+      return "rate_min / rate_iops_min";
+    }
+    if (!j.numaCpuNodes().equals(CpuList.ALL)) {
+      return "numa_cpu_nodes";
+    }
+    if (j.buffered()) {
+      return "direct=0 / buffered";
+    }
+    return null;
   }
 
   @Override

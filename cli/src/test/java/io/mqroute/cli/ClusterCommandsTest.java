@@ -139,6 +139,9 @@ class ClusterCommandsTest {
           """
       rate_iops=100 | rate / rate_iops (open-loop arrivals)
       thinktime=1ms | thinktime
+      bssplit=4k/50:64k/50 | bssplit / bsrange
+      random_distribution=zipf:1.2 | random_distribution
+      direct=0 | direct=0 / buffered
       """)
   void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir)
       throws IOException {
