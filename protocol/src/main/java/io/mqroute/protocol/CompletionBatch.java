@@ -1,6 +1,5 @@
 package io.mqroute.protocol;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -16,14 +15,7 @@ public record CompletionBatch(List<Completion> completions) implements WireMessa
       throw new IllegalArgumentException(
           "a batch holds 1.." + RequestBatch.MAX_SIZE + " completions, was " + completions.size());
     }
-    int bytes = 0;
-    for (Completion c : completions) {
-      bytes += RequestBatch.wireBytes(c.dataBytes());
-    }
-    if (bytes > RequestBatch.MAX_WIRE_BYTES) {
-      throw new IllegalArgumentException(
-          "a batch holds at most " + RequestBatch.MAX_WIRE_BYTES + " wire bytes, was " + bytes);
-    }
+    BatchBudget.check(completions, Completion::dataBytes);
   }
 
   /**
@@ -31,22 +23,6 @@ public record CompletionBatch(List<Completion> completions) implements WireMessa
    * RequestBatch#MAX_WIRE_BYTES}, in order.
    */
   public static List<CompletionBatch> split(List<Completion> completions) {
-    List<CompletionBatch> out = new ArrayList<>();
-    int from = 0;
-    int bytes = 0;
-    for (int i = 0; i < completions.size(); i++) {
-      int w = RequestBatch.wireBytes(completions.get(i).dataBytes());
-      if (i > from
-          && (i - from == RequestBatch.MAX_SIZE || bytes + w > RequestBatch.MAX_WIRE_BYTES)) {
-        out.add(new CompletionBatch(completions.subList(from, i)));
-        from = i;
-        bytes = 0;
-      }
-      bytes += w;
-    }
-    if (from < completions.size()) {
-      out.add(new CompletionBatch(completions.subList(from, completions.size())));
-    }
-    return out;
+    return BatchBudget.split(completions, Completion::dataBytes, CompletionBatch::new);
   }
 }

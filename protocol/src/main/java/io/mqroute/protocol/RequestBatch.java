@@ -1,6 +1,5 @@
 package io.mqroute.protocol;
 
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.actor.typed.ActorRef;
 
@@ -39,22 +38,7 @@ public record RequestBatch(List<Request> requests, ActorRef<CompletionBatch> rep
    */
   public static List<RequestBatch> split(
       List<Request> requests, ActorRef<CompletionBatch> replyTo) {
-    List<RequestBatch> out = new ArrayList<>();
-    int from = 0;
-    int bytes = 0;
-    for (int i = 0; i < requests.size(); i++) {
-      int w = wireBytes(requests.get(i).dataBytes());
-      if (i > from && (i - from == MAX_SIZE || bytes + w > MAX_WIRE_BYTES)) {
-        out.add(new RequestBatch(requests.subList(from, i), replyTo));
-        from = i;
-        bytes = 0;
-      }
-      bytes += w;
-    }
-    if (from < requests.size()) {
-      out.add(new RequestBatch(requests.subList(from, requests.size()), replyTo));
-    }
-    return out;
+    return BatchBudget.split(requests, Request::dataBytes, part -> new RequestBatch(part, replyTo));
   }
 
   public RequestBatch {
@@ -63,17 +47,12 @@ public record RequestBatch(List<Request> requests, ActorRef<CompletionBatch> rep
       throw new IllegalArgumentException(
           "a batch holds 1.." + MAX_SIZE + " requests, was " + requests.size());
     }
-    int bytes = 0;
     for (Request r : requests) {
       if (r.replyTo() != null) {
         throw new IllegalArgumentException(
             "requests in a batch are answered to the batch's replyTo");
       }
-      bytes += wireBytes(r.dataBytes());
     }
-    if (bytes > MAX_WIRE_BYTES) {
-      throw new IllegalArgumentException(
-          "a batch holds at most " + MAX_WIRE_BYTES + " wire bytes, was " + bytes);
-    }
+    BatchBudget.check(requests, Request::dataBytes);
   }
 }

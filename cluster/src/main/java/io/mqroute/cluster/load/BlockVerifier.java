@@ -87,7 +87,7 @@ final class BlockVerifier {
         b[i + k] = (byte) (v >>> (8 * k));
       }
     }
-    System.arraycopy(digest(b), 0, b, HEADER, digestBytes);
+    System.arraycopy(digest(b), 0, b, HEADER, digestBytes); // the field is still zeros here
     return b;
   }
 
@@ -130,26 +130,26 @@ final class BlockVerifier {
           + " at "
           + where;
     }
-    byte[] want = new byte[digestBytes];
-    System.arraycopy(data, HEADER, want, 0, digestBytes);
-    if (!MessageDigest.isEqual(want, digest(data))) {
+    byte[] want = Arrays.copyOfRange(data, HEADER, HEADER + digestBytes);
+    Arrays.fill(data, HEADER, HEADER + digestBytes, (byte) 0); // digested as it was written
+    byte[] got = digest(data);
+    System.arraycopy(want, 0, data, HEADER, digestBytes);
+    if (!MessageDigest.isEqual(want, got)) {
       return "verify: " + kind.fioName() + " checksum mismatch at " + where;
     }
     return null;
   }
 
-  /** The digest of {@code b} with its digest field read as zeros. */
+  /** The digest of {@code b} (whose digest field the caller has zeroed). */
   private byte[] digest(byte[] b) {
-    byte[] copy = b.clone();
-    Arrays.fill(copy, HEADER, HEADER + digestBytes, (byte) 0);
     return switch (kind) {
       case NONE, NULL -> new byte[0];
-      case CRC32 -> crc(new CRC32(), copy);
-      case CRC32C -> crc(new CRC32C(), copy);
-      case MD5 -> md(copy, "MD5");
-      case SHA1 -> md(copy, "SHA-1");
-      case SHA256 -> md(copy, "SHA-256");
-      case SHA512 -> md(copy, "SHA-512");
+      case CRC32 -> crc(new CRC32(), b);
+      case CRC32C -> crc(new CRC32C(), b);
+      case MD5 -> md(b, "MD5");
+      case SHA1 -> md(b, "SHA-1");
+      case SHA256 -> md(b, "SHA-256");
+      case SHA512 -> md(b, "SHA-512");
     };
   }
 
