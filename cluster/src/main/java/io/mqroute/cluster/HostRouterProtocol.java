@@ -2,7 +2,6 @@ package io.mqroute.cluster;
 
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
-import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import java.util.List;
@@ -51,18 +50,14 @@ public final class HostRouterProtocol {
    */
   record NodeGone(UniqueAddress node, String why, boolean unreachable) implements Command {}
 
-  /** The node became reachable again (this router's own view, see {@link #unreachable}). */
+  /** The node became reachable again (this host's own view). */
   record NodeReachable(UniqueAddress node) implements Command {}
 
   /** The node left the cluster for good: forget what it announced. */
   record NodeRemoved(UniqueAddress node) implements Command {}
 
-  /** A queue announced that it drains (see {@link QueueDraining}). */
-  record DrainAnnounced(QueueDraining announcement) implements Command {}
-
-  record Completed(Completion completion) implements Command {}
-
-  record CompletedBatch(CompletionBatch batch) implements Command {}
+  /** The router ended one of this host's requests (host id). */
+  record Finished(Completion completion) implements Command {}
 
   enum Flush implements Command {
     INSTANCE

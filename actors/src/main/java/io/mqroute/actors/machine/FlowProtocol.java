@@ -17,7 +17,14 @@ public final class FlowProtocol {
   // ---- Router
 
   public sealed interface RouterCommand
-      permits Route, Ended, RouterReport, CpuHotplug, Reroute, RouterRemount {}
+      permits Route,
+          Ended,
+          RouterReport,
+          CpuHotplug,
+          Reroute,
+          RouterRemount,
+          QueueListed,
+          QueueLoads {}
 
   /** A submitted request after the application's submit cost. */
   public record Route(Request request) implements RouterCommand {}
@@ -25,9 +32,17 @@ public final class FlowProtocol {
   /**
    * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU
    * (virtio), or the CPU its ring thread runs on (fuse-over-io-uring); wake its waiter from there.
+   * {@code queue} is the router's index of the queue it ended on (the completion's own {@link
+   * Completion#queue()} names the queue as it calls itself: the same on one machine, the device's
+   * index behind a cluster host's slot).
    */
-  public record Ended(Request request, Completion completion, int completingCpu)
-      implements RouterCommand {}
+  public record Ended(Request request, Completion completion, int queue, int completingCpu)
+      implements RouterCommand {
+    /** A queue of this machine: the completion names it. */
+    public Ended(Request request, Completion completion, int completingCpu) {
+      this(request, completion, completion.queue(), completingCpu);
+    }
+  }
 
   public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterCommand {}
 
@@ -37,6 +52,18 @@ public final class FlowProtocol {
    * their overflow back for re-routing (blk-mq style drain).
    */
   public record CpuHotplug(int cpu, boolean online, boolean evacuate) implements RouterCommand {}
+
+  /**
+   * A queue joined ({@code listed}) or left the routing masks for good: fuse_uring_do_register, or
+   * the teardown of a queue whose server is gone (a device node lost or leaving). Leaving, it is
+   * out of every mask at once; the requests waiting for its per-queue background admission are
+   * admitted anew elsewhere, and the queue hands its overflow list back ({@link Evacuate}), the
+   * same way a hotplug-aware queue does when its CPU goes offline.
+   */
+  public record QueueListed(int queue, boolean listed) implements RouterCommand {}
+
+  /** Asks for every queue's nr_reqs, in queue order (management and tests). */
+  public record QueueLoads(ActorRef<List<Integer>> replyTo) implements RouterCommand {}
 
   /** A queue handed back a request from its overflow list: pick another queue for it. */
   public record Reroute(Request request, int fromQueue) implements RouterCommand {}

@@ -7,6 +7,8 @@ import io.mqroute.actors.machine.FlowProtocol.CpuHotplug;
 import io.mqroute.actors.machine.FlowProtocol.Ended;
 import io.mqroute.actors.machine.FlowProtocol.Enqueue;
 import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
+import io.mqroute.actors.machine.FlowProtocol.QueueListed;
+import io.mqroute.actors.machine.FlowProtocol.QueueLoads;
 import io.mqroute.actors.machine.FlowProtocol.Reroute;
 import io.mqroute.actors.machine.FlowProtocol.Route;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
@@ -159,6 +161,17 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         .onMessage(CpuHotplug.class, this::onHotplug)
         .onMessage(Reroute.class, this::onReroute)
         .onMessage(RouterRemount.class, this::onRemount)
+        .onMessage(QueueListed.class, this::onListed)
+        .onMessage(
+            QueueLoads.class,
+            m -> {
+              List<Integer> loads = new ArrayList<>(homeCpu.length);
+              for (int q = 0; q < homeCpu.length; q++) {
+                loads.add(view.nrReqs(q));
+              }
+              m.replyTo().tell(List.copyOf(loads));
+              return this;
+            })
         .build();
   }
 
@@ -227,7 +240,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private Behavior<RouterCommand> onEnded(Ended e) {
     Request r = e.request();
     Completion c = e.completion();
-    int q = c.queue();
+    int q = e.queue();
     view.addNrReqs(q, -1);
     if (r.background()) {
       gate.ended(q);
@@ -339,6 +352,26 @@ public final class Router extends AbstractBehavior<RouterCommand> {
         }
       }
     }
+    return this;
+  }
+
+  private Behavior<RouterCommand> onListed(QueueListed m) {
+    int q = m.queue();
+    if (m.listed()) {
+      view.register(q);
+      view.setQueueOnline(q, true);
+      return this;
+    }
+    if (!view.unregister(q)) {
+      return this;
+    }
+    view.setQueueOnline(q, false);
+    // waiting for this queue's own admission (per-queue mode): not sent yet, so admitted anew
+    for (Request r : gate.withdraw(q)) {
+      view.addNrReqs(q, -1);
+      route(r);
+    }
+    queues.get(q).tell(FlowProtocol.Evacuate.INSTANCE);
     return this;
   }
 
