@@ -1,23 +1,22 @@
 package io.mqroute.cli;
 
-import io.mqroute.actors.machine.IoPattern;
-import io.mqroute.actors.machine.OffsetDistribution;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
-import io.mqroute.cluster.load.LoadJob;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.config.UserError;
 import io.mqroute.experiment.Summary;
 import io.mqroute.metrics.FioJsonReport;
 import io.mqroute.metrics.FioTextReport;
 import io.mqroute.metrics.JobStats;
+import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.workload.CpuList;
 import io.mqroute.workload.FioJobFile;
 import io.mqroute.workload.FioJobParser;
 import io.mqroute.workload.FioParseException;
+import io.mqroute.workload.FioWorkload;
 import io.mqroute.workload.JobSpec;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -84,25 +83,20 @@ final class LoadCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   /**
-   * Options fio would honour that the cluster load client does not: refused, never run as if
-   * absent.
+   * Options fio would honour that the cluster load client does not (it issues through the model's
+   * job, so everything {@code mqroute run} honours runs here too, except real-process placement):
+   * refused, never run as if absent.
    */
   private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
     for (JobSpec j : file.jobs()) {
       String what =
-          j.rateIopsRead() > 0 || j.rateIopsWrite() > 0
-              ? "rate / rate_iops (open-loop arrivals)"
-              : j.fsyncEvery() > 0
-                  ? "fsync"
-                  : j.startDelayNs() > 0
-                      ? "startdelay"
-                      : j.think().enabled() ? "thinktime" : j.nrfiles() > 1 ? "nrfiles > 1" : null;
-      if (what == null) {
-        what = patternProblem(j);
-      }
-      if (what == null && j.verify().enabled()) {
-        what = LoadJob.verifyProblem(j);
-      }
+          j.fsyncEvery() > 0
+              ? "fsync"
+              : j.nrfiles() > 1
+                  ? "nrfiles > 1"
+                  : !j.cpusAllowed().isAll() || !j.numaCpuNodes().equals(CpuList.ALL)
+                      ? "cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)"
+                      : LoadRunner.verifyProblem(j);
       if (what != null) {
         throw new UserError(
             file.source()
@@ -112,48 +106,9 @@ final class LoadCommand implements Callable<Integer> {
                 + j.name()
                 + ": "
                 + what
-                + " is not supported by mqroute load (it runs closed loop, one file per clone); remove it");
+                + " is not supported by mqroute load; remove it");
       }
     }
-  }
-
-  /**
-   * What the model honours but the load client does not (it issues fixed blocks at uniform offsets
-   * over its region, direct to the router): refused rather than run as if absent.
-   */
-  private static String patternProblem(JobSpec j) {
-    IoPattern p = j.pattern();
-    if (p.readSizes() != null || p.writeSizes() != null) {
-      return "bssplit / bsrange";
-    }
-    if (!p.distribution().equals(OffsetDistribution.UNIFORM)) {
-      return "random_distribution";
-    }
-    if (p.sequentialSkip() != 0 || p.iosPerRandomOffset() != 1) {
-      return "an rw= offset modifier";
-    }
-    if (p.align() != 0) {
-      return "blockalign";
-    }
-    if (p.ioLimitBytes() != 0 || p.maxIos() != 0) {
-      return "io_size / number_ios";
-    }
-    if (p.zoneBytes() != 0) {
-      return "zonemode";
-    }
-    if (j.offsetIncrement() != 0) {
-      return "offset_increment";
-    }
-    if (j.minRateRead() > 0 || j.minRateWrite() > 0) {
-      return "rate_min / rate_iops_min";
-    }
-    if (!j.numaCpuNodes().equals(CpuList.ALL)) {
-      return "numa_cpu_nodes";
-    }
-    if (j.buffered()) {
-      return "direct=0 / buffered";
-    }
-    return null;
   }
 
   @Override
@@ -168,6 +123,11 @@ final class LoadCommand implements Callable<Integer> {
       throw new UserError(jobFile + ": cannot read (" + e.getMessage() + ")");
     }
     refuseWhatTheLoadDoesNotDo(file);
+    try { // the clones are planned as mqroute run plans them: its refusals, before any node starts
+      new FioWorkload(file).plans(CpuTopology.uniform(1, 1));
+    } catch (IllegalArgumentException e) { // FioParseException names file and line
+      throw new UserError(e.getMessage());
+    }
     if (out != null) {
       try {
         Files.createDirectories(out);
@@ -215,6 +175,7 @@ final class LoadCommand implements Callable<Integer> {
       o.printf(
           "# %s: %d job clone(s) against %d host router(s)%n",
           jobFile, file.totalClones(), routers.size());
+      file.warnings().forEach(n -> o.println("# " + n));
       o.flush();
       LoadRunner.Result r =
           LoadRunner.run(
@@ -235,7 +196,9 @@ final class LoadCommand implements Callable<Integer> {
       }
       o.flush();
       // read-back that differs from what was acknowledged: the storage broke its contract
-      return r.verify().errors() > 0 ? Main.INVARIANT_BROKEN : Main.OK;
+      r.violations().forEach(v -> o.println("violation: " + v));
+      o.flush();
+      return r.verify().errors() > 0 || !r.violations().isEmpty() ? Main.INVARIANT_BROKEN : Main.OK;
     } finally {
       // coordinated shutdown: the client leaves the cluster before its system stops
       client.system().terminate();

@@ -26,9 +26,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * One NBD connection's submitter in front of a host router, as {@code mqroute load}'s {@code
- * LoadJob} is for an fio clone: what it gets while handling one message leaves at a self-sent Flush
- * as {@link RequestBatch}es (the router's client endpoint takes batches), and the router answers
- * with {@link CompletionBatch}es. Every request names the connection's CPU, so the router's
+ * RouterClient} is for an fio clone: what it gets while handling one message leaves at a self-sent
+ * Flush as {@link RequestBatch}es (the router's client endpoint takes batches), and the router
+ * answers with {@link CompletionBatch}es. Every request names the connection's CPU, so the router's
  * selectors see each connection as one submitting task on one CPU (static-cpu, mq-map and
  * reduced-v3 treat it as the model treats an application thread). Reads and writes carry their
  * bytes ({@link Request#carriesData()}); a flush is an FSYNC of the export's file.

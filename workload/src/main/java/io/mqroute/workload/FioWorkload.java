@@ -6,6 +6,7 @@ import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.Workload;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
+import io.mqroute.policies.topology.CpuTopology;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -92,7 +93,12 @@ public final class FioWorkload implements Workload {
 
   @Override
   public List<JobPlan> plans(MachineSpec machine) {
-    int ncpu = machine.topology().cpuCount();
+    return plans(machine.topology());
+  }
+
+  /** The job clones' plans on a machine of {@code topology} (its CPUs for cpus_allowed). */
+  public List<JobPlan> plans(CpuTopology topology) {
+    int ncpu = topology.cpuCount();
     int total = file.totalClones();
     if (total > JobPlan.MAX_JOBS) {
       throw new FioParseException(
@@ -114,7 +120,7 @@ public final class FioWorkload implements Workload {
               ? IntStream.range(0, ncpu).toArray()
               : j.cpusAllowed().cpus().stream().mapToInt(Integer::intValue).toArray();
       if (!j.numaCpuNodes().isAll()) { // fio's numa_cpu_nodes: the CPUs of those nodes
-        int nodes = machine.topology().nodeCount();
+        int nodes = topology.nodeCount();
         for (int node : j.numaCpuNodes().cpus()) {
           if (node >= nodes) {
             throw new FioParseException(
@@ -130,7 +136,7 @@ public final class FioWorkload implements Workload {
         }
         allowed =
             IntStream.of(allowed)
-                .filter(c -> j.numaCpuNodes().cpus().contains(machine.topology().cpuToNode(c)))
+                .filter(c -> j.numaCpuNodes().cpus().contains(topology.cpuToNode(c)))
                 .toArray();
         if (allowed.length == 0) {
           throw new FioParseException(

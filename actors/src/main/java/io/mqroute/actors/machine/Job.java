@@ -50,6 +50,9 @@ public final class Job extends AbstractBehavior<Command> {
   private final CpuCosts costs;
   private final long stallLimit;
 
+  /** Real bytes for writes and reads (mqroute load's verify=), or null: the model moves none. */
+  private final JobData data;
+
   /**
    * The scheduler's placement of this job's thread after a wake-up (task_cpu), or null: it stays
    * put.
@@ -148,6 +151,36 @@ public final class Job extends AbstractBehavior<Command> {
       CpuCosts costs,
       long stallLimit,
       WakeTargets wakeTargets) {
+    return create(
+        plan,
+        stats,
+        workload,
+        arrivals,
+        cores,
+        router,
+        machine,
+        costs,
+        stallLimit,
+        wakeTargets,
+        null);
+  }
+
+  /**
+   * A job whose requests carry real bytes ({@code data}); the rest as {@link #create(JobPlan,
+   * JobStats, RandomSource, RandomSource, List, ActorRef, ActorRef, CpuCosts, long, WakeTargets)}.
+   */
+  public static Behavior<Command> create(
+      JobPlan plan,
+      JobStats stats,
+      RandomSource workload,
+      RandomSource arrivals,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router,
+      ActorRef<MachineProtocol.Command> machine,
+      CpuCosts costs,
+      long stallLimit,
+      WakeTargets wakeTargets,
+      JobData data) {
     return Behaviors.setup(
         ctx ->
             Behaviors.withTimers(
@@ -164,7 +197,8 @@ public final class Job extends AbstractBehavior<Command> {
                         machine,
                         costs,
                         stallLimit,
-                        wakeTargets)));
+                        wakeTargets,
+                        data)));
   }
 
   private Job(
@@ -179,8 +213,10 @@ public final class Job extends AbstractBehavior<Command> {
       ActorRef<MachineProtocol.Command> machine,
       CpuCosts costs,
       long stallLimit,
-      WakeTargets wakeTargets) {
+      WakeTargets wakeTargets,
+      JobData data) {
     super(ctx);
+    this.data = data;
     this.plan = plan;
     this.stats = stats;
     this.clock = NanoClock.of(ctx.getSystem());
@@ -229,6 +265,12 @@ public final class Job extends AbstractBehavior<Command> {
         .onMessage(JobProtocol.Think.class, this::onThink)
         .onMessage(RampDone.class, m -> onRampDone())
         .onMessage(RunEnd.class, m -> onRunEnd())
+        .onMessage(
+            JobProtocol.Terminate.class,
+            m -> {
+              verifyDue = false; // nothing to verify against once the storage is gone
+              return onRunEnd();
+            })
         .onMessage(StallCheck.class, m -> onStallCheck())
         .onMessage(Hotplug.class, this::onHotplug)
         .build();
@@ -434,7 +476,9 @@ public final class Job extends AbstractBehavior<Command> {
     advanceRate(read ? 0 : 1);
     int bs = (read && !verifying ? readSizes : writeSizes).next(sizeRandom);
     long offset;
-    if (zones != null && !verifying && (!read || plan.random())) {
+    if (verifying && data != null) {
+      offset = data.nextVerifyOffset(); // what was acknowledged, as fio's io_piece log has it
+    } else if (zones != null && !verifying && (!read || plan.random())) {
       offset = read ? zones.read(bs, sizeRandom) : zones.write(bs, sizeRandom, !plan.random());
     } else {
       offset = (verifying ? verifyOffsets : read ? readOffsets : writeOffsets).next(bs);
@@ -466,7 +510,9 @@ public final class Job extends AbstractBehavior<Command> {
             !plan.foreground(),
             cpu,
             now,
-            completions);
+            completions,
+            data != null,
+            data != null ? data.issued(id, read, offset, bs) : null);
     if (wakeTargets != null) {
       wakeTargets.workQueued(plan.index());
     }
@@ -476,7 +522,7 @@ public final class Job extends AbstractBehavior<Command> {
             new CoreProtocol.Exec<>(
                 costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
     if (verifying) {
-      if (bytesIssued >= bytesWritten) {
+      if (data != null ? !data.hasMoreVerify() : bytesIssued >= bytesWritten) {
         stopping = true; // everything written has been read back
       }
     } else if (plan.runtimeNanos() == 0 || !plan.timeBased()) {
@@ -511,6 +557,13 @@ public final class Job extends AbstractBehavior<Command> {
     long now = clock.nanoTime();
     accumulate(now);
     slots[slot] = 0;
+    if (data != null) {
+      data.ended(id, c);
+      if (data.fatal()) {
+        stopping = true; // verify_fatal: the job ends at the first mismatch
+        verifyDue = false;
+      }
+    }
     freeSlots[freeCount++] = slot;
     lastProgress = now;
     long lat = now - c.submitNanos();
@@ -608,6 +661,10 @@ public final class Job extends AbstractBehavior<Command> {
     if (verifyDue && stopping && freeCount == plan.inFlight() && !reported && !windowClosed) {
       // fio's do_verify: after the writes have completed, read back what was written
       verifyDue = false;
+      if (data != null && !data.hasMoreVerify()) {
+        finishIfDone(); // no write was acknowledged: nothing to read back
+        return;
+      }
       verifying = true;
       stopping = false;
       bytesIssued = 0;

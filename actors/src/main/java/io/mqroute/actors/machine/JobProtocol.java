@@ -15,7 +15,8 @@ public final class JobProtocol {
           StallCheck,
           Hotplug,
           StartDelayOver,
-          Think {}
+          Think,
+          Terminate {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
@@ -47,6 +48,15 @@ public final class JobProtocol {
 
   /** startdelay= is over: the job starts now. */
   enum StartDelayOver implements Command {
+    INSTANCE
+  }
+
+  /**
+   * Stop now (fio's td->terminate): no more I/O and no verify phase; what is in flight is reaped
+   * and the job reports as at the end of its runtime. Sent when the storage is gone (a load
+   * client's router).
+   */
+  public enum Terminate implements Command {
     INSTANCE
   }
 

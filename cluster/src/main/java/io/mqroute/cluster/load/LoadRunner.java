@@ -1,11 +1,14 @@
 package io.mqroute.cluster.load;
 
+import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.cluster.HostRouter;
 import io.mqroute.metrics.JobStats;
+import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import io.mqroute.workload.FioJobFile;
+import io.mqroute.workload.FioWorkload;
 import io.mqroute.workload.JobSpec;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,8 +27,9 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 
 /**
  * Runs an fio job file in real time from a client node: finds the host routers through the
- * Receptionist, runs the stonewall groups one after the other, each group's clones at once as
- * {@link LoadJob}s (clone i on router i mod n), and gathers their statistics in job order.
+ * Receptionist, plans the clones as {@code mqroute run} does ({@link FioWorkload}), runs the
+ * stonewall groups one after the other, each group's clones at once as {@link LoadClone}s (the
+ * model's job; clone i on router i mod n), and gathers their statistics in job order.
  */
 public final class LoadRunner {
   /**
@@ -36,7 +40,8 @@ public final class LoadRunner {
       Map<Status, Long> byStatus,
       long abandoned,
       long wallNanos,
-      LoadJobProtocol.VerifyReport verify) {
+      List<String> violations,
+      VerifyReport verify) {
     public long requests() {
       return byStatus.values().stream().mapToLong(Long::longValue).sum();
     }
@@ -45,6 +50,12 @@ public final class LoadRunner {
       return requests() - byStatus.getOrDefault(Status.OK, 0L);
     }
   }
+
+  /** What {@code verify=} found over every clone (see {@link LoadClone.VerifyReport}). */
+  public record VerifyReport(long checked, long errors, List<String> first) {}
+
+  /** Seed of the clones' workload streams: runs of one file issue the same offsets. */
+  static final long SEED = 0x6d71726f75746500L;
 
   private LoadRunner() {}
 
@@ -79,14 +90,21 @@ public final class LoadRunner {
     }
   }
 
-  /** Runs {@code file} against {@code routers}; {@code timeout} bounds each group. */
+  /**
+   * Runs {@code file} against {@code routers}; {@code stallLimit}: how long a clone waits with
+   * requests outstanding and none answered before it ends them; {@code groupTimeout} bounds each
+   * group.
+   */
   public static Result run(
       ActorSystem<?> system,
       FioJobFile file,
       List<ActorRef<Request>> routers,
-      Duration drainTimeout,
+      Duration stallLimit,
       Duration groupTimeout)
       throws Exception {
+    FioWorkload workload = new FioWorkload(file);
+    // a client has no modelled CPUs: one, and the wire's CPU is the clone's pid (RouterClient)
+    List<JobPlan> plans = workload.plans(CpuTopology.uniform(1, 1));
     long base = NanoClock.SYSTEM.nanoTime();
     List<JobStats> clones = new ArrayList<>();
     Map<Status, Long> byStatus = new EnumMap<>(Status.class);
@@ -94,43 +112,45 @@ public final class LoadRunner {
     long checked = 0;
     long verifyErrors = 0;
     List<String> firstErrors = new ArrayList<>();
-    int pid = 0;
+    List<String> violations = new ArrayList<>();
     int runSeq = 0;
     for (int group = 0; group < file.groupCount(); group++) {
-      List<CompletableFuture<LoadJobProtocol.Finished>> running = new ArrayList<>();
-      for (JobSpec j : file.jobs()) {
-        for (int c = 0; c < j.numjobs(); c++) {
-          pid++;
-          if (j.groupId() != group) {
-            continue;
-          }
-          JobStats stats = new JobStats(j.jobInfo(pid));
-          clones.add(stats);
-          ActorRef<Request> router = routers.get((pid - 1) % routers.size());
-          ActorRef<LoadJobProtocol.Command> job =
-              system.systemActorOf(
-                  LoadJob.create(new LoadJob.Settings(j, pid, stats, router, base, drainTimeout)),
-                  "load-" + (runSeq++) + "-" + pid,
-                  Props.empty());
-          running.add(
-              AskPattern.<LoadJobProtocol.Command, LoadJobProtocol.Finished>ask(
-                      job, LoadJobProtocol.Run::new, groupTimeout, system.scheduler())
-                  .toCompletableFuture());
+      List<CompletableFuture<LoadClone.Finished>> running = new ArrayList<>();
+      for (JobPlan plan : plans) {
+        if (plan.group() != group) {
+          continue;
         }
+        int pid = plan.index() + 1;
+        JobSpec j = specOf(file, plan.index());
+        JobStats stats = workload.newStats(plan);
+        clones.add(stats);
+        LoadData data =
+            j.verify().enabled()
+                ? new LoadData(
+                    j.name(), pid, j.verify(), pid, plan.offset(), plan.sizeBytes(), plan.bsWrite())
+                : null;
+        ActorRef<Request> router = routers.get((pid - 1) % routers.size());
+        ActorRef<Object> clone =
+            system.systemActorOf(
+                LoadClone.create(plan, pid, SEED, stats, router, stallLimit, data),
+                "load-" + (runSeq++) + "-" + pid,
+                Props.empty());
+        running.add(
+            AskPattern.<Object, LoadClone.Finished>ask(
+                    clone, LoadClone.Run::new, groupTimeout, system.scheduler())
+                .toCompletableFuture());
       }
-      for (CompletableFuture<LoadJobProtocol.Finished> f : running) {
-        LoadJobProtocol.Finished done =
-            f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+      for (CompletableFuture<LoadClone.Finished> f : running) {
+        LoadClone.Finished done = f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         done.byStatus().forEach((s, n) -> byStatus.merge(s, n, Long::sum));
         abandoned += done.abandoned();
+        violations.addAll(done.violations());
         checked += done.verify().checked();
         verifyErrors += done.verify().errors();
         done.verify().first().stream()
             .limit(Math.max(0, 10 - firstErrors.size()))
             .forEach(firstErrors::add);
       }
-      pid =
-          0; // pids count over all jobs in job order, whatever the group: recount in the next group
     }
     // job order: clones were added group by group
     clones.sort(Comparator.comparingInt(s -> s.info().pid()));
@@ -139,6 +159,61 @@ public final class LoadRunner {
         Map.copyOf(byStatus),
         abandoned,
         NanoClock.SYSTEM.nanoTime() - base,
-        new LoadJobProtocol.VerifyReport(checked, verifyErrors, List.copyOf(firstErrors)));
+        List.copyOf(violations),
+        new VerifyReport(checked, verifyErrors, List.copyOf(firstErrors)));
+  }
+
+  /**
+   * Why {@code j}'s {@code verify=} cannot run in a load job, or null (also when it is off): the
+   * load command refuses those with the job file's line.
+   */
+  public static String verifyProblem(JobSpec j) {
+    if (!j.verify().enabled()) {
+      return null;
+    }
+    String v = "verify=" + j.verify().kind().fioName();
+    if (!j.rw().writes()) {
+      return v
+          + " with rw="
+          + j.rw().fioName()
+          + " (mqroute load checks what the same job wrote: use a writing rw=)";
+    }
+    if (j.blockSizeRead() != j.blockSizeWrite()
+        || j.pattern().readSizes() != null
+        || j.pattern().writeSizes() != null) {
+      return v + " with several block sizes (one bs= for reads and writes, no bssplit/bsrange)";
+    }
+    long bs = j.blockSizeWrite();
+    if (bs < BlockVerifier.minBlockBytes(j.verify().kind()) || bs > Request.MAX_DATA) {
+      return v
+          + " with bs="
+          + bs
+          + " (verified blocks are "
+          + BlockVerifier.minBlockBytes(j.verify().kind())
+          + " to "
+          + Request.MAX_DATA
+          + " bytes: each travels in one wire message)";
+    }
+    if (j.ioRegionBytes() / bs > WrittenBlocks.MAX_BLOCKS) {
+      return v
+          + " over "
+          + j.ioRegionBytes() / bs
+          + " blocks (a verifying clone tracks at most "
+          + WrittenBlocks.MAX_BLOCKS
+          + ": lower size=)";
+    }
+    return null;
+  }
+
+  /** The job of clone {@code index} (clones count over the jobs in file order). */
+  private static JobSpec specOf(FioJobFile file, int index) {
+    int n = 0;
+    for (JobSpec j : file.jobs()) {
+      if (index < n + j.numjobs()) {
+        return j;
+      }
+      n += j.numjobs();
+    }
+    throw new IllegalArgumentException("no job clone " + index);
   }
 }

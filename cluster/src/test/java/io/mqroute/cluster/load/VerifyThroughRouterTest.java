@@ -158,8 +158,7 @@ class VerifyThroughRouterTest {
             verify=crc32c
             iodepth=8
             numjobs=2
-            time_based
-            runtime=2s
+            loops=100
             """);
     CompletableFuture<LoadRunner.Result> load =
         CompletableFuture.supplyAsync(

@@ -1,0 +1,189 @@
+package io.mqroute.cluster.load;
+
+import io.mqroute.actors.cpu.CpuCosts;
+import io.mqroute.actors.machine.CoreProtocol;
+import io.mqroute.actors.machine.FlowProtocol;
+import io.mqroute.actors.machine.Job;
+import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.JobProtocol;
+import io.mqroute.actors.machine.MachineProtocol;
+import io.mqroute.actors.machine.PassThroughCore;
+import io.mqroute.metrics.JobStats;
+import io.mqroute.policies.random.SeededRandom;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * One fio job clone of {@code mqroute load}: the model's {@link Job} — the same issuer, offsets,
+ * block sizes, rate and think time, verify phase and exactly-once check as a virtual-time run — on
+ * a {@link PassThroughCore} with zero CPU costs (the real CPU pays them), its router a {@link
+ * RouterClient} to a host node, and real bytes when the job verifies ({@link LoadData}). This actor
+ * is the job's "machine": it hears its end (or its stall) and answers {@link Run}.
+ */
+final class LoadClone extends AbstractBehavior<Object> {
+
+  /** Starts the clone; {@code replyTo} gets its {@link Finished} once every request has ended. */
+  record Run(ActorRef<Finished> replyTo) {}
+
+  /**
+   * The clone's statistics (window closed), ends by status, requests abandoned after a stall,
+   * exactly-once breaches and what verify found.
+   */
+  record Finished(
+      JobStats stats,
+      Map<Status, Long> byStatus,
+      long abandoned,
+      List<String> violations,
+      VerifyReport verify) {}
+
+  /**
+   * What {@code verify=} found: blocks read back and checked, mismatches, and the first few of them
+   * in fio's words (at most {@value LoadData#FIRST_ERRORS} per clone).
+   */
+  record VerifyReport(long checked, long errors, List<String> first) {
+    static final VerifyReport NONE = new VerifyReport(0, 0, List.of());
+  }
+
+  private record Abandoned(long count) {}
+
+  private record Statuses(Map<Status, Long> byStatus) {}
+
+  private final JobStats stats;
+  private final LoadData data;
+  private final ActorRef<JobProtocol.Command> job;
+  private final ActorRef<Object> client;
+  private final List<String> violations = new ArrayList<>();
+  private ActorRef<Finished> replyTo;
+  private long abandoned;
+
+  /**
+   * @param plan the clone's plan (as {@code mqroute run} makes it)
+   * @param pid the clone's pid: the wire's CPU, and the seed of its streams and blocks
+   * @param stallLimit how long requests may be outstanding without a single completion before the
+   *     clone gives up on them (ENOTCONN, counted as abandoned)
+   * @param data its bytes when it verifies, else null
+   */
+  static Behavior<Object> create(
+      JobPlan plan,
+      int pid,
+      long seed,
+      JobStats stats,
+      ActorRef<Request> host,
+      Duration stallLimit,
+      LoadData data) {
+    return Behaviors.setup(
+        ctx -> new LoadClone(ctx, plan, pid, seed, stats, host, stallLimit, data));
+  }
+
+  private LoadClone(
+      ActorContext<Object> ctx,
+      JobPlan plan,
+      int pid,
+      long seed,
+      JobStats stats,
+      ActorRef<Request> host,
+      Duration stallLimit,
+      LoadData data) {
+    super(ctx);
+    this.stats = stats;
+    this.data = data;
+    this.client = ctx.spawn(RouterClient.create(host, pid), "router-client");
+    ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
+    ActorRef<MachineProtocol.Command> me = ctx.getSelf().narrow();
+    this.job =
+        ctx.spawn(
+            Job.create(
+                plan,
+                stats,
+                SeededRandom.stream(seed, "load-workload-" + pid),
+                SeededRandom.stream(seed, "load-arrivals-" + pid),
+                List.of(core),
+                client.<FlowProtocol.RouterCommand>narrow(),
+                me,
+                new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0),
+                stallLimit.toNanos(),
+                null,
+                data),
+            "job");
+    client.tell(new RouterClient.ForJob(job));
+  }
+
+  @Override
+  public Receive<Object> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(
+            Run.class,
+            r -> {
+              replyTo = r.replyTo();
+              job.tell(JobProtocol.Start.INSTANCE);
+              return this;
+            })
+        .onMessage(MachineProtocol.JobDone.class, d -> askStatuses())
+        .onMessage(
+            MachineProtocol.Violation.class,
+            v -> {
+              violations.add(v.what());
+              return this;
+            })
+        .onMessage(
+            MachineProtocol.Stalled.class,
+            s -> {
+              getContext()
+                  .getLog()
+                  .warn(
+                      "{} requests unanswered for the stall limit: ended with ENOTCONN",
+                      s.outstanding().size());
+              getContext()
+                  .ask(
+                      Long.class,
+                      client,
+                      Duration.ofSeconds(30),
+                      RouterClient.Abandon::new,
+                      (n, err) -> new Abandoned(n == null ? 0 : n));
+              return this;
+            })
+        .onMessage(
+            Abandoned.class,
+            a -> {
+              abandoned += a.count();
+              return askStatuses();
+            })
+        .onMessage(
+            Statuses.class,
+            s -> {
+              replyTo.tell(
+                  new Finished(
+                      stats,
+                      s.byStatus(),
+                      abandoned,
+                      List.copyOf(violations),
+                      data == null ? VerifyReport.NONE : data.report()));
+              return Behaviors.stopped();
+            })
+        .onAnyMessage(m -> this)
+        .build();
+  }
+
+  /** The client counted every end: after the job's last one, its counts are complete. */
+  @SuppressWarnings("unchecked")
+  private Behavior<Object> askStatuses() {
+    getContext()
+        .ask(
+            (Class<Map<Status, Long>>) (Class<?>) Map.class,
+            client,
+            Duration.ofSeconds(30),
+            RouterClient.GetStatuses::new,
+            (m, err) -> new Statuses(m == null ? Map.of() : m));
+    return this;
+  }
+}
