@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
@@ -52,8 +54,10 @@ class PreciseRealTimeSchedulerTest {
     List<Integer> order = new CopyOnWriteArrayList<>();
     CountDownLatch fired = new CountDownLatch(3);
     long[] firstFiredAfter = {0};
-    // Deadlines 50 ms apart: far more than scheduling three timers can take, even on a loaded
-    // machine.
+    // A deadline is the moment of the call plus the delay: on a loaded machine the three calls may
+    // be far apart, so the order they must fire in is computed from when each was made.
+    long[] deadline = new long[4];
+    deadline[3] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(150);
     scheduler.scheduleOnce(
         Duration.ofMillis(150),
         () -> {
@@ -62,6 +66,7 @@ class PreciseRealTimeSchedulerTest {
         },
         INLINE);
     long scheduledAt = System.nanoTime();
+    deadline[1] = scheduledAt + TimeUnit.MILLISECONDS.toNanos(50);
     scheduler.scheduleOnce(
         Duration.ofMillis(50),
         () -> {
@@ -70,6 +75,7 @@ class PreciseRealTimeSchedulerTest {
           fired.countDown();
         },
         INLINE);
+    deadline[2] = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
     scheduler.scheduleOnce(
         Duration.ofMillis(100),
         () -> {
@@ -79,7 +85,9 @@ class PreciseRealTimeSchedulerTest {
         INLINE);
 
     assertThat(fired.await(30, TimeUnit.SECONDS)).isTrue();
-    assertThat(order).containsExactly(1, 2, 3);
+    List<Integer> expected = new ArrayList<>(List.of(1, 2, 3));
+    expected.sort(Comparator.comparingLong(i -> deadline[i]));
+    assertThat(order).containsExactlyElementsOf(expected);
     assertThat(firstFiredAfter[0]).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
   }
 
