@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
@@ -56,6 +57,11 @@ public final class LoadRunner {
 
   /** Seed of the clones' workload streams: runs of one file issue the same offsets. */
   static final long SEED = 0x6d71726f75746500L;
+
+  /**
+   * Clones started in this JVM: unique actor names across runs (a stopped clone's name lingers).
+   */
+  private static final AtomicLong CLONES = new AtomicLong();
 
   private LoadRunner() {}
 
@@ -113,7 +119,6 @@ public final class LoadRunner {
     long verifyErrors = 0;
     List<String> firstErrors = new ArrayList<>();
     List<String> violations = new ArrayList<>();
-    int runSeq = 0;
     for (int group = 0; group < file.groupCount(); group++) {
       List<CompletableFuture<LoadClone.Finished>> running = new ArrayList<>();
       for (JobPlan plan : plans) {
@@ -133,7 +138,7 @@ public final class LoadRunner {
         ActorRef<Object> clone =
             system.systemActorOf(
                 LoadClone.create(plan, pid, SEED, stats, router, stallLimit, data),
-                "load-" + (runSeq++) + "-" + pid,
+                "load-" + CLONES.incrementAndGet() + "-" + pid,
                 Props.empty());
         running.add(
             AskPattern.<Object, LoadClone.Finished>ask(
