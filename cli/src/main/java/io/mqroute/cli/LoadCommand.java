@@ -80,7 +80,25 @@ final class LoadCommand implements Callable<Integer> {
       defaultValue = "30")
   int waitSeconds;
 
+  @Option(
+      names = "--host-timeout",
+      paramLabel = "MS",
+      description =
+          "A host that answers none of a clone's outstanding requests for this many milliseconds is"
+              + " taken as lost: what was sent ends ECONNABORTED (its fate is unknown), the clone"
+              + " stops (default ${DEFAULT-VALUE}; 0: only when the host leaves the cluster). Keep"
+              + " it above the host's own bound for a silent device.",
+      defaultValue = "1000")
+  long hostTimeoutMs;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  private Duration hostTimeout() {
+    if (hostTimeoutMs < 0 || hostTimeoutMs > 3_600_000) {
+      throw new UserError("--host-timeout: give 0..3600000 ms, was " + hostTimeoutMs);
+    }
+    return Duration.ofMillis(hostTimeoutMs);
+  }
 
   /**
    * Options fio would honour that the cluster load client does not (it issues through the model's
@@ -123,6 +141,7 @@ final class LoadCommand implements Callable<Integer> {
       throw new UserError(jobFile + ": cannot read (" + e.getMessage() + ")");
     }
     refuseWhatTheLoadDoesNotDo(file);
+    hostTimeout(); // checked before any node starts
     try { // the clones are planned as mqroute run plans them: its refusals, before any node starts
       new FioWorkload(file).plans(CpuTopology.uniform(1, 1));
     } catch (IllegalArgumentException e) { // FioParseException names file and line
@@ -179,7 +198,12 @@ final class LoadCommand implements Callable<Integer> {
       o.flush();
       LoadRunner.Result r =
           LoadRunner.run(
-              client.system(), file, routers, Duration.ofSeconds(30), Duration.ofHours(24));
+              client.system(),
+              file,
+              routers,
+              Duration.ofSeconds(30),
+              hostTimeout(),
+              Duration.ofHours(24));
       String text =
           FioTextReport.render(
               r.clones(), String.format(Locale.ROOT, "real t=%.3fs", r.wallNanos() / 1e9));
@@ -283,7 +307,8 @@ final class LoadCommand implements Callable<Integer> {
         .sorted(Map.Entry.comparingByKey())
         .forEach(e -> sb.append(String.format(Locale.ROOT, " %s=%d", e.getKey(), e.getValue())));
     if (r.abandoned() > 0) {
-      sb.append(String.format(Locale.ROOT, " (%d unanswered, counted as ENOTCONN)", r.abandoned()));
+      sb.append(
+          String.format(Locale.ROOT, " (%d unanswered, counted as ECONNABORTED)", r.abandoned()));
     }
     return sb.append('\n').toString();
   }

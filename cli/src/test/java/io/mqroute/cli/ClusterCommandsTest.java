@@ -137,11 +137,9 @@ class ClusterCommandsTest {
       delimiter = '|',
       textBlock =
           """
-      rate_iops=100 | rate / rate_iops (open-loop arrivals)
-      thinktime=1ms | thinktime
-      bssplit=4k/50:64k/50 | bssplit / bsrange
-      random_distribution=zipf:1.2 | random_distribution
-      direct=0 | direct=0 / buffered
+      fsync=4 | fsync
+      nrfiles=2 | nrfiles > 1
+      cpus_allowed=0-1 | cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)
       """)
   void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir)
       throws IOException {
@@ -160,7 +158,8 @@ class ClusterCommandsTest {
       rw=randread;size=1m;verify=md5           | verify=md5 with rw=randread (mqroute load checks what the same job wrote
       rw=write;size=1m;bs=64k;verify=crc32c    | verify=crc32c with bs=65536 (verified blocks are 52 to 32768 bytes
       rw=write;size=1m;bs=64;verify=sha512     | verify=sha512 with bs=64 (verified blocks are 112 to 32768 bytes
-      rw=rw;size=1m;bs=4k,8k;verify=md5        | verify=md5 with different read and write block sizes
+      rw=rw;size=1m;bs=4k,8k;verify=md5        | verify=md5 with several block sizes (one bs= for reads and writes
+      rw=write;size=1m;bssplit=4k/50:8k/50;verify=md5 | verify=md5 with several block sizes
       rw=write;size=32g;verify=md5             | verify=md5 over 8388608 blocks (a verifying clone tracks at most 4194304
       """)
   void loadRefusesAVerifyItCannotCheck(String options, String named, @TempDir Path dir)

@@ -249,7 +249,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
             NodeRemoved.class,
             r -> {
               unreachable.remove(r.node());
-              remotes.forEach(q -> q.tell(new RemoteQueue.NodeRemoved(r.node())));
+              remotes.forEach(q -> q.tell(new RemoteQueueProtocol.NodeRemoved(r.node())));
               return this;
             })
         .onMessage(GetSlots.class, this::onGetSlots)
@@ -369,11 +369,11 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     for (int slot : change.removed()) {
       // the slot first (what it sent ends or drains, what it holds waits for the Evacuate), then
       // the router's teardown, which sends the Evacuate
-      remotes.get(slot).tell(new RemoteQueue.Unbind(Set.copyOf(unreachable)));
+      remotes.get(slot).tell(new RemoteQueueProtocol.Unbind(Set.copyOf(unreachable)));
       router.tell(new QueueListed(slot, false));
     }
     for (int slot : change.added()) {
-      remotes.get(slot).tell(new RemoteQueue.Bind(slots.queue(slot)));
+      remotes.get(slot).tell(new RemoteQueueProtocol.Bind(slots.queue(slot)));
       router.tell(new QueueListed(slot, true));
     }
     if (slots.waiting() > 0) {
@@ -388,7 +388,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     if (gone.unreachable()) {
       unreachable.add(gone.node());
     }
-    remotes.forEach(q -> q.tell(new RemoteQueue.NodeGone(gone.node(), gone.why())));
+    remotes.forEach(q -> q.tell(new RemoteQueueProtocol.NodeGone(gone.node(), gone.why())));
     return this;
   }
 

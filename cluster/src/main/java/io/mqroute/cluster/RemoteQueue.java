@@ -8,6 +8,14 @@ import io.mqroute.actors.machine.FlowProtocol.QueueReport;
 import io.mqroute.actors.machine.FlowProtocol.QueueStats;
 import io.mqroute.actors.machine.FlowProtocol.Reroute;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
+import io.mqroute.cluster.RemoteQueueProtocol.Bind;
+import io.mqroute.cluster.RemoteQueueProtocol.Command;
+import io.mqroute.cluster.RemoteQueueProtocol.Flush;
+import io.mqroute.cluster.RemoteQueueProtocol.FromDevice;
+import io.mqroute.cluster.RemoteQueueProtocol.FromRouter;
+import io.mqroute.cluster.RemoteQueueProtocol.NodeGone;
+import io.mqroute.cluster.RemoteQueueProtocol.NodeRemoved;
+import io.mqroute.cluster.RemoteQueueProtocol.Unbind;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
@@ -21,7 +29,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -58,35 +65,9 @@ import org.apache.pekko.cluster.UniqueAddress;
  * queue's first completion: ids are only a counter), and a data-carrying read must bring back
  * exactly its length.
  */
-final class RemoteQueue extends AbstractBehavior<Object> {
-
-  /** What the host's shell tells a slot (the router speaks {@link FlowProtocol.QueueCommand}). */
-  interface Command {}
-
-  /** The Receptionist listed {@code queue} in this slot. */
-  record Bind(ActorRef<Request> queue) implements Command {}
-
-  /**
-   * The queue left the listing; {@code unreachable}: the nodes this host sees as unreachable now.
-   */
-  record Unbind(Set<UniqueAddress> unreachable) implements Command {}
-
-  /**
-   * A node incarnation is gone for good (removed, unreachable) or its drain took too long. By
-   * incarnation: a node restarted on the same host:port must not inherit the old one's drain.
-   */
-  record NodeGone(UniqueAddress node, String why) implements Command {}
-
-  /** The node left the cluster for good: forget what it announced. */
-  record NodeRemoved(UniqueAddress node) implements Command {}
-
-  private record FromDevice(Object message) implements Command {}
+final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
 
   private record DrainTimer(UniqueAddress node) {}
-
-  private enum Flush implements Command {
-    INSTANCE
-  }
 
   /** A request the slot's previous queue is finishing; its completion must carry {@code index}. */
   private record Drained(Request request, int index) {}
@@ -120,13 +101,24 @@ final class RemoteQueue extends AbstractBehavior<Object> {
   private long rerouted;
   private long errors;
 
+  /**
+   * The slot's actor: its ref takes the router's {@link FlowProtocol.QueueCommand}s (it is one of
+   * the router's queues) as well as the shell's {@link RemoteQueueProtocol.Command}s.
+   */
   static Behavior<Object> create(int slot, ActorRef<RouterCommand> router, int window) {
-    return Behaviors.setup(
-        ctx -> Behaviors.withTimers(timers -> new RemoteQueue(ctx, timers, slot, router, window)));
+    // timers outermost: their messages reach the transformation as the Commands they carry
+    return Behaviors.withTimers(
+        timers ->
+            Behaviors.transformMessages(
+                Object.class,
+                Behaviors.<Command>setup(ctx -> new RemoteQueue(ctx, timers, slot, router, window)),
+                pf ->
+                    pf.match(Command.class, c -> c)
+                        .match(FlowProtocol.QueueCommand.class, FromRouter::new)));
   }
 
   private RemoteQueue(
-      ActorContext<Object> ctx,
+      ActorContext<Command> ctx,
       TimerScheduler<Object> timers,
       int slot,
       ActorRef<RouterCommand> router,
@@ -139,7 +131,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     this.clusterSystem =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.metrics = NodeMetrics.get(ctx.getSystem());
-    ActorRef<Object> me = ctx.getSelf();
+    ActorRef<Command> me = ctx.getSelf();
     ActorRef<Object> deviceReplies =
         ctx.spawn(
             Behaviors.receive(Object.class)
@@ -154,12 +146,11 @@ final class RemoteQueue extends AbstractBehavior<Object> {
   }
 
   @Override
-  public Receive<Object> createReceive() {
+  public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Enqueue.class, m -> onEnqueue(m.request()))
+        .onMessage(FromRouter.class, this::onRouter)
         .onMessage(FromDevice.class, this::onDevice)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
-        .onMessageEquals(Evacuate.INSTANCE, this::onEvacuate)
         .onMessage(Bind.class, this::onBind)
         .onMessage(Unbind.class, this::onUnbind)
         .onMessage(NodeGone.class, this::onNodeGone)
@@ -171,13 +162,21 @@ final class RemoteQueue extends AbstractBehavior<Object> {
               }
               return this;
             })
-        .onMessage(QueueReport.class, this::onReport)
-        .onMessage(DrainTimer.class, t -> this)
-        .onAnyMessage(m -> this) // the model's fault, remount and server moves mean nothing here
         .build();
   }
 
-  private Behavior<Object> onEnqueue(Request r) {
+  private Behavior<Command> onRouter(FromRouter m) {
+    if (m.command() instanceof Enqueue e) {
+      return onEnqueue(e.request());
+    } else if (m.command() instanceof Evacuate) {
+      return onEvacuate();
+    } else if (m.command() instanceof QueueReport r) {
+      return onReport(r);
+    }
+    return this; // the model's faults, remounts and server moves mean nothing here
+  }
+
+  private Behavior<Command> onEnqueue(Request r) {
     accepted++;
     if (queue != null && sent.size() < window) {
       send(r);
@@ -212,7 +211,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     }
   }
 
-  private Behavior<Object> onFlush() {
+  private Behavior<Command> onFlush() {
     flushPending = false;
     if (queue != null && !outbox.isEmpty()) {
       ActorRef<RequestBatch> to = batchesTo(queue);
@@ -231,7 +230,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     return (ActorRef<RequestBatch>) (ActorRef<?>) queue;
   }
 
-  private Behavior<Object> onDevice(FromDevice m) {
+  private Behavior<Command> onDevice(FromDevice m) {
     if (m.message() instanceof CompletionBatch b) {
       for (Completion c : b.completions()) {
         complete(c);
@@ -317,7 +316,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
             expected);
   }
 
-  private Behavior<Object> onBind(Bind b) {
+  private Behavior<Command> onBind(Bind b) {
     queue = b.queue();
     queueIndex = -1;
     announced = null;
@@ -329,7 +328,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     return this;
   }
 
-  private Behavior<Object> onUnbind(Unbind u) {
+  private Behavior<Command> onUnbind(Unbind u) {
     if (queue == null) {
       return this;
     }
@@ -381,7 +380,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
   }
 
   /** The router took this slot out of its masks: what waits here goes back to it. */
-  private Behavior<Object> onEvacuate() {
+  private Behavior<Command> onEvacuate() {
     for (Request r; (r = waiting.pollFirst()) != null; ) {
       rerouted++;
       router.tell(new Reroute(r, slot));
@@ -390,7 +389,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     return this;
   }
 
-  private Behavior<Object> onNodeGone(NodeGone gone) {
+  private Behavior<Command> onNodeGone(NodeGone gone) {
     List<Drained> lost = draining.removeNode(gone.node());
     timers.cancel(new DrainTimer(gone.node()));
     for (Drained d : lost) {
@@ -414,7 +413,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     }
   }
 
-  private Behavior<Object> onReport(QueueReport r) {
+  private Behavior<Command> onReport(QueueReport r) {
     List<Long> stuck = new ArrayList<>(sent.keySet());
     waiting.forEach(w -> stuck.add(w.id()));
     r.replyTo()

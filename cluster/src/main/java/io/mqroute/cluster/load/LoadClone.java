@@ -8,6 +8,13 @@ import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.JobProtocol;
 import io.mqroute.actors.machine.MachineProtocol;
 import io.mqroute.actors.machine.PassThroughCore;
+import io.mqroute.cluster.load.LoadCloneProtocol.Abandoned;
+import io.mqroute.cluster.load.LoadCloneProtocol.Command;
+import io.mqroute.cluster.load.LoadCloneProtocol.Finished;
+import io.mqroute.cluster.load.LoadCloneProtocol.FromJob;
+import io.mqroute.cluster.load.LoadCloneProtocol.Run;
+import io.mqroute.cluster.load.LoadCloneProtocol.Statuses;
+import io.mqroute.cluster.load.LoadCloneProtocol.VerifyReport;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.protocol.Request;
@@ -30,33 +37,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * RouterClient} to a host node, and real bytes when the job verifies ({@link LoadData}). This actor
  * is the job's "machine": it hears its end (or its stall) and answers {@link Run}.
  */
-final class LoadClone extends AbstractBehavior<Object> {
-
-  /** Starts the clone; {@code replyTo} gets its {@link Finished} once every request has ended. */
-  record Run(ActorRef<Finished> replyTo) {}
-
-  /**
-   * The clone's statistics (window closed), ends by status, requests abandoned after a stall,
-   * exactly-once breaches and what verify found.
-   */
-  record Finished(
-      JobStats stats,
-      Map<Status, Long> byStatus,
-      long abandoned,
-      List<String> violations,
-      VerifyReport verify) {}
-
-  /**
-   * What {@code verify=} found: blocks read back and checked, mismatches, and the first few of them
-   * in fio's words (at most {@value LoadData#FIRST_ERRORS} per clone).
-   */
-  record VerifyReport(long checked, long errors, List<String> first) {
-    static final VerifyReport NONE = new VerifyReport(0, 0, List.of());
-  }
-
-  private record Abandoned(long count) {}
-
-  private record Statuses(Map<Status, Long> byStatus) {}
+final class LoadClone extends AbstractBehavior<LoadCloneProtocol.Command> {
 
   private final JobStats stats;
   private final LoadData data;
@@ -70,36 +51,41 @@ final class LoadClone extends AbstractBehavior<Object> {
    * @param plan the clone's plan (as {@code mqroute run} makes it)
    * @param pid the clone's pid: the wire's CPU, and the seed of its streams and blocks
    * @param stallLimit how long requests may be outstanding without a single completion before the
-   *     clone gives up on them (ENOTCONN, counted as abandoned)
+   *     clone gives up on them (ECONNABORTED, counted as abandoned)
+   * @param hostTimeout how long the host may answer none of them before it is taken as lost (see
+   *     {@link RouterClient})
    * @param data its bytes when it verifies, else null
    */
-  static Behavior<Object> create(
+  static Behavior<Command> create(
       JobPlan plan,
       int pid,
       long seed,
       JobStats stats,
       ActorRef<Request> host,
       Duration stallLimit,
+      Duration hostTimeout,
       LoadData data) {
     return Behaviors.setup(
-        ctx -> new LoadClone(ctx, plan, pid, seed, stats, host, stallLimit, data));
+        ctx -> new LoadClone(ctx, plan, pid, seed, stats, host, stallLimit, hostTimeout, data));
   }
 
   private LoadClone(
-      ActorContext<Object> ctx,
+      ActorContext<Command> ctx,
       JobPlan plan,
       int pid,
       long seed,
       JobStats stats,
       ActorRef<Request> host,
       Duration stallLimit,
+      Duration hostTimeout,
       LoadData data) {
     super(ctx);
     this.stats = stats;
     this.data = data;
-    this.client = ctx.spawn(RouterClient.create(host, pid), "router-client");
+    this.client = ctx.spawn(RouterClient.create(host, pid, hostTimeout), "router-client");
     ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
-    ActorRef<MachineProtocol.Command> me = ctx.getSelf().narrow();
+    ActorRef<MachineProtocol.Command> me =
+        ctx.messageAdapter(MachineProtocol.Command.class, FromJob::new);
     this.job =
         ctx.spawn(
             Job.create(
@@ -115,11 +101,11 @@ final class LoadClone extends AbstractBehavior<Object> {
                 null,
                 data),
             "job");
-    client.tell(new RouterClient.ForJob(job));
+    client.tell(new RouterClientProtocol.ForJob(job));
   }
 
   @Override
-  public Receive<Object> createReceive() {
+  public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(
             Run.class,
@@ -128,30 +114,7 @@ final class LoadClone extends AbstractBehavior<Object> {
               job.tell(JobProtocol.Start.INSTANCE);
               return this;
             })
-        .onMessage(MachineProtocol.JobDone.class, d -> askStatuses())
-        .onMessage(
-            MachineProtocol.Violation.class,
-            v -> {
-              violations.add(v.what());
-              return this;
-            })
-        .onMessage(
-            MachineProtocol.Stalled.class,
-            s -> {
-              getContext()
-                  .getLog()
-                  .warn(
-                      "{} requests unanswered for the stall limit: ended with ENOTCONN",
-                      s.outstanding().size());
-              getContext()
-                  .ask(
-                      Long.class,
-                      client,
-                      Duration.ofSeconds(30),
-                      RouterClient.Abandon::new,
-                      (n, err) -> new Abandoned(n == null ? 0 : n));
-              return this;
-            })
+        .onMessage(FromJob.class, this::onJob)
         .onMessage(
             Abandoned.class,
             a -> {
@@ -170,19 +133,44 @@ final class LoadClone extends AbstractBehavior<Object> {
                       data == null ? VerifyReport.NONE : data.report()));
               return Behaviors.stopped();
             })
-        .onAnyMessage(m -> this)
         .build();
+  }
+
+  /** What the job tells its machine: its end, its stall, a broken exactly-once check. */
+  private Behavior<Command> onJob(FromJob m) {
+    if (m.message() instanceof MachineProtocol.JobDone) {
+      return askStatuses();
+    }
+    if (m.message() instanceof MachineProtocol.Violation v) {
+      violations.add(v.what());
+      return this;
+    }
+    if (m.message() instanceof MachineProtocol.Stalled s) {
+      getContext()
+          .getLog()
+          .warn(
+              "{} requests unanswered for the stall limit: ended with ECONNABORTED",
+              s.outstanding().size());
+      getContext()
+          .ask(
+              Long.class,
+              client,
+              Duration.ofSeconds(30),
+              RouterClientProtocol.Abandon::new,
+              (n, err) -> new Abandoned(n == null ? 0 : n));
+    }
+    return this;
   }
 
   /** The client counted every end: after the job's last one, its counts are complete. */
   @SuppressWarnings("unchecked")
-  private Behavior<Object> askStatuses() {
+  private Behavior<Command> askStatuses() {
     getContext()
         .ask(
             (Class<Map<Status, Long>>) (Class<?>) Map.class,
             client,
             Duration.ofSeconds(30),
-            RouterClient.GetStatuses::new,
+            RouterClientProtocol.GetStatuses::new,
             (m, err) -> new Statuses(m == null ? Map.of() : m));
     return this;
   }

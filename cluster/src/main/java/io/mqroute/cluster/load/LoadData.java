@@ -120,7 +120,7 @@ final class LoadData implements JobData {
     return verify.fatal() && errors > 0;
   }
 
-  LoadClone.VerifyReport report() {
-    return new LoadClone.VerifyReport(checked, errors, List.copyOf(first));
+  LoadCloneProtocol.VerifyReport report() {
+    return new LoadCloneProtocol.VerifyReport(checked, errors, List.copyOf(first));
   }
 }

@@ -52,7 +52,7 @@ public final class LoadRunner {
     }
   }
 
-  /** What {@code verify=} found over every clone (see {@link LoadClone.VerifyReport}). */
+  /** What {@code verify=} found over every clone (see {@link LoadCloneProtocol.VerifyReport}). */
   public record VerifyReport(long checked, long errors, List<String> first) {}
 
   /** Seed of the clones' workload streams: runs of one file issue the same offsets. */
@@ -108,6 +108,22 @@ public final class LoadRunner {
       Duration stallLimit,
       Duration groupTimeout)
       throws Exception {
+    return run(system, file, routers, stallLimit, Duration.ZERO, groupTimeout);
+  }
+
+  /**
+   * As {@link #run(ActorSystem, FioJobFile, List, Duration, Duration)}, and a host that answers
+   * none of a clone's outstanding requests for {@code hostTimeout} is taken as lost (zero: only
+   * when its router leaves the cluster).
+   */
+  public static Result run(
+      ActorSystem<?> system,
+      FioJobFile file,
+      List<ActorRef<Request>> routers,
+      Duration stallLimit,
+      Duration hostTimeout,
+      Duration groupTimeout)
+      throws Exception {
     FioWorkload workload = new FioWorkload(file);
     // a client has no modelled CPUs: one, and the wire's CPU is the clone's pid (RouterClient)
     List<JobPlan> plans = workload.plans(CpuTopology.uniform(1, 1));
@@ -120,7 +136,7 @@ public final class LoadRunner {
     List<String> firstErrors = new ArrayList<>();
     List<String> violations = new ArrayList<>();
     for (int group = 0; group < file.groupCount(); group++) {
-      List<CompletableFuture<LoadClone.Finished>> running = new ArrayList<>();
+      List<CompletableFuture<LoadCloneProtocol.Finished>> running = new ArrayList<>();
       for (JobPlan plan : plans) {
         if (plan.group() != group) {
           continue;
@@ -135,18 +151,19 @@ public final class LoadRunner {
                     j.name(), pid, j.verify(), pid, plan.offset(), plan.sizeBytes(), plan.bsWrite())
                 : null;
         ActorRef<Request> router = routers.get((pid - 1) % routers.size());
-        ActorRef<Object> clone =
+        ActorRef<LoadCloneProtocol.Command> clone =
             system.systemActorOf(
-                LoadClone.create(plan, pid, SEED, stats, router, stallLimit, data),
+                LoadClone.create(plan, pid, SEED, stats, router, stallLimit, hostTimeout, data),
                 "load-" + CLONES.incrementAndGet() + "-" + pid,
                 Props.empty());
         running.add(
-            AskPattern.<Object, LoadClone.Finished>ask(
-                    clone, LoadClone.Run::new, groupTimeout, system.scheduler())
+            AskPattern.<LoadCloneProtocol.Command, LoadCloneProtocol.Finished>ask(
+                    clone, LoadCloneProtocol.Run::new, groupTimeout, system.scheduler())
                 .toCompletableFuture());
       }
-      for (CompletableFuture<LoadClone.Finished> f : running) {
-        LoadClone.Finished done = f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+      for (CompletableFuture<LoadCloneProtocol.Finished> f : running) {
+        LoadCloneProtocol.Finished done =
+            f.get(groupTimeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
         done.byStatus().forEach((s, n) -> byStatus.merge(s, n, Long::sum));
         abandoned += done.abandoned();
         violations.addAll(done.violations());

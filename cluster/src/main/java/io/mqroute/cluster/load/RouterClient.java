@@ -2,15 +2,26 @@ package io.mqroute.cluster.load;
 
 import io.mqroute.actors.machine.FlowProtocol.Route;
 import io.mqroute.actors.machine.JobProtocol;
+import io.mqroute.cluster.load.RouterClientProtocol.Abandon;
+import io.mqroute.cluster.load.RouterClientProtocol.CheckHost;
+import io.mqroute.cluster.load.RouterClientProtocol.Command;
+import io.mqroute.cluster.load.RouterClientProtocol.Flush;
+import io.mqroute.cluster.load.RouterClientProtocol.ForJob;
+import io.mqroute.cluster.load.RouterClientProtocol.FromHost;
+import io.mqroute.cluster.load.RouterClientProtocol.GetStatuses;
+import io.mqroute.cluster.load.RouterClientProtocol.Submitted;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -19,6 +30,7 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * A load client's router, as the model's job sees it: it takes the job's {@link Route}s and is the
@@ -28,33 +40,26 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * request's {@code replyTo} (the job). On the wire the clone's pid is its file (as fio gives each
  * clone a file of its own) and its CPU, so that clones spread over the host's view of CPUs.
  *
- * <p>Exactly one end per request: the host's completion, or ENOTCONN when the host's router is gone
- * ({@link Terminated}: the job is told to {@link JobProtocol.Terminate terminate}) or when the job
- * gave up on it ({@link Abandon}, after its stall limit). A completion that comes after that is
- * dropped. The submission latency fio calls slat is, here, the time a request waited for its batch
- * to leave: the device's clock says nothing about this process's.
+ * <p>Exactly one end per request: the host's completion, or, when the host is lost — its router
+ * left the cluster ({@link Terminated}), or it answered none of the requests outstanding for {@code
+ * hostTimeout} — ECONNABORTED for what was sent (the host may have had it done: its fate is
+ * unknown, as fuse_abort_conn ends a dead connection's requests) and ENOTCONN for what never left
+ * this process; the job is then told to {@link JobProtocol.Terminate terminate}. A request the job
+ * gave up on ({@link Abandon}, after its stall limit) ends with ECONNABORTED too. A completion that
+ * comes after that is dropped. The submission latency fio calls slat is, here, the time a request
+ * waited for its batch to leave: the device's clock says nothing about this process's.
  */
-final class RouterClient extends AbstractBehavior<Object> {
-
-  /** The job this client serves (it is spawned after the client, which is its router). */
-  record ForJob(ActorRef<JobProtocol.Command> job) {}
-
-  /**
-   * The job stalled: end everything in flight with ENOTCONN, then tell {@code replyTo} how many.
-   */
-  record Abandon(ActorRef<Long> replyTo) {}
-
-  /** Ends by status so far. */
-  record GetStatuses(ActorRef<Map<Status, Long>> replyTo) {}
-
-  private enum Flush {
-    INSTANCE
-  }
+final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> {
 
   private record Sent(Request request, long sentNanos) {}
 
   private final ActorRef<Request> host;
+  private final ActorRef<CompletionBatch> replies;
   private final int pid;
+  private final long hostTimeoutNanos;
+  private final TimerScheduler<Object> timers;
+  // when the host was last heard from: a completion, or the moment requests became outstanding
+  private long lastHeard;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final HashMap<Long, Sent> inFlight = new HashMap<>();
   private final ArrayList<Request> outbox = new ArrayList<>();
@@ -64,32 +69,49 @@ final class RouterClient extends AbstractBehavior<Object> {
   private boolean flushPending;
   private boolean hostGone;
 
-  static Behavior<Object> create(ActorRef<Request> host, int pid) {
-    return Behaviors.setup(ctx -> new RouterClient(ctx, host, pid));
+  /**
+   * @param hostTimeout how long the host may answer none of the outstanding requests before it is
+   *     taken as lost (zero: only when its router leaves the cluster)
+   */
+  static Behavior<Object> create(ActorRef<Request> host, int pid, Duration hostTimeout) {
+    // timers outermost: their messages reach the transformation as the Commands they carry
+    return Behaviors.withTimers(
+        t ->
+            Behaviors.transformMessages(
+                Object.class,
+                Behaviors.<Command>setup(ctx -> new RouterClient(ctx, t, host, pid, hostTimeout)),
+                // its ref is the job's router: the job's Route comes as it is
+                pf ->
+                    pf.match(Command.class, c -> c)
+                        .match(Route.class, r -> new Submitted(r.request()))));
   }
 
-  private RouterClient(ActorContext<Object> ctx, ActorRef<Request> host, int pid) {
+  private RouterClient(
+      ActorContext<Command> ctx,
+      TimerScheduler<Object> timers,
+      ActorRef<Request> host,
+      int pid,
+      Duration hostTimeout) {
     super(ctx);
     this.host = host;
     this.pid = pid;
+    this.timers = timers;
+    this.hostTimeoutNanos = hostTimeout.toNanos();
+    // completions one at a time too (the same ref): whatever answers a batch singly is understood
+    ctx.messageAdapter(Completion.class, c -> new FromHost(List.of(c)));
+    this.replies = ctx.messageAdapter(CompletionBatch.class, b -> new FromHost(b.completions()));
     ctx.watch(host);
   }
 
   @Override
-  public Receive<Object> createReceive() {
+  public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Route.class, m -> onRoute(m.request()))
+        .onMessage(Submitted.class, m -> onRoute(m.request()))
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(
-            CompletionBatch.class,
+            FromHost.class,
             b -> {
               b.completions().forEach(this::complete);
-              return this;
-            })
-        .onMessage(
-            Completion.class,
-            c -> {
-              complete(c);
               return this;
             })
         .onMessage(
@@ -111,15 +133,23 @@ final class RouterClient extends AbstractBehavior<Object> {
               m.replyTo().tell(Map.copyOf(byStatus));
               return this;
             })
-        .onSignal(Terminated.class, t -> onHostGone())
+        .onMessageEquals(CheckHost.INSTANCE, this::onCheckHost)
+        .onSignal(Terminated.class, t -> onHostGone("left the cluster"))
         .build();
   }
 
-  private Behavior<Object> onRoute(Request r) {
+  private Behavior<Command> onRoute(Request r) {
     long now = clock.nanoTime();
     if (hostGone) {
       end(r, new Completion(r.id(), Status.ENOTCONN, r.submitNanos(), now, now, -1));
       return this;
+    }
+    if (inFlight.isEmpty()) {
+      lastHeard = now; // the silence that counts starts now, not at the last answer
+      if (hostTimeoutNanos > 0 && !timers.isTimerActive(CheckHost.INSTANCE)) {
+        timers.startTimerWithFixedDelay(
+            CheckHost.INSTANCE, Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / 4)));
+      }
     }
     inFlight.put(r.id(), new Sent(r, 0));
     outboxOwn.add(r);
@@ -145,7 +175,7 @@ final class RouterClient extends AbstractBehavior<Object> {
 
   /** The host's entry adapts {@link RequestBatch} too: the same ref, typed for batches. */
   @SuppressWarnings("unchecked")
-  private Behavior<Object> onFlush() {
+  private Behavior<Command> onFlush() {
     flushPending = false;
     long now = clock.nanoTime();
     for (Request r : outboxOwn) {
@@ -154,8 +184,7 @@ final class RouterClient extends AbstractBehavior<Object> {
     outboxOwn.clear();
     if (!outbox.isEmpty()) {
       ActorRef<RequestBatch> to = (ActorRef<RequestBatch>) (ActorRef<?>) host;
-      ActorRef<CompletionBatch> self = getContext().getSelf().narrow();
-      RequestBatch.split(outbox, self).forEach(to::tell);
+      RequestBatch.split(outbox, replies).forEach(to::tell);
       outbox.clear();
     }
     return this;
@@ -166,6 +195,7 @@ final class RouterClient extends AbstractBehavior<Object> {
     if (s == null) {
       return; // ended already (host gone, or abandoned)
     }
+    lastHeard = clock.nanoTime();
     long dispatched = s.sentNanos() > 0 ? s.sentNanos() : c.submitNanos();
     end(
         s.request(),
@@ -184,12 +214,14 @@ final class RouterClient extends AbstractBehavior<Object> {
     r.replyTo().tell(c);
   }
 
+  /** Ends what is in flight: ECONNABORTED if it was sent (its fate is unknown), else ENOTCONN. */
   private long endAll() {
     long now = clock.nanoTime();
     long n = inFlight.size();
     for (Sent s : inFlight.values()) {
       Request r = s.request();
-      end(r, new Completion(r.id(), Status.ENOTCONN, r.submitNanos(), now, now, -1));
+      Status st = s.sentNanos() > 0 ? Status.ECONNABORTED : Status.ENOTCONN;
+      end(r, new Completion(r.id(), st, r.submitNanos(), now, now, -1));
     }
     inFlight.clear();
     outbox.clear();
@@ -197,13 +229,36 @@ final class RouterClient extends AbstractBehavior<Object> {
     return n;
   }
 
-  private Behavior<Object> onHostGone() {
+  private Behavior<Command> onCheckHost() {
+    if (inFlight.isEmpty() || hostGone) {
+      timers.cancel(CheckHost.INSTANCE);
+      return this;
+    }
+    long silent = clock.nanoTime() - lastHeard;
+    if (silent >= hostTimeoutNanos) {
+      return onHostGone(
+          String.format(
+              Locale.ROOT,
+              "answered none of %d requests for %.0f ms",
+              inFlight.size(),
+              silent / 1e6));
+    }
+    return this;
+  }
+
+  private Behavior<Command> onHostGone(String why) {
+    if (hostGone) {
+      return this;
+    }
     hostGone = true;
+    timers.cancel(CheckHost.INSTANCE);
     getContext()
         .getLog()
         .warn(
-            "pid {}: the host router went away; {} requests in flight end with ENOTCONN",
+            "pid {}: the host router {}: taken as lost; its {} requests in flight end (ECONNABORTED"
+                + " if sent: their fate is unknown)",
             pid,
+            why,
             inFlight.size());
     if (job != null) {
       job.tell(JobProtocol.Terminate.INSTANCE); // first: no more I/O on the completions below

@@ -17,6 +17,8 @@ import io.mqroute.workload.FioJobParser;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -78,13 +80,14 @@ class LoadRunnerTest {
         ramp_time=200ms
         runtime=300ms
         """);
-    LoadRunner.Result r =
-        LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
+    List<ActorRef<Request>> routers = LoadRunner.awaitRouters(kit.system(), WAIT);
+    long before = System.nanoTime();
+    LoadRunner.Result r = LoadRunner.run(kit.system(), file, routers, WAIT, WAIT);
     JobStats s = r.clones().get(0);
     // timers never fire early: the window opens after the ramp, and closes after ramp + runtime
     // from the start
-    assertThat(s.windowStartNs()).isGreaterThanOrEqualTo(200_000_000L);
-    assertThat(s.windowEndNs()).isGreaterThanOrEqualTo(500_000_000L);
+    assertThat(s.windowStartNs() - before).isGreaterThanOrEqualTo(200_000_000L);
+    assertThat(s.windowEndNs() - before).isGreaterThanOrEqualTo(500_000_000L);
     assertThat(s.direction(Direction.READ).totalIos())
         .as("only the measured requests count")
         .isLessThan(r.requests());
@@ -138,5 +141,72 @@ class LoadRunnerTest {
         .contains("mixed: (groupid=0", "seq: (groupid=1", "Run status group 1");
     assertThat(FioJsonReport.render(r.clones(), file.globalOptions(), "test", 0))
         .contains("\"jobname\" : \"seq\"");
+  }
+
+  @Test
+  void aHostThatAnswersNothingIsTakenAsLostWithinTheHostTimeoutAndWhatItHadEndsAborted()
+      throws Exception {
+    // a host router that takes requests and never answers (a SIGSTOPped or killed host process)
+    TestProbe<Object> silent = kit.createTestProbe();
+    FioJobFile file =
+        FioJobParser.parse(
+            "silent.fio",
+            """
+        [silent]
+        ioengine=libaio
+        rw=randread
+        bs=4k
+        size=1m
+        iodepth=4
+        time_based
+        runtime=60s
+        """);
+    CompletableFuture<LoadRunner.Result> load =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return LoadRunner.run(
+                    kit.system(),
+                    file,
+                    List.of(silent.ref().narrow()),
+                    WAIT,
+                    Duration.ofMillis(300),
+                    WAIT);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    // far below the 60 s runtime and the 30 s stall limit: only the host timeout ends it this soon
+    LoadRunner.Result r = load.get(10, TimeUnit.SECONDS);
+    assertThat(r.byStatus()).containsOnlyKeys(Status.ECONNABORTED);
+    assertThat(r.byStatus().get(Status.ECONNABORTED)).isEqualTo(4L);
+    assertThat(r.abandoned()).as("ended by the host timeout, not the stall limit").isZero();
+    assertThat(r.violations()).isEmpty();
+  }
+
+  @Test
+  void whatMqrouteRunHonoursLoadHonoursToo() throws Exception {
+    // refused by the load client before it ran the model's job: number_ios, bssplit, thinktime
+    FioJobFile file =
+        FioJobParser.parse(
+            "honoured.fio",
+            """
+        [mixed]
+        ioengine=libaio
+        rw=randread
+        bssplit=4k/50:8k/50
+        size=1m
+        iodepth=4
+        number_ios=37
+        thinktime=1ms
+        thinktime_blocks=10
+        """);
+    LoadRunner.Result r =
+        LoadRunner.run(kit.system(), file, LoadRunner.awaitRouters(kit.system(), WAIT), WAIT, WAIT);
+    assertThat(r.requests()).as("number_ios").isEqualTo(37);
+    assertThat(r.errors()).isZero();
+    long bytes = r.clones().get(0).direction(Direction.READ).ioBytes();
+    assertThat(bytes % 4096).isZero();
+    assertThat(bytes).as("both block sizes drawn").isGreaterThan(37L * 4096).isLessThan(37L * 8192);
   }
 }
