@@ -102,7 +102,7 @@ public final class ClusterBench {
     }
   }
 
-  private static Config config(String role, Path dir, Options o) {
+  static Config config(String role, Path dir, Options o) {
     String extra =
         """
         pekko.remote.artery.canonical.port = 0

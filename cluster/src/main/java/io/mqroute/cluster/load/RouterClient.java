@@ -41,13 +41,14 @@ import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
  * clone a file of its own) and its CPU, so that clones spread over the host's view of CPUs.
  *
  * <p>Exactly one end per request: the host's completion, or, when the host is lost — its router
- * left the cluster ({@link Terminated}), or it answered none of the requests outstanding for {@code
- * hostTimeout} — ECONNABORTED for what was sent (the host may have had it done: its fate is
- * unknown, as fuse_abort_conn ends a dead connection's requests) and ENOTCONN for what never left
- * this process; the job is then told to {@link JobProtocol.Terminate terminate}. A request the job
- * gave up on ({@link Abandon}, after its stall limit) ends with ECONNABORTED too. A completion that
- * comes after that is dropped. The submission latency fio calls slat is, here, the time a request
- * waited for its batch to leave: the device's clock says nothing about this process's.
+ * left the cluster ({@link Terminated}), or, having answered before, it answered none of the
+ * requests outstanding for {@code hostTimeout} — ECONNABORTED for what was sent (the host may have
+ * had it done: its fate is unknown, as fuse_abort_conn ends a dead connection's requests) and
+ * ENOTCONN for what never left this process; the job is then told to {@link JobProtocol.Terminate
+ * terminate}. A request the job gave up on ({@link Abandon}, after its stall limit) ends with
+ * ECONNABORTED too. A completion that comes after that is dropped. The submission latency fio calls
+ * slat is, here, the time a request waited for its batch to leave: the device's clock says nothing
+ * about this process's.
  */
 final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> {
 
@@ -68,6 +69,7 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
   private ActorRef<JobProtocol.Command> job;
   private boolean flushPending;
   private boolean hostGone;
+  private boolean heardOnce;
 
   /**
    * @param hostTimeout how long the host may answer none of the outstanding requests before it is
@@ -146,7 +148,9 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     }
     if (inFlight.isEmpty()) {
       lastHeard = now; // the silence that counts starts now, not at the last answer
-      if (hostTimeoutNanos > 0 && !timers.isTimerActive(CheckHost.INSTANCE)) {
+      // only once the host has answered: the first batch also opens the (TLS) connection, and
+      // a host that never answered is left to the stall limit and to membership
+      if (hostTimeoutNanos > 0 && heardOnce && !timers.isTimerActive(CheckHost.INSTANCE)) {
         timers.startTimerWithFixedDelay(
             CheckHost.INSTANCE, Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / 4)));
       }
@@ -196,6 +200,13 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
       return; // ended already (host gone, or abandoned)
     }
     lastHeard = clock.nanoTime();
+    if (!heardOnce) {
+      heardOnce = true;
+      if (hostTimeoutNanos > 0 && !inFlight.isEmpty()) {
+        timers.startTimerWithFixedDelay(
+            CheckHost.INSTANCE, Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / 4)));
+      }
+    }
     long dispatched = s.sentNanos() > 0 ? s.sentNanos() : c.submitNanos();
     end(
         s.request(),
