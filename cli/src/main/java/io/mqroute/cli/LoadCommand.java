@@ -18,6 +18,7 @@ import io.mqroute.workload.FioJobParser;
 import io.mqroute.workload.FioParseException;
 import io.mqroute.workload.FioWorkload;
 import io.mqroute.workload.JobSpec;
+import io.mqroute.workload.Verify;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -115,7 +116,13 @@ final class LoadCommand implements Callable<Integer> {
                   ? "nrfiles > 1"
                   : !j.cpusAllowed().isAll() || !j.numaCpuNodes().equals(CpuList.ALL)
                       ? "cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)"
-                      : LoadRunner.verifyProblem(j);
+                      : null;
+      if (what == null && j.verify().enabled() && !j.verify().loadComputes()) {
+        what = "verify=" + j.verify().method() + " (the load client checks " + Verify.Kind.names() + ")";
+      }
+      if (what == null) {
+        what = LoadRunner.verifyProblem(j);
+      }
       if (what != null) {
         throw new UserError(
             file.source()

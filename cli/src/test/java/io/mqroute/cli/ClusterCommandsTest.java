@@ -170,12 +170,12 @@ class ClusterCommandsTest {
   }
 
   @Test
-  void anUnknownVerifyKindIsOneLine(@TempDir Path dir) throws IOException {
+  void aVerifyMethodTheLoadDoesNotComputeIsRefused(@TempDir Path dir) throws IOException {
     Path job = dir.resolve("verify.fio");
     Files.writeString(job, "[j]\nrw=write\nsize=1m\nverify=crc7\n");
     assertOneLineError(
         run("load", "--seeds", "127.0.0.1:25520", job.toString()),
-        "verify.fio:4: bad value \"crc7\" for verify (expected 0, null, md5");
+        "verify.fio:1: job j: verify=crc7 (the load client checks 0, null, md5");
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.mqroute.workload;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.workload.FioValues.BadValue;
 import io.mqroute.workload.FioValues.Parser;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -32,6 +33,10 @@ final class FioOptions {
   }
 
   private static final Map<String, Def> OPTIONS = new LinkedHashMap<>();
+
+  /** Value options fio also takes bare; written bare, their value is {@code ""}. */
+  private static final Set<String> BARE_IS_EMPTY = new HashSet<>();
+
   private static final Map<String, String> ALIASES =
       Map.of(
           "readwrite", "rw",
@@ -110,6 +115,8 @@ final class FioOptions {
     for (String log : List.of("write_lat_log", "write_bw_log", "write_iops_log")) {
       value(log, raw -> nonEmpty(raw, "a file name prefix"), "a file name prefix");
     }
+    // fio's str_write_*_log_cb take no value too: the logs are then named after the job
+    BARE_IS_EMPTY.addAll(List.of("write_lat_log", "write_bw_log", "write_iops_log"));
     value("bssplit", FioValues::bssplit, FioValues.BSSPLIT_HINT);
     value(
         "bsrange",
@@ -181,13 +188,13 @@ final class FioOptions {
     value(
         "verify",
         raw -> {
-          Verify.Kind k = Verify.Kind.of(raw);
-          if (k == null) {
-            throw new BadValue(Verify.Kind.names() + " (the checksums mqroute load computes)");
+          String m = raw.toLowerCase(Locale.ROOT);
+          if (!Verify.FIO_METHODS.contains(m)) {
+            throw new BadValue("one of fio's methods: " + String.join(", ", Verify.FIO_METHODS));
           }
-          return k;
+          return m;
         },
-        Verify.Kind.names());
+        "one of fio's verify methods, like md5 or crc32c");
     value("do_verify", FioValues::bool, "0 or 1");
     value("verify_fatal", FioValues::bool, "0 or 1");
   }
@@ -390,8 +397,27 @@ final class FioOptions {
       REFUSED.put(
           o, "fio's search for the queue depth that meets a latency target is not modelled");
     }
-    for (String o : List.of("prio", "prioclass", "priohint")) {
-      REFUSED.put(o, "sets an I/O priority; the model's queues serve requests in arrival order");
+    // Recorded, not refused: on the modelled path nothing reads a priority, so leaving it out is
+    // what the kernel does. The FUSE request header (struct fuse_in_header) has no priority field,
+    // and no block-layer I/O scheduler sits between the application and the FUSE or virtio-fs
+    // queues (fuse_direct_io builds FUSE_READ / FUSE_WRITE requests from the kiocb without
+    // looking at ki_ioprio), so the server sees and serves requests in arrival order.
+    for (String o :
+        List.of(
+            "prio",
+            "prioclass",
+            "priohint",
+            "cmdprio",
+            "cmdprio_class",
+            "cmdprio_hint",
+            "cmdprio_percentage",
+            "cmdprio_bssplit")) {
+      RECORDED.put(
+          o,
+          "sets an I/O priority, which nothing on the modelled path reads: a FUSE request carries"
+              + " no priority (struct fuse_in_header has none) and no I/O scheduler sits before"
+              + " the FUSE queues, so the kernel serves them in arrival order as the model does"
+              + " (fio's per-priority latency split is not reported)");
     }
     for (String o :
         List.of(
@@ -471,6 +497,11 @@ final class FioOptions {
 
   private static void flag(String name) {
     OPTIONS.put(name, new Def(name, true, FioValues::bool, "nothing, 0 or 1"));
+  }
+
+  /** Whether fio takes this value option bare too (its value is then {@code ""}). */
+  static boolean bareIsEmpty(Def d) {
+    return BARE_IS_EMPTY.contains(d.name());
   }
 
   /** The option for a name or alias, or null. */

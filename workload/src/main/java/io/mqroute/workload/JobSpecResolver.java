@@ -130,6 +130,9 @@ final class JobSpecResolver {
         }
         return new Setting(def, o.key(), null, Boolean.TRUE, o.line(), parsed++);
       }
+      if (FioOptions.bareIsEmpty(def)) {
+        return new Setting(def, o.key(), null, "", o.line(), parsed++);
+      }
       throw error(
           o.line(), "option \"" + o.key() + "\" needs a value (expected " + def.hint() + ")");
     }
@@ -297,9 +300,10 @@ final class JobSpecResolver {
         value(eff, "percentile_list", PercentileList.FIO_DEFAULT),
         kbBase,
         new Verify(
-            value(eff, "verify", Verify.Kind.NONE),
+            Verify.Kind.of(value(eff, "verify", "0")),
             value(eff, "do_verify", true),
-            value(eff, "verify_fatal", false)),
+            value(eff, "verify_fatal", false),
+            value(eff, "verify", "0")),
         section.line(),
         writtenOptions(own),
         pattern(eff, rwv, readSizes, writeSizes, kbBase),
@@ -314,9 +318,9 @@ final class JobSpecResolver {
             value(eff, "slat_percentiles", Boolean.FALSE),
             value(eff, "bwavgtime", 500),
             value(eff, "iopsavgtime", 500),
-            value(eff, "write_lat_log", null),
-            value(eff, "write_bw_log", null),
-            value(eff, "write_iops_log", null),
+            logPrefix(eff, "write_lat_log", name),
+            logPrefix(eff, "write_bw_log", name),
+            logPrefix(eff, "write_iops_log", name),
             value(eff, "log_avg_msec", 0),
             header(rw, readSizes, writeSizes, engine, iodepth)),
         value(eff, "numa_cpu_nodes", CpuList.ALL));
@@ -361,8 +365,7 @@ final class JobSpecResolver {
         alignBytes,
         bytes(eff, "io_size", value(eff, "io_size", null), kbBase, 0),
         value(eff, "number_ios", 0L),
-        value(eff, "verify", Verify.Kind.NONE) != Verify.Kind.NONE
-            && value(eff, "do_verify", Boolean.TRUE),
+        !"0".equals(value(eff, "verify", "0")) && value(eff, "do_verify", Boolean.TRUE),
         "zbd".equals(value(eff, "zonemode", "none")) ? zoneBytes(eff, kbBase) : 0,
         value(eff, "max_open_zones", 0));
   }
@@ -378,6 +381,14 @@ final class JobSpecResolver {
       throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a size in bytes, not in zones"));
     }
     return z == null ? 256L << 20 : bytes(eff, "zonesize", z, kbBase, 256L << 20);
+  }
+
+  /**
+   * A log's file name prefix, or null for no log; written bare, fio names the log after the job.
+   */
+  private static String logPrefix(Map<String, Setting> eff, String key, String jobName) {
+    String p = value(eff, key, null);
+    return p != null && p.isEmpty() ? jobName : p;
   }
 
   /** What fio's text output says of a job when it starts. */

@@ -1,21 +1,65 @@
 package io.mqroute.workload;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * fio's data verification ({@code verify=}, {@code do_verify=}, {@code verify_fatal=}): every block
  * written carries a header and a checksum, and reading it back checks both (fio's verify.c). Only
- * {@code mqroute load} moves real bytes; the model refuses it.
+ * {@code mqroute load} moves real bytes and checks them; the model carries no data, so for it the
+ * method only decides that the job reads back what it wrote, whichever of fio's methods it is.
  *
- * @param kind the checksum, {@link Kind#NONE} when verification is off
+ * @param kind the checksum as {@code mqroute load} computes it, {@link Kind#NONE} when verification
+ *     is off, null for a method of fio's that the load client does not compute ({@code crc64},
+ *     {@code meta}, ...: {@code mqroute load} refuses it)
  * @param doVerify read back and check after the writes ({@code do_verify}, default 1)
  * @param fatal stop the job at the first mismatch ({@code verify_fatal}, default 0)
+ * @param method fio's name of the method as written ({@code 0} when off)
  */
-public record Verify(Kind kind, boolean doVerify, boolean fatal) {
+public record Verify(Kind kind, boolean doVerify, boolean fatal, String method) {
   public static final Verify OFF = new Verify(Kind.NONE, true, false);
 
-  /** The checksums mqroute load computes, by fio's names. */
+  /** fio's verify= methods (options.c), in fio's order. */
+  static final List<String> FIO_METHODS =
+      List.of(
+          "0",
+          "md5",
+          "crc64",
+          "crc32",
+          "crc32c-intel",
+          "crc32c",
+          "crc16",
+          "crc7",
+          "sha1",
+          "sha256",
+          "sha512",
+          "sha3-224",
+          "sha3-256",
+          "sha3-384",
+          "sha3-512",
+          "xxhash",
+          "meta",
+          "pattern",
+          "pattern_hdr",
+          "null");
+
+  public Verify {
+    Objects.requireNonNull(method, "method");
+  }
+
+  /** A method the load client computes. */
+  public Verify(Kind kind, boolean doVerify, boolean fatal) {
+    this(kind, doVerify, fatal, kind.fioName());
+  }
+
+  /** Whether {@code mqroute load} computes this method. */
+  public boolean loadComputes() {
+    return kind != null;
+  }
+
+  /** The checksums mqroute load computes, by fio's names (a subset of {@link #FIO_METHODS}). */
   public enum Kind {
     /** {@code verify=0}: no verification. */
     NONE("0"),
@@ -51,7 +95,8 @@ public record Verify(Kind kind, boolean doVerify, boolean fatal) {
             "crc32c", CRC32C,
             "crc32c-intel", CRC32C);
 
-    static String names() {
+    /** The load client's methods, for its refusal. */
+    public static String names() {
       return "0, null, md5, sha1, sha256, sha512, crc32, crc32c or crc32c-intel";
     }
 
@@ -61,6 +106,6 @@ public record Verify(Kind kind, boolean doVerify, boolean fatal) {
   }
 
   public boolean enabled() {
-    return kind != Kind.NONE;
+    return !method.equals("0");
   }
 }

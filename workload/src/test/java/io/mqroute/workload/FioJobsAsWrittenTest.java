@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mqroute.actors.machine.OffsetDistribution;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -116,6 +117,47 @@ class FioJobsAsWrittenTest {
     assertThat(job("[j]\nzonemode=zbd\n").pattern().zoneBytes()).isEqualTo(256L << 20);
     assertThatThrownBy(() -> job("[j]\nzonemode=strided\n"))
         .hasMessageContaining("zonemode=strided is not supported");
+  }
+
+  @Test
+  void everyVerifyMethodOfFioReadsBackAndTheLoadKnowsWhichItComputes() {
+    for (String m : List.of("crc64", "meta", "xxhash", "sha3-256", "pattern", "crc7")) {
+      JobSpec j = job("[j]\nrw=write\nverify=" + m + "\n");
+      assertThat(j.pattern().verify()).as(m).isTrue();
+      assertThat(j.verify().method()).isEqualTo(m);
+      assertThat(j.verify().loadComputes()).as(m).isFalse();
+    }
+    JobSpec intel = job("[j]\nrw=write\nverify=crc32c-intel\n");
+    assertThat(intel.verify().kind()).isEqualTo(Verify.Kind.CRC32C);
+    assertThat(intel.verify().loadComputes()).isTrue();
+    assertThat(job("[j]\nrw=write\n").verify().enabled()).isFalse();
+    assertThat(job("[j]\nrw=write\nverify=0\n").pattern().verify()).isFalse();
+    assertThatThrownBy(() -> job("[j]\nverify=crc99\n"))
+        .hasMessageStartingWith(
+            "t.fio:2: bad value \"crc99\" for verify (expected one of fio's methods: 0, md5,"
+                + " crc64,");
+  }
+
+  @Test
+  void aBareLogOptionNamesTheLogAfterTheJob() {
+    FioJobFile f =
+        file("[global]\nwrite_bw_log\n[zone-a]\nsize=1m\n[b]\nsize=1m\nwrite_lat_log=x\n");
+    assertThat(f.jobs().get(0).report().bwLog()).isEqualTo("zone-a");
+    assertThat(f.jobs().get(1).report().bwLog()).isEqualTo("b");
+    assertThat(f.jobs().get(1).report().latLog()).isEqualTo("x");
+    assertThat(f.jobs().get(0).report().latLog()).isNull();
+    assertThatThrownBy(() -> job("[j]\nwrite_lat_log=\n"))
+        .hasMessageContaining("bad value \"\" for write_lat_log");
+  }
+
+  @Test
+  void aPriorityIsRecordedBecauseNothingOnTheFusePathReadsIt() {
+    FioJobFile f = file("[j]\nsize=1m\nprioclass=3\nprio=7\ncmdprio_percentage=20\n");
+    assertThat(f.warnings())
+        .anyMatch(
+            w -> w.startsWith("t.fio:3: note: prioclass=3 has no effect in the model: it sets"))
+        .anyMatch(
+            w -> w.contains("cmdprio_percentage=20 has no effect") && w.contains("fuse_in_header"));
   }
 
   @Test
