@@ -118,7 +118,15 @@ final class LoadCommand implements Callable<Integer> {
                       ? "cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)"
                       : null;
       if (what == null && j.verify().enabled() && !j.verify().loadComputes()) {
-        what = "verify=" + j.verify().method() + " (the load client checks " + Verify.Kind.names() + ")";
+        what =
+            "verify="
+                + j.verify().method()
+                + " (the load client checks "
+                + Verify.Kind.names()
+                + ")";
+      }
+      if (what == null) {
+        what = togetherProblem(j);
       }
       if (what == null) {
         what = LoadRunner.verifyProblem(j);
@@ -135,6 +143,23 @@ final class LoadCommand implements Callable<Integer> {
                 + " is not supported by mqroute load; remove it");
       }
     }
+  }
+
+  /**
+   * What ties a job to the others, which the machine does and the load runner (stonewall groups,
+   * each group's clones at once, no machine) does not.
+   */
+  private static String togetherProblem(JobSpec j) {
+    if (j.control().waitFor() != null) {
+      return "wait_for";
+    }
+    if (j.control().exitAll()) {
+      return "exitall";
+    }
+    if (j.control().flows()) {
+      return "flow";
+    }
+    return null;
   }
 
   @Override

@@ -140,6 +140,8 @@ class ClusterCommandsTest {
       fsync=4 | fsync
       nrfiles=2 | nrfiles > 1
       cpus_allowed=0-1 | cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)
+      exitall | exitall
+      flow=2 | flow
       """)
   void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir)
       throws IOException {

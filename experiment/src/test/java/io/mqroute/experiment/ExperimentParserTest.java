@@ -293,8 +293,8 @@ class ExperimentParserTest {
 
   @Test
   void optionsTheMachineCannotRunAreRefusedBeforeAnythingRuns() {
-    assertThat(error(BASE.replace("iodepth=1", "iodepth=1\nexitall")))
-        .contains("t.conf:", "exitall\" is not supported")
+    assertThat(error(BASE.replace("iodepth=1", "iodepth=1\nexitall_on_error")))
+        .contains("t.conf:", "exitall_on_error\" is not supported")
         .doesNotContain("\n");
     assertThat(error(BASE.replace("iodepth=1", "iodepth=1\ncpus_allowed=9")))
         .contains("cpus_allowed names CPU 9 but the machine has CPUs 0-1");

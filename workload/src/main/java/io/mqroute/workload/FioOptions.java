@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.JobControl;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.workload.FioValues.BadValue;
 import io.mqroute.workload.FioValues.Parser;
@@ -196,6 +197,27 @@ final class FioOptions {
         },
         "one of fio's verify methods, like md5 or crc32c");
     value("do_verify", FioValues::bool, "0 or 1");
+    flag("new_group");
+    value("wait_for", raw -> nonEmpty(raw, "a job name"), "a job name");
+    flag("exitall");
+    value(
+        "exit_what",
+        raw ->
+            choice(
+                raw,
+                Map.of(
+                    "group", JobControl.ExitWhat.GROUP,
+                    "stonewall", JobControl.ExitWhat.STONEWALL,
+                    "all", JobControl.ExitWhat.ALL),
+                "group, stonewall or all"),
+        "group, stonewall or all");
+    value("flow_id", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "a whole number >= 0");
+    // fio's FLOW_MAX_WEIGHT is 1000
+    value("flow", raw -> FioValues.integer(raw, 0, 1000), "a weight 0-1000");
+    value(
+        "flow_sleep",
+        raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE) * 1000L,
+        "microseconds >= 0");
     value("verify_fatal", FioValues::bool, "0 or 1");
   }
 
@@ -299,7 +321,6 @@ final class FioOptions {
             "significant_figures",
             "unit_base",
             "unified_rw_reporting",
-            "new_group",
             "stats",
             "per_job_logs",
             "log_offset",
@@ -374,15 +395,10 @@ final class FioOptions {
         List.of("fdatasync", "end_fsync", "fsync_on_close", "sync_file_range", "write_barrier")) {
       REFUSED.put(o, flushes);
     }
-    for (String o : List.of("exitall", "exitall_on_error", "exit_what")) {
-      REFUSED.put(
-          o, "ends the other jobs when one finishes; the model runs each job to its own end");
-    }
     REFUSED.put(
-        "wait_for", "starts a job when a named job ends; the model orders jobs by stonewall only");
-    for (String o : List.of("flow", "flow_id", "flow_sleep", "flow_watermark")) {
-      REFUSED.put(o, "fio's flow control between jobs is not modelled");
-    }
+        "exitall_on_error",
+        "ends the other jobs when one fails; the model's jobs count errors and run on");
+    RECORDED.put("flow_watermark", "is deprecated: fio accepts it and does nothing with it");
     for (String o :
         List.of(
             "steadystate",

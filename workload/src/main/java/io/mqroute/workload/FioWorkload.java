@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MachineSpec;
@@ -112,6 +113,17 @@ public final class FioWorkload implements Workload {
       groupTotal.merge(j.groupId(), j.numjobs(), Integer::sum);
     }
     Map<Integer, Integer> groupIndex = new HashMap<>();
+    // wait_for names a job: every clone of every job of that name
+    Map<String, List<Integer>> clonesByName = new HashMap<>();
+    int first = 0;
+    for (JobSpec j : file.jobs()) {
+      for (int k = 0; k < j.numjobs(); k++) {
+        clonesByName.computeIfAbsent(j.name(), n -> new ArrayList<>()).add(first + k);
+      }
+      first += j.numjobs();
+    }
+    // fio's exitall sets a global (str_exitall_cb): written in any job, every job's end applies it
+    boolean exitAll = file.jobs().stream().anyMatch(j -> j.control().exitAll());
     int index = 0;
     for (JobSpec j : file.jobs()) {
       refuseWhatIsNotModelled(j);
@@ -170,7 +182,7 @@ public final class FioWorkload implements Workload {
         } else {
           start = allowed[k % allowed.length];
         }
-        plans.add(plan(j, index, k, cpus, start));
+        plans.add(plan(j, index, k, cpus, start, control(j, clonesByName, exitAll)));
         index++;
       }
     }
@@ -269,7 +281,23 @@ public final class FioWorkload implements Workload {
     return j.offset() + extra;
   }
 
-  private JobPlan plan(JobSpec j, int index, int clone, int[] cpus, int start) {
+  private static JobControl control(
+      JobSpec j, Map<String, List<Integer>> clonesByName, boolean exitAll) {
+    FioJobControl c = j.control();
+    int[] waitFor =
+        c.waitFor() == null
+            ? new int[0]
+            : clonesByName.get(c.waitFor()).stream().mapToInt(Integer::intValue).toArray();
+    return new JobControl(
+        waitFor,
+        exitAll ? c.exitWhat() : null,
+        c.fioGroup(),
+        c.flowId(),
+        c.flowWeight(),
+        c.flowSleepNs());
+  }
+
+  private JobPlan plan(JobSpec j, int index, int clone, int[] cpus, int start, JobControl ctl) {
     long region = j.ioRegionBytes();
     return new JobPlan(
         index,
@@ -295,7 +323,8 @@ public final class FioWorkload implements Workload {
         j.loops(),
         j.startDelayNs(),
         j.think(),
-        j.pattern());
+        j.pattern(),
+        ctl);
   }
 
   @Override

@@ -68,6 +68,8 @@ import java.util.Objects;
  * @param report percentiles, bandwidth/IOPS sampling and log files
  * @param numaCpuNodes {@code numa_cpu_nodes}: the job runs on the CPUs of these NUMA nodes ({@link
  *     CpuList#ALL} when unset)
+ * @param control {@code wait_for}, {@code exitall} / {@code exit_what}, {@code new_group} and flow
+ *     control
  */
 public record JobSpec(
     String name,
@@ -114,7 +116,8 @@ public record JobSpec(
     double minRateWrite,
     long rateCycleNs,
     ReportOptions report,
-    CpuList numaCpuNodes) {
+    CpuList numaCpuNodes,
+    FioJobControl control) {
 
   /** Null checks and an unmodifiable, order-keeping copy of the options. */
   public JobSpec {
@@ -127,6 +130,7 @@ public record JobSpec(
     Objects.requireNonNull(cpusAllowedPolicy, "cpusAllowedPolicy");
     Objects.requireNonNull(percentiles, "percentiles");
     Objects.requireNonNull(verify, "verify");
+    Objects.requireNonNull(control, "control");
     description = description == null ? "" : description;
     filename = filename == null ? "" : filename;
     directory = directory == null ? "" : directory;
@@ -197,7 +201,7 @@ public record JobSpec(
   public JobInfo jobInfo(int pid) {
     return new JobInfo(
         name,
-        groupId,
+        control.fioGroup(), // fio reports by td->groupid, which new_group also advances
         pid,
         description,
         explicitOptions,

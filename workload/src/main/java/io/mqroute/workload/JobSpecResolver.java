@@ -2,6 +2,7 @@ package io.mqroute.workload;
 
 import io.mqroute.actors.machine.BlockSizes;
 import io.mqroute.actors.machine.IoPattern;
+import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.OffsetDistribution;
 import io.mqroute.actors.machine.ThinkTime;
 import io.mqroute.metrics.FioNumbers;
@@ -64,6 +65,8 @@ final class JobSpecResolver {
     List<String> warnings = notes;
     int groupId = 0;
     int jobsInGroup = 0;
+    int fioGroup = 0;
+    int jobsInFioGroup = 0;
     for (RawSection section : sections) {
       Map<String, Setting> own = parseSection(section);
       if (section.global()) {
@@ -83,8 +86,15 @@ final class JobSpecResolver {
         jobsInGroup = 0;
       }
       jobsInGroup++;
-      jobs.add(build(section, effective, own, groupId, stonewall, warnings));
+      // fio's add_job: stonewall or new_group after a job of the group opens a new td->groupid
+      if ((stonewall || flag(effective, "new_group")) && jobsInFioGroup > 0) {
+        fioGroup++;
+        jobsInFioGroup = 0;
+      }
+      jobsInFioGroup++;
+      jobs.add(build(section, effective, own, groupId, fioGroup, stonewall, warnings));
     }
+    checkWaitFor(jobs);
     if (jobs.isEmpty()) {
       String what =
           sections.isEmpty() ? "no jobs defined" : "no jobs defined (only [global] sections)";
@@ -176,6 +186,7 @@ final class JobSpecResolver {
       Map<String, Setting> eff,
       Map<String, Setting> own,
       int groupId,
+      int fioGroup,
       boolean stonewall,
       List<String> warnings) {
     int kbBase = value(eff, "kb_base", 1024);
@@ -323,7 +334,67 @@ final class JobSpecResolver {
             logPrefix(eff, "write_iops_log", name),
             value(eff, "log_avg_msec", 0),
             header(rw, readSizes, writeSizes, engine, iodepth)),
-        value(eff, "numa_cpu_nodes", CpuList.ALL));
+        value(eff, "numa_cpu_nodes", CpuList.ALL),
+        new FioJobControl(
+            value(eff, "wait_for", null),
+            lineOf(eff, "wait_for", section.line()),
+            flag(eff, "exitall"),
+            value(eff, "exit_what", JobControl.ExitWhat.GROUP),
+            fioGroup,
+            value(eff, "flow_id", 0),
+            value(eff, "flow", 0),
+            value(eff, "flow_sleep", 0L)));
+  }
+
+  /**
+   * fio's wait_for names a job by name (every clone of it); the HOWTO asks for a waitee defined
+   * above the waiter. The model runs a waiter within its stonewall group, so its waitee must be in
+   * that group or an earlier one; a name no job has, the job's own name, or a cycle would make fio
+   * start it at once or never: refused.
+   */
+  private void checkWaitFor(List<JobSpec> jobs) {
+    for (JobSpec j : jobs) {
+      String w = j.control().waitFor();
+      if (w == null) {
+        continue;
+      }
+      int line = j.control().waitForLine();
+      if (w.equals(j.name())) {
+        throw error(line, "wait_for=" + w + " names job \"" + w + "\" itself");
+      }
+      List<JobSpec> waitees = jobs.stream().filter(x -> x.name().equals(w)).toList();
+      if (waitees.isEmpty()) {
+        throw error(line, "wait_for=" + w + ": no job is named \"" + w + "\"");
+      }
+      for (JobSpec x : waitees) {
+        if (x.groupId() > j.groupId()) {
+          throw error(
+              line,
+              "wait_for="
+                  + w
+                  + ": job \""
+                  + w
+                  + "\" runs in a later stonewall group than job \""
+                  + j.name()
+                  + "\" (fio's HOWTO: define the waitee above the waiter)");
+        }
+      }
+      // follow the chain: a cycle would never start
+      Set<String> seen = new HashSet<>();
+      String at = j.name();
+      while (at != null && seen.add(at)) {
+        String cur = at;
+        at =
+            jobs.stream()
+                .filter(x -> x.name().equals(cur) && x.control().waitFor() != null)
+                .map(x -> x.control().waitFor())
+                .findFirst()
+                .orElse(null);
+      }
+      if (at != null) {
+        throw error(line, "wait_for=" + w + ": the jobs wait for each other in a cycle");
+      }
+    }
   }
 
   /** The JobPlan's I/O pattern: block sizes, distribution, rw modifier, blockalign, limits. */

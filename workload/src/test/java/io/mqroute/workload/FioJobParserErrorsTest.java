@@ -21,9 +21,9 @@ class FioJobParserErrorsTest {
         bad(JOB + "foo=1\n", "bad.fio:3: unknown fio option \"foo\""),
         bad(JOB + "BS=4k\n", "bad.fio:3: unknown fio option \"BS\" (did you mean \"bs\"?)"),
         bad(
-            JOB + "exitall\n",
-            "bad.fio:3: fio option \"exitall\" is not supported: ends the other jobs when one"
-                + " finishes; the model runs each job to its own end"),
+            JOB + "exitall_on_error\n",
+            "bad.fio:3: fio option \"exitall_on_error\" is not supported: ends the other jobs"
+                + " when one fails; the model's jobs count errors and run on"),
         bad(
             JOB + "fadvise_hint=0\n",
             "bad.fio:3: fio option \"fadvise_hint\" is not supported: the model has no counterpart"

@@ -3,6 +3,7 @@ package io.mqroute.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.OffsetDistribution;
 import java.util.List;
 import java.util.Map;
@@ -102,10 +103,10 @@ class FioJobsAsWrittenTest {
         .anyMatch(w -> w.contains("gtod_reduce=1 has no effect"))
         .anyMatch(
             w -> w.contains("sqthread_poll=1 has no effect in the model: it is an option of"));
-    assertThatThrownBy(() -> job("[j]\nexitall\n"))
+    assertThatThrownBy(() -> job("[j]\nexitall_on_error\n"))
         .hasMessage(
-            "t.fio:2: fio option \"exitall\" is not supported: ends the other jobs when one"
-                + " finishes; the model runs each job to its own end");
+            "t.fio:2: fio option \"exitall_on_error\" is not supported: ends the other jobs when"
+                + " one fails; the model's jobs count errors and run on");
     assertThat(job("[j]\nrw=write\nverify=md5\n").pattern().verify()).isTrue();
     assertThat(job("[j]\nrw=write\nverify=md5\ndo_verify=0\n").pattern().verify()).isFalse();
     assertThatThrownBy(() -> job("[j]\nverify=md5\nverify_backlog=16\n"))
@@ -158,6 +159,32 @@ class FioJobsAsWrittenTest {
             w -> w.startsWith("t.fio:3: note: prioclass=3 has no effect in the model: it sets"))
         .anyMatch(
             w -> w.contains("cmdprio_percentage=20 has no effect") && w.contains("fuse_in_header"));
+  }
+
+  @Test
+  void waitForNamesAJobOfTheSameOrAnEarlierGroup() {
+    FioJobFile f = file("[a]\nsize=1m\n[b]\nsize=1m\nwait_for=a\n[c]\nsize=1m\nnew_group\n");
+    assertThat(f.jobs().get(1).control().waitFor()).isEqualTo("a");
+    assertThat(f.jobs().get(2).control().fioGroup()).isEqualTo(1);
+    assertThat(f.jobs().get(2).groupId()).isZero(); // new_group opens a report group only
+    assertThat(f.jobs().get(2).jobInfo(3).groupId()).isEqualTo(1);
+    assertThatThrownBy(() -> file("[a]\nsize=1m\nwait_for=x\n"))
+        .hasMessage("t.fio:3: wait_for=x: no job is named \"x\"");
+    assertThatThrownBy(() -> file("[a]\nsize=1m\nwait_for=a\n"))
+        .hasMessage("t.fio:3: wait_for=a names job \"a\" itself");
+    assertThatThrownBy(() -> file("[a]\nsize=1m\nwait_for=b\n[b]\nstonewall\nsize=1m\n"))
+        .hasMessageStartingWith("t.fio:3: wait_for=b: job \"b\" runs in a later stonewall group");
+    assertThatThrownBy(() -> file("[a]\nsize=1m\nwait_for=b\n[b]\nsize=1m\nwait_for=a\n"))
+        .hasMessage("t.fio:3: wait_for=b: the jobs wait for each other in a cycle");
+    JobSpec flow =
+        job("[j]\nsize=1m\nflow_id=3\nflow=8\nflow_sleep=1000\nexitall\nexit_what=all\n");
+    assertThat(flow.control().flowId()).isEqualTo(3);
+    assertThat(flow.control().flowWeight()).isEqualTo(8);
+    assertThat(flow.control().flowSleepNs()).isEqualTo(1_000_000);
+    assertThat(flow.control().exitAll()).isTrue();
+    assertThat(flow.control().exitWhat()).isEqualTo(JobControl.ExitWhat.ALL);
+    assertThatThrownBy(() -> job("[j]\nflow=1001\n"))
+        .hasMessageContaining("bad value \"1001\" for flow");
   }
 
   @Test

@@ -133,6 +133,20 @@ public final class Job extends AbstractBehavior<Command> {
   private long lastProgress;
   private long runStart;
 
+  /** fio's flow (flow.c), null when the clone has none. */
+  private final FioFlow flow;
+
+  /** I/Os the flow has counted for this clone ({@code td->flow_counter}). */
+  private long flowIssued;
+
+  /** Held back by the flow: waiting for it to move (no flow_sleep). */
+  private boolean flowHeld;
+
+  /** Held back by the flow with flow_sleep: draining, then sleeping. */
+  private boolean flowPaused;
+
+  private boolean flowSleepStarted;
+
   /** ∫ outstanding dt since the job started, and Σ latency of every ended request: Little's law. */
   private long area;
 
@@ -181,6 +195,37 @@ public final class Job extends AbstractBehavior<Command> {
       long stallLimit,
       WakeTargets wakeTargets,
       JobData data) {
+    return create(
+        plan,
+        stats,
+        workload,
+        arrivals,
+        cores,
+        router,
+        machine,
+        costs,
+        stallLimit,
+        wakeTargets,
+        data,
+        null);
+  }
+
+  /**
+   * @param flow the fio flow the clone belongs to ({@link JobControl#flows()}), null for none
+   */
+  static Behavior<Command> create(
+      JobPlan plan,
+      JobStats stats,
+      RandomSource workload,
+      RandomSource arrivals,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router,
+      ActorRef<MachineProtocol.Command> machine,
+      CpuCosts costs,
+      long stallLimit,
+      WakeTargets wakeTargets,
+      JobData data,
+      FioFlow flow) {
     return Behaviors.setup(
         ctx ->
             Behaviors.withTimers(
@@ -198,7 +243,8 @@ public final class Job extends AbstractBehavior<Command> {
                         costs,
                         stallLimit,
                         wakeTargets,
-                        data)));
+                        data,
+                        flow)));
   }
 
   private Job(
@@ -214,9 +260,11 @@ public final class Job extends AbstractBehavior<Command> {
       CpuCosts costs,
       long stallLimit,
       WakeTargets wakeTargets,
-      JobData data) {
+      JobData data,
+      FioFlow flow) {
     super(ctx);
     this.data = data;
+    this.flow = flow;
     this.plan = plan;
     this.stats = stats;
     this.clock = NanoClock.of(ctx.getSystem());
@@ -265,14 +313,11 @@ public final class Job extends AbstractBehavior<Command> {
         .onMessage(JobProtocol.Think.class, this::onThink)
         .onMessage(RampDone.class, m -> onRampDone())
         .onMessage(RunEnd.class, m -> onRunEnd())
-        .onMessage(
-            JobProtocol.Terminate.class,
-            m -> {
-              verifyDue = false; // nothing to verify against once the storage is gone
-              return onRunEnd();
-            })
         .onMessage(StallCheck.class, m -> onStallCheck())
         .onMessage(Hotplug.class, this::onHotplug)
+        .onMessage(JobProtocol.Terminate.class, m -> onTerminate())
+        .onMessage(JobProtocol.FlowMoved.class, m -> onFlowMoved())
+        .onMessage(JobProtocol.FlowSlept.class, m -> onFlowSlept())
         .build();
   }
 
@@ -309,6 +354,9 @@ public final class Job extends AbstractBehavior<Command> {
 
   private Behavior<Command> onStart() {
     started = true;
+    if (flow != null) {
+      flow.join(plan.control().flowWeight());
+    }
     fallBack();
     runStart = clock.nanoTime();
     areaAt = runStart;
@@ -334,7 +382,12 @@ public final class Job extends AbstractBehavior<Command> {
    * is.
    */
   private void submit() {
-    while (freeCount > 0 && !stopping && !sleeping && !thinking) {
+    while (freeCount > 0 && !stopping && !sleeping && !thinking && !flowHeld && !flowPaused) {
+      if (flow != null && !flow.mayIssue(flowIssued, plan.control().flowWeight())) {
+        holdBack();
+        return;
+      }
+      flowIssued += flow != null ? 1 : 0;
       boolean read =
           verifying
               || plan.readFraction() >= 1.0
@@ -421,6 +474,66 @@ public final class Job extends AbstractBehavior<Command> {
     submit();
     finishIfDone();
     return this;
+  }
+
+  /**
+   * flow_threshold_exceeded said no: with flow_sleep, io_u_quiesce and then sleep; without, wait
+   * for the flow to move (fio spins and checks; the model reaps its completions meanwhile, as it
+   * reaps every completion on its own, and does not charge the spin to the core).
+   */
+  private void holdBack() {
+    if (plan.control().flowSleepNanos() > 0) {
+      flowPaused = true;
+      flowSleepStarted = false;
+      if (freeCount == plan.inFlight()) {
+        startFlowSleep();
+      }
+    } else {
+      flowHeld = true;
+      flow.hold(getContext().getSelf());
+    }
+  }
+
+  private void startFlowSleep() {
+    flowSleepStarted = true;
+    timers.startSingleTimer(
+        JobProtocol.FlowSlept.INSTANCE, Duration.ofNanos(plan.control().flowSleepNanos()));
+  }
+
+  private Behavior<Command> onFlowMoved() {
+    if (flowHeld) {
+      flowHeld = false;
+      submit();
+      finishIfDone();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onFlowSlept() {
+    flowPaused = false;
+    submit();
+    finishIfDone();
+    return this;
+  }
+
+  /**
+   * fio's td->terminate (exitall, a load client's lost storage): a running clone ends as at the end
+   * of its runtime, with no verify phase; one not yet started reports at once.
+   */
+  private Behavior<Command> onTerminate() {
+    if (reported) {
+      return this;
+    }
+    verifyDue = false;
+    if (!started) {
+      reported = true;
+      timers.cancelAll();
+      long now = clock.nanoTime();
+      closeWindow(now);
+      machine.tell(new MachineProtocol.JobDone(plan.index(), stats, new LittlesLaw(0, 0, 0, 0)));
+      return this;
+    }
+    return onRunEnd();
   }
 
   /**
@@ -592,6 +705,9 @@ public final class Job extends AbstractBehavior<Command> {
     } else if (thinkDue() && !stopping) {
       think();
     }
+    if (flowPaused && !flowSleepStarted && freeCount == plan.inFlight()) {
+      startFlowSleep();
+    }
     submit();
     finishIfDone();
     return this;
@@ -675,6 +791,9 @@ public final class Job extends AbstractBehavior<Command> {
     if (stopping && freeCount == plan.inFlight() && !reported) {
       reported = true;
       timers.cancelAll();
+      if (flow != null && started) {
+        flow.leave(flowIssued, plan.control().flowWeight());
+      }
       closeWindow(clock.nanoTime());
       long now = clock.nanoTime();
       accumulate(now);

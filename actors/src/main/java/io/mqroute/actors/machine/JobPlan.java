@@ -33,6 +33,7 @@ import java.util.Objects;
  * @param pattern block-size choices, offset distribution and I/O limits ({@link IoPattern#SIMPLE}:
  *     one size per direction, uniform offsets, size= times loops=); {@code bsRead}/{@code bsWrite}
  *     are then the largest sizes
+ * @param control wait_for, exitall and flow control between jobs ({@link JobControl#NONE}: none)
  */
 public record JobPlan(
     int index,
@@ -58,7 +59,62 @@ public record JobPlan(
     int loops,
     long startDelayNanos,
     ThinkTime think,
-    IoPattern pattern) {
+    IoPattern pattern,
+    JobControl control) {
+
+  /** A plan that runs on its own ({@link JobControl#NONE}). */
+  public JobPlan(
+      int index,
+      String name,
+      int group,
+      int[] cpus,
+      int startCpu,
+      int inFlight,
+      boolean foreground,
+      double readFraction,
+      boolean random,
+      int bsRead,
+      int bsWrite,
+      long sizeBytes,
+      long fileId,
+      long offset,
+      long runtimeNanos,
+      long rampNanos,
+      boolean timeBased,
+      double rateReadIops,
+      double rateWriteIops,
+      boolean poisson,
+      int loops,
+      long startDelayNanos,
+      ThinkTime think,
+      IoPattern pattern) {
+    this(
+        index,
+        name,
+        group,
+        cpus,
+        startCpu,
+        inFlight,
+        foreground,
+        readFraction,
+        random,
+        bsRead,
+        bsWrite,
+        sizeBytes,
+        fileId,
+        offset,
+        runtimeNanos,
+        rampNanos,
+        timeBased,
+        rateReadIops,
+        rateWriteIops,
+        poisson,
+        loops,
+        startDelayNanos,
+        think,
+        pattern,
+        JobControl.NONE);
+  }
 
   /** A plan with one block size per direction and uniform offsets ({@link IoPattern#SIMPLE}). */
   public JobPlan(
@@ -194,6 +250,7 @@ public record JobPlan(
     }
     Objects.requireNonNull(think, "think");
     Objects.requireNonNull(pattern, "pattern");
+    Objects.requireNonNull(control, "control");
     cpus = cpus.clone();
   }
 

@@ -16,10 +16,22 @@ public final class JobProtocol {
           Hotplug,
           StartDelayOver,
           Think,
-          Terminate {}
+          Terminate,
+          FlowMoved,
+          FlowSlept {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
+    INSTANCE
+  }
+
+  /** The clone's flow changed while it was held back: check again ({@link FioFlow#hold}). */
+  enum FlowMoved implements Command {
+    INSTANCE
+  }
+
+  /** flow_sleep is over: check the flow again. */
+  enum FlowSlept implements Command {
     INSTANCE
   }
 
@@ -53,8 +65,9 @@ public final class JobProtocol {
 
   /**
    * Stop now (fio's td->terminate): no more I/O and no verify phase; what is in flight is reaped
-   * and the job reports as at the end of its runtime. Sent when the storage is gone (a load
-   * client's router).
+   * and the job reports as at the end of its runtime; a job that has not started reports at once
+   * and never runs. Sent when the storage is gone (a load client's router), by exitall and when
+   * steady state is reached.
    */
   public enum Terminate implements Command {
     INSTANCE

@@ -23,8 +23,10 @@ import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.runtime.NanoClock;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
@@ -74,6 +76,20 @@ public final class Machine extends AbstractBehavior<Command> {
   private int groupLeft;
 
   private int nextJob;
+
+  /**
+   * Per plan: told to start (or, killed, to end at once); ended (its JobDone arrived); ended by
+   * exitall before it started, so it never runs.
+   */
+  private final boolean[] started;
+
+  private final boolean[] ended;
+  private final boolean[] killed;
+  private final long[] startedAt;
+
+  /** Plans of the running group held back by wait_for. */
+  private final List<Integer> waiting = new ArrayList<>();
+
   private String stall;
 
   /** The requests the stalled job was still waiting for. */
@@ -236,8 +252,17 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     this.jobStats = new JobStats[plans.size()];
     this.little = new LittlesLaw[plans.size()];
+    this.started = new boolean[plans.size()];
+    this.ended = new boolean[plans.size()];
+    this.killed = new boolean[plans.size()];
+    this.startedAt = new long[plans.size()];
+    Map<Integer, FioFlow> flows = new HashMap<>();
     for (JobPlan p : plans) {
       jobStats[p.index()] = stats.apply(p.index());
+      FioFlow flow =
+          p.control().flows()
+              ? flows.computeIfAbsent(p.control().flowId(), id -> new FioFlow())
+              : null;
       jobs.add(
           ctx.spawn(
               Job.create(
@@ -250,7 +275,9 @@ public final class Machine extends AbstractBehavior<Command> {
                   ctx.getSelf(),
                   spec.costs(),
                   spec.stallLimitNanos(),
-                  wakeTargets),
+                  wakeTargets,
+                  null,
+                  flow),
               "job-" + p.index(),
               SAME));
     }
@@ -355,6 +382,12 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     jobsLeft--;
     groupLeft--;
+    ended[d.job()] = true;
+    JobControl.ExitWhat exit = plans.get(d.job()).control().exitWhat();
+    if (exit != null) {
+      exitAll(d.job(), exit);
+    }
+    startWaiters();
     if (groupLeft == 0 && stall == null) {
       if (perturbation != null) {
         remount();
@@ -397,12 +430,74 @@ public final class Machine extends AbstractBehavior<Command> {
     }
   }
 
-  /** fio's stonewall: a group starts when every job of the previous one has finished. */
+  /**
+   * fio's stonewall: a group starts when every job of the previous one has finished (run_threads);
+   * within it, a job with wait_for starts when its waitees have ended.
+   */
   private void startNextGroup() {
     int group = plans.get(nextJob).group();
     while (nextJob < plans.size() && plans.get(nextJob).group() == group) {
-      jobs.get(nextJob++).tell(JobProtocol.Start.INSTANCE);
+      int i = nextJob++;
       groupLeft++;
+      waiting.add(i);
+    }
+    startWaiters();
+  }
+
+  /** Starts every held-back job of the group whose waitees have all ended (or ends it, killed). */
+  private void startWaiters() {
+    for (int k = 0; k < waiting.size(); ) {
+      int i = waiting.get(k);
+      if (killed[i] || waiteesEnded(i)) {
+        waiting.remove(k);
+        started[i] = true;
+        startedAt[i] = clock.nanoTime();
+        jobs.get(i).tell(killed[i] ? JobProtocol.Terminate.INSTANCE : JobProtocol.Start.INSTANCE);
+      } else {
+        k++;
+      }
+    }
+  }
+
+  private boolean waiteesEnded(int job) {
+    for (int w : plans.get(job).control().waitFor()) {
+      if (!ended[w]) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * fio_terminate_threads after {@code job} ended with exitall: the running clones it names end as
+   * at their runtime's end; those that have not started never run (fio marks them terminated and
+   * run_threads skips them), except under exit_what=stonewall, which ends running ones only.
+   */
+  private void exitAll(int job, JobControl.ExitWhat what) {
+    int group = plans.get(job).control().fioGroup();
+    for (JobPlan p : plans) {
+      int i = p.index();
+      if (ended[i] || killed[i]) {
+        continue;
+      }
+      // fio's TD_RUNNING: started and past its startdelay
+      boolean running =
+          started[i]
+              && !waiting.contains(i)
+              && clock.nanoTime() - startedAt[i] >= p.startDelayNanos();
+      boolean hit =
+          switch (what) {
+            case GROUP -> p.control().fioGroup() == group;
+            case STONEWALL -> running;
+            case ALL -> true;
+          };
+      if (!hit) {
+        continue;
+      }
+      killed[i] = true;
+      if (started[i]) {
+        jobs.get(i).tell(JobProtocol.Terminate.INSTANCE);
+      }
     }
   }
 

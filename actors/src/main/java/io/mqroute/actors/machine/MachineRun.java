@@ -9,6 +9,8 @@ import io.mqroute.runtime.RunStats;
 import io.mqroute.runtime.SimDispatcher;
 import io.mqroute.runtime.SimSystem;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -190,18 +192,48 @@ public final class MachineRun {
    */
   public static long plannedNanos(List<JobPlan> plans) {
     Map<Integer, Long> perGroup = new TreeMap<>();
+    Map<Integer, JobPlan> byIndex = new HashMap<>();
     for (JobPlan p : plans) {
       if (p.runtimeNanos() == 0) {
         return -1;
       }
-      long job = saturatedAdd(p.startDelayNanos(), saturatedAdd(p.rampNanos(), p.runtimeNanos()));
-      perGroup.merge(p.group(), job, Math::max);
+      byIndex.put(p.index(), p);
+    }
+    Map<JobPlan, Long> ends = new IdentityHashMap<>();
+    for (JobPlan p : plans) {
+      perGroup.merge(p.group(), plannedEnd(byIndex, p, ends, 0), Math::max);
     }
     long total = 0;
     for (long g : perGroup.values()) {
       total = saturatedAdd(total, g);
     }
     return total;
+  }
+
+  /**
+   * When a job ends after its group starts: its own startdelay + ramp_time + runtime, after the
+   * latest of the jobs it waits for (wait_for runs them one after another within the group).
+   */
+  private static long plannedEnd(
+      Map<Integer, JobPlan> byIndex, JobPlan p, Map<JobPlan, Long> ends, int depth) {
+    Long known = ends.get(p);
+    if (known != null) {
+      return known;
+    }
+    if (depth > byIndex.size()) {
+      throw new IllegalArgumentException("wait_for forms a cycle at job " + p.index());
+    }
+    long after = 0;
+    for (int w : p.control().waitFor()) {
+      JobPlan waitee = byIndex.get(w);
+      if (waitee != null) {
+        after = Math.max(after, plannedEnd(byIndex, waitee, ends, depth + 1));
+      }
+    }
+    long own = saturatedAdd(p.startDelayNanos(), saturatedAdd(p.rampNanos(), p.runtimeNanos()));
+    long end = saturatedAdd(after, own);
+    ends.put(p, end);
+    return end;
   }
 
   private static long saturatedAdd(long a, long b) {
