@@ -169,6 +169,7 @@ final class FioOptions {
     value("directory", raw -> nonEmpty(raw, "a directory"), "a directory");
     value("percentile_list", FioValues::percentiles, "percentiles like 50:99:99.9");
     value("random_distribution", FioValues::distribution, FioValues.DISTRIBUTION_HINT);
+    value("random_sequence_stride", FioValues::bool, "0 or 1");
     value(
         "kb_base",
         raw -> choice(raw, Map.of("1024", 1024, "1000", 1000), "1000 or 1024"),

@@ -298,8 +298,8 @@ final class FioValues {
   }
 
   static final String DISTRIBUTION_HINT =
-      "random, zipf:THETA, pareto:H, normal:DEV (gauss:DEV), zoned:ACCESS/SIZE:... or"
-          + " zoned_abs:ACCESS/BYTES:...";
+      "random, zipf:THETA, pareto:H, normal:DEV (gauss:DEV), zoned:ACCESS/SIZE:...,"
+          + " zoned_abs:ACCESS/BYTES:... or sequence:BLOCK,BLOCK,...";
 
   /** fio's random_distribution (str_random_distribution_cb). */
   static OffsetDistribution distribution(String raw) throws BadValue {
@@ -341,6 +341,18 @@ final class FioValues {
             zones.add(new OffsetDistribution.Zone(access, amount));
           }
           return OffsetDistribution.zoned(zones, kind.equals("zoned_abs"), raw);
+        case "sequence":
+          // fio's parse_sequence_distribution: block numbers, digits only, comma-separated
+          String[] parts = arg.split(",", -1);
+          long[] blocks = new long[parts.length];
+          for (int i = 0; i < parts.length; i++) {
+            String b = parts[i].strip();
+            if (b.isEmpty() || !b.chars().allMatch(Character::isDigit) || b.length() > 9) {
+              throw new BadValue(DISTRIBUTION_HINT);
+            }
+            blocks[i] = Long.parseLong(b);
+          }
+          return OffsetDistribution.sequence(blocks, false);
         default:
           throw new BadValue(DISTRIBUTION_HINT);
       }

@@ -317,7 +317,7 @@ final class JobSpecResolver {
             value(eff, "verify", "0")),
         section.line(),
         writtenOptions(own),
-        pattern(eff, rwv, readSizes, writeSizes, kbBase),
+        pattern(eff, rwv, readSizes, writeSizes, kbBase, region),
         buffered(eff),
         bytes(eff, "offset_increment", value(eff, "offset_increment", null), kbBase, 0),
         minRate(eff, true, kbBase, bsRead),
@@ -403,7 +403,8 @@ final class JobSpecResolver {
       FioOptions.RwValue rwv,
       BlockSizes readSizes,
       BlockSizes writeSizes,
-      int kbBase) {
+      int kbBase,
+      long region) {
     long skip = 0;
     int perOffset = 1;
     if (rwv.modifier() != null) {
@@ -426,11 +427,40 @@ final class JobSpecResolver {
     Pair<SizeValue> align = value(eff, "blockalign", new Pair<>(null, null));
     SizeValue a = rwv.mode().reads() ? align.read() : align.write();
     long alignBytes = bytes(eff, "blockalign", a, kbBase, 0);
-    Object dist = value(eff, "random_distribution", OffsetDistribution.UNIFORM);
+    OffsetDistribution dist =
+        ((OffsetDistribution) value(eff, "random_distribution", OffsetDistribution.UNIFORM))
+            .withStride(value(eff, "random_sequence_stride", false));
+    if (dist.kind() == OffsetDistribution.Kind.SEQUENCE) {
+      Setting s = eff.get("random_distribution");
+      BlockSizes sizes = rwv.mode().reads() ? readSizes : writeSizes;
+      long blockBytes = alignBytes > 0 ? alignBytes : sizes.min();
+      if (rwv.mode().isRandom() && rwv.modifier() != null) {
+        throw error(
+            s.line(), "random_distribution=sequence with an rw= offset modifier is not modelled");
+      }
+      if (region > 0 && dist.largestSequenceBlock() >= (region - sizes.max()) / blockBytes + 1) {
+        // fio: "sequence access block N in base pattern out of bounds", EINVAL
+        throw error(
+            s.line(),
+            badValue(
+                s.raw(),
+                s.writtenKey(),
+                "block numbers inside the job's "
+                    + ((region - sizes.max()) / blockBytes + 1)
+                    + " blocks of "
+                    + blockBytes
+                    + " bytes"));
+      }
+    } else if (eff.containsKey("random_sequence_stride") && noted.add("random_sequence_stride")) {
+      notes.add(
+          location(eff.get("random_sequence_stride").line())
+              + "note: random_sequence_stride has no effect without"
+              + " random_distribution=sequence (fio ignores it too)");
+    }
     return new IoPattern(
         readSizes.isFixed() ? null : readSizes,
         writeSizes.isFixed() ? null : writeSizes,
-        (OffsetDistribution) dist,
+        dist,
         skip,
         perOffset,
         alignBytes,

@@ -188,6 +188,21 @@ class FioJobsAsWrittenTest {
   }
 
   @Test
+  void aSequenceDistributionNamesBlocksInsideTheRegion() {
+    JobSpec j =
+        job(
+            "[j]\nrw=randread\nsize=48k\nrandom_distribution=sequence:2,0,1\nrandom_sequence_stride=1\n");
+    assertThat(j.pattern().distribution())
+        .isEqualTo(OffsetDistribution.sequence(new long[] {2, 0, 1}, true));
+    assertThatThrownBy(() -> job("[j]\nrw=randread\nsize=8k\nrandom_distribution=sequence:2,0\n"))
+        .hasMessageContaining("(expected block numbers inside the job's 2 blocks of 4096 bytes)");
+    assertThatThrownBy(() -> job("[j]\nrandom_distribution=sequence:1,-1\n"))
+        .hasMessageContaining("bad value \"sequence:1,-1\" for random_distribution");
+    assertThat(file("[j]\nsize=1m\nrandom_sequence_stride=1\n").warnings())
+        .anyMatch(w -> w.contains("random_sequence_stride has no effect without"));
+  }
+
+  @Test
   void environmentVariablesExpandAsInFio() {
     assertThat(JobFileLexer.expandEnvironment("${A}/x/${B}", Map.of("A", "a")::get))
         .isEqualTo("a/x/${B}");

@@ -101,6 +101,16 @@ class FioJobsTogetherTest {
   }
 
   @Test
+  void aStridedSequencePastTheRegionEndsTheJob() {
+    String job =
+        "[j]\nioengine=libaio\niodepth=%d\nrw=randread\nsize=12k\nio_size=24k\n"
+            + "random_distribution=sequence:2,0,1\nrandom_sequence_stride=%d\n";
+    assertThat(run(String.format(job, 1, 0)).get(0).totalIos()).isEqualTo(6);
+    assertThat(run(String.format(job, 1, 1)).get(0).totalIos()).isEqualTo(3);
+    assertThat(run(String.format(job, 8, 1)).get(0).totalIos()).isEqualTo(3);
+  }
+
+  @Test
   void waitForChainsCountTowardsTheSimulatedTimeCap() {
     assertThatThrownBy(
             () ->

@@ -374,6 +374,7 @@ public final class Job extends AbstractBehavior<Command> {
     nextIo[0] = plan.rateReadIops() > 0 ? runStart : Long.MIN_VALUE;
     nextIo[1] = plan.rateWriteIops() > 0 ? runStart : Long.MIN_VALUE;
     submit();
+    finishIfDone(); // the offsets may have run out at once (random_distribution=sequence)
     return this;
   }
 
@@ -567,6 +568,7 @@ public final class Job extends AbstractBehavior<Command> {
         && !thinking) { // a pause that began meanwhile decides again when it ends
       issueThenMaybeThink(sleepDirection == 0);
       submit();
+      finishIfDone();
     }
     return this;
   }
@@ -595,6 +597,11 @@ public final class Job extends AbstractBehavior<Command> {
       offset = read ? zones.read(bs, sizeRandom) : zones.write(bs, sizeRandom, !plan.random());
     } else {
       offset = (verifying ? verifyOffsets : read ? readOffsets : writeOffsets).next(bs);
+    }
+    if (offset < 0) { // fio's get_next_offset failed: the job issues no more
+      stopping = true;
+      verifyDue = plan.pattern().verify() && bytesWritten > 0;
+      return;
     }
     if (!read) {
       bytesWritten += bs;

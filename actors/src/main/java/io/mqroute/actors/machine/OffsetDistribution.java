@@ -1,5 +1,6 @@
 package io.mqroute.actors.machine;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -28,8 +29,12 @@ public final class OffsetDistribution {
     PARETO,
     NORMAL,
     ZONED,
-    ZONED_ABS
+    ZONED_ABS,
+    SEQUENCE
   }
+
+  /** fio's FIO_SEQ_MAX: the most elements a sequence may have. */
+  public static final int SEQUENCE_MAX = 64;
 
   /**
    * One zone of {@code zoned} / {@code zoned_abs}.
@@ -55,11 +60,60 @@ public final class OffsetDistribution {
   private final List<Zone> zones;
   private final String text;
 
+  /** {@code sequence}: the block indices, and whether the base advances each cycle. */
+  private final long[] sequence;
+
+  private final boolean stride;
+
   private OffsetDistribution(Kind kind, double parameter, List<Zone> zones, String text) {
+    this(kind, parameter, zones, text, new long[0], false);
+  }
+
+  private OffsetDistribution(
+      Kind kind, double parameter, List<Zone> zones, String text, long[] sequence, boolean stride) {
     this.kind = kind;
     this.parameter = parameter;
     this.zones = List.copyOf(zones);
     this.text = text;
+    this.sequence = sequence.clone();
+    this.stride = stride;
+  }
+
+  /**
+   * {@code sequence:b0,b1,...}: the I/O numbered n goes to block {@code b[n % len]}, plus {@code (n
+   * / len) * len} with {@code random_sequence_stride} (fio's {@code
+   * __get_next_rand_offset_sequence}); no random draw. A block past the region ends the job's I/O,
+   * as fio's failing offset does.
+   */
+  public static OffsetDistribution sequence(long[] blocks, boolean stride) {
+    if (blocks.length == 0 || blocks.length > SEQUENCE_MAX) {
+      throw new IllegalArgumentException(
+          "a sequence has 1 to " + SEQUENCE_MAX + " elements, not " + blocks.length);
+    }
+    StringBuilder t = new StringBuilder("sequence:");
+    for (int i = 0; i < blocks.length; i++) {
+      if (blocks[i] < 0) {
+        throw new IllegalArgumentException("sequence elements are block numbers >= 0");
+      }
+      t.append(i == 0 ? "" : ",").append(blocks[i]);
+    }
+    return new OffsetDistribution(Kind.SEQUENCE, 0, List.of(), t.toString(), blocks, stride);
+  }
+
+  /** The same sequence with fio's {@code random_sequence_stride} set or not. */
+  public OffsetDistribution withStride(boolean on) {
+    return kind == Kind.SEQUENCE
+        ? new OffsetDistribution(kind, parameter, zones, text, sequence, on)
+        : this;
+  }
+
+  /** The largest block a {@code sequence} names in its first cycle, -1 for other kinds. */
+  public long largestSequenceBlock() {
+    long max = -1;
+    for (long b : sequence) {
+      max = Math.max(max, b);
+    }
+    return max;
   }
 
   /** {@code zipf:theta}; fio refuses theta = 1. */
@@ -128,19 +182,21 @@ public final class OffsetDistribution {
     return o instanceof OffsetDistribution d
         && d.kind == kind
         && d.parameter == parameter
-        && d.zones.equals(zones);
+        && d.zones.equals(zones)
+        && Arrays.equals(d.sequence, sequence)
+        && d.stride == stride;
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(kind, parameter, zones);
+    return Objects.hash(kind, parameter, zones, Arrays.hashCode(sequence), stride);
   }
 
   private static String fmt(double v) {
     return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%s", v);
   }
 
-  /** Draws block numbers in [0, blocks) from this distribution. */
+  /** Draws block numbers in [0, blocks) from this distribution; -1: no block is left. */
   interface Sampler {
     long next();
   }
@@ -172,6 +228,15 @@ public final class OffsetDistribution {
         };
       }
       case ZONED, ZONED_ABS -> zonedSampler(blocks, blockBytes, random);
+      case SEQUENCE -> {
+        long[] n = {0};
+        yield () -> {
+          long i = n[0]++;
+          int len = sequence.length;
+          long b = sequence[(int) (i % len)] + (stride ? i / len * len : 0);
+          return b < blocks ? b : -1;
+        };
+      }
     };
   }
 

@@ -109,11 +109,18 @@ public final class OffsetGenerator {
     return next(blockSize);
   }
 
-  /** The next offset in bytes for an I/O of {@code length} bytes. */
+  /**
+   * The next offset in bytes for an I/O of {@code length} bytes; -1 when the distribution has no
+   * block left ({@code random_distribution=sequence} past the region).
+   */
   public long next(long length) {
     if (sampler != null) {
       if (sinceDraw == 0 || position + length > region) {
-        position = sampler.next() * blockSize;
+        long b = sampler.next();
+        if (b < 0) {
+          return -1;
+        }
+        position = b * blockSize;
         sinceDraw = 0;
       }
       sinceDraw = sinceDraw + 1 == iosPerOffset ? 0 : sinceDraw + 1;

@@ -73,6 +73,49 @@ class IoPatternTest {
   }
 
   @Test
+  void aSequenceRepeatsItsBlocksOrStridesOnAndThenRunsOut() {
+    IoPattern fixed =
+        new IoPattern(
+            null,
+            null,
+            OffsetDistribution.sequence(new long[] {2, 0, 1}, false),
+            0,
+            1,
+            0,
+            0,
+            0,
+            false,
+            0,
+            0);
+    OffsetGenerator g =
+        OffsetGenerator.of(0, 6 * 4096, BlockSizes.fixed(4096), fixed, new SplittableRandom(1));
+    long[] got = new long[7];
+    for (int i = 0; i < got.length; i++) {
+      got[i] = g.next(4096) / 4096;
+    }
+    assertThat(got).containsExactly(2, 0, 1, 2, 0, 1, 2);
+    IoPattern strided =
+        new IoPattern(
+            null,
+            null,
+            OffsetDistribution.sequence(new long[] {2, 0, 1}, true),
+            0,
+            1,
+            0,
+            0,
+            0,
+            false,
+            0,
+            0);
+    g = OffsetGenerator.of(0, 6 * 4096, BlockSizes.fixed(4096), strided, new SplittableRandom(1));
+    for (int i = 0; i < got.length; i++) {
+      long o = g.next(4096);
+      got[i] = o < 0 ? o : o / 4096;
+    }
+    assertThat(got).containsExactly(2, 0, 1, 5, 3, 4, -1);
+  }
+
+  @Test
   void zonedGivesEachZoneItsShare() {
     OffsetDistribution d =
         OffsetDistribution.zoned(
