@@ -179,6 +179,12 @@ class FioOptionsInTheMachineTest {
   }
 
   @Test
+  void sizeIsTheTotalOverTheFiles() throws IOException {
+    assertThat(ios(run("nrfiles=4"))).isEqualTo(16); // 4 files of 16k: 64k in all
+    assertThat(ios(run("nrfiles=4\nfilesize=64k"))).isEqualTo(16); // larger files: still size=
+  }
+
+  @Test
   void loopsRepeatTheSize() throws IOException {
     assertThat(ios(run(""))).isEqualTo(16);
     assertThat(ios(run("loops=4"))).isEqualTo(64);
@@ -201,7 +207,8 @@ class FioOptionsInTheMachineTest {
         .isInstanceOf(ConfigError.class)
         .hasMessageContaining(":2: job j: fsync=4 is not modelled")
         .hasMessageEndingWith("(variant default)");
-    assertThatThrownBy(() -> run("nrfiles=3")).hasMessageContaining("nrfiles=3 is not modelled");
+    assertThatThrownBy(() -> run("nrfiles=2\nzonemode=zbd"))
+        .hasMessageContaining("zonemode=zbd with nrfiles > 1 is not modelled");
     assertThatThrownBy(() -> run("zonemode=zbd"))
         .hasMessageContaining(
             "zonemode=zbd with 268435456-byte zones needs a region of at least one zone");

@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.workload.FioValues.BadValue;
@@ -51,6 +52,8 @@ final class FioOptions {
           "fill_fs", "fill_device",
           "nr_files", "nrfiles");
 
+  private static final String FILE_SERVICE_HINT =
+      "roundrobin, sequential or random, with an optional :N (I/Os per file)";
   private static final String RW_NAMES =
       "one of read, write, randread, randwrite, rw, readwrite, randrw";
   private static final String IOPS_HINT =
@@ -129,6 +132,10 @@ final class FioOptions {
         FioValues.SIZE_HINT);
     value("number_ios", raw -> FioValues.longInteger(raw, 0), "a whole number >= 0");
     value("zonesize", FioValues::positiveSize, FioValues.SIZE_HINT);
+    value("zonerange", FioValues::positiveSize, FioValues.SIZE_HINT);
+    value("zoneskip", FioValues::size, FioValues.SIZE_HINT);
+    value("openfiles", raw -> FioValues.integer(raw, 0, 1_000_000), "a whole number >= 0");
+    value("file_service_type", FioOptions::fileService, FILE_SERVICE_HINT);
     value("max_open_zones", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "a whole number");
     value("io_size", FioValues::positiveSize, FioValues.SIZE_HINT);
     value("offset_increment", FioValues::size, FioValues.SIZE_HINT);
@@ -143,8 +150,6 @@ final class FioOptions {
             case "none":
               return raw;
             case "strided":
-              throw new BadValue(
-                  "zonemode=strided (I/O in zones with gaps between them) is not modelled", true);
             case "zbd":
               return raw;
             default:
@@ -251,8 +256,6 @@ final class FioOptions {
   private static final String RANDOM =
       "seeds fio's random numbers; the model's come from the experiment's seed (one stream per job"
           + " clone), so a run is repeatable whatever this says";
-  private static final String ZONES =
-      "shapes zones, which only zonemode=strided or zonemode=zbd use; the model runs zonemode=none";
 
   static {
     for (String o :
@@ -273,8 +276,6 @@ final class FioOptions {
             "pre_read",
             "opendir",
             "lockfile",
-            "file_service_type",
-            "openfiles",
             "filetype")) {
       RECORDED.put(o, FILES);
     }
@@ -364,9 +365,6 @@ final class FioOptions {
         "sync",
         "opens the file O_SYNC or O_DSYNC; the model's writes complete when the device has them"
             + " (it has no write-back cache to flush)");
-    for (String o : List.of("zonerange", "zoneskip")) {
-      RECORDED.put(o, ZONES);
-    }
     for (String o :
         List.of(
             "zonecapacity",
@@ -675,6 +673,28 @@ final class FioOptions {
       }
     }
     return new RwValue(m, modifier);
+  }
+
+  /** {@code file_service_type=} with its {@code :N}: how the next file is chosen. */
+  record FileServiceValue(IoPattern.FileService kind, int perFile) {}
+
+  private static FileServiceValue fileService(String raw) throws BadValue {
+    int colon = raw.indexOf(':');
+    String name = (colon < 0 ? raw : raw.substring(0, colon)).trim();
+    IoPattern.FileService kind =
+        switch (name) {
+          case "roundrobin" -> IoPattern.FileService.ROUNDROBIN;
+          case "sequential" -> IoPattern.FileService.SEQUENTIAL;
+          case "random" -> IoPattern.FileService.RANDOM;
+          case "zipf", "pareto", "normal", "gauss" ->
+              throw new BadValue(
+                  "a skewed choice of file is not modelled (roundrobin, sequential and random"
+                      + " are)",
+                  true);
+          default -> throw new BadValue(FILE_SERVICE_HINT);
+        };
+    int n = colon < 0 ? 1 : FioValues.integer(raw.substring(colon + 1).trim(), 1, 1_000_000);
+    return new FileServiceValue(kind, n);
   }
 
   private static IoEngine engine(String raw) throws BadValue {

@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.JobPlan;
 import io.mqroute.actors.machine.MachineRun;
@@ -236,6 +237,25 @@ public final class FioWorkload implements Workload {
    */
   private void refuseWhatIsNotModelled(JobSpec j) {
     long zone = j.pattern().zoneBytes();
+    if (zone > 0 && j.pattern().files() > 1) {
+      throw new FioParseException(
+          file.source(),
+          j.line(),
+          "job " + j.name() + ": zonemode=zbd with nrfiles > 1 is not modelled (one zoned file)");
+    }
+    IoPattern.Stride stride = j.pattern().stride();
+    if (stride != null
+        && Math.min(stride.rangeBytes(), j.ioRegionBytes())
+            < Math.max(j.blockSize(Direction.READ), j.blockSize(Direction.WRITE))) {
+      throw new FioParseException(
+          file.source(),
+          j.line(),
+          "job "
+              + j.name()
+              + ": zonemode=strided with a "
+              + stride.rangeBytes()
+              + "-byte zonerange holds no block");
+    }
     if (zone > 0 && j.ioRegionBytes() < zone) {
       throw new FioParseException(
           file.source(),
@@ -257,16 +277,6 @@ public final class FioWorkload implements Workload {
               + ": fsync="
               + j.fsyncEvery()
               + " is not modelled (the machine issues no flush requests); remove it");
-    }
-    if (j.nrfiles() > 1) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job "
-              + j.name()
-              + ": nrfiles="
-              + j.nrfiles()
-              + " is not modelled (each job clone has one file); remove it or use numjobs");
     }
   }
 

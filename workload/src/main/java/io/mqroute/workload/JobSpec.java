@@ -185,6 +185,9 @@ public record JobSpec(
    * file.
    */
   public long ioRegionBytes() {
+    if (pattern.files() > 1) {
+      return pattern.fileBytes() * pattern.files(); // the files, back to back
+    }
     return Math.min(size, effectiveFileSize() - offset);
   }
 

@@ -229,7 +229,25 @@ final class JobSpecResolver {
       size = fileSize - offset;
     }
     long region = fileSize > 0 ? Math.min(size, fileSize - offset) : size;
+    int nrfiles = value(eff, "nrfiles", 1);
+    if (nrfiles > 1) {
+      // fio: size is the job's total over its files; each file is filesize, or size / nrfiles
+      region = fileSize > 0 ? fileSize - offset : size / nrfiles;
+    }
     long largestBlock = Math.max(rw.reads() ? bsRead : 0, rw.writes() ? bsWrite : 0);
+    if (largestBlock > region && nrfiles > 1) {
+      throw error(
+          lineOf(eff, "nrfiles", sizeLine),
+          "each of the "
+              + nrfiles
+              + " files of job \""
+              + name
+              + "\" has "
+              + region
+              + " bytes, less than a block ("
+              + largestBlock
+              + " bytes)");
+    }
     if (largestBlock > region) {
       throw error(
           lineOf(eff, "bs", sizeLine),
@@ -317,7 +335,7 @@ final class JobSpecResolver {
             value(eff, "verify", "0")),
         section.line(),
         writtenOptions(own),
-        pattern(eff, rwv, readSizes, writeSizes, kbBase, region),
+        pattern(eff, rwv, readSizes, writeSizes, kbBase, region, size, nrfiles, name),
         buffered(eff),
         bytes(eff, "offset_increment", value(eff, "offset_increment", null), kbBase, 0),
         minRate(eff, true, kbBase, bsRead),
@@ -404,7 +422,10 @@ final class JobSpecResolver {
       BlockSizes readSizes,
       BlockSizes writeSizes,
       int kbBase,
-      long region) {
+      long region,
+      long size,
+      int nrfiles,
+      String name) {
     long skip = 0;
     int perOffset = 1;
     if (rwv.modifier() != null) {
@@ -457,6 +478,55 @@ final class JobSpecResolver {
               + "note: random_sequence_stride has no effect without"
               + " random_distribution=sequence (fio ignores it too)");
     }
+    long ioSize = bytes(eff, "io_size", value(eff, "io_size", null), kbBase, 0);
+    int openFiles = value(eff, "openfiles", 0);
+    // fio's init.c: openfiles 0 or above nrfiles is nrfiles
+    openFiles = openFiles == 0 || openFiles > nrfiles ? nrfiles : openFiles;
+    FioOptions.FileServiceValue service =
+        value(
+            eff,
+            "file_service_type",
+            new FioOptions.FileServiceValue(IoPattern.FileService.ROUNDROBIN, 1));
+    if (nrfiles > 1 && ioSize == 0 && size < region * nrfiles) {
+      ioSize = size; // the files hold more than size=: fio stops after size bytes over them
+    }
+    if (nrfiles == 1) {
+      for (String k : List.of("openfiles", "file_service_type")) {
+        if (eff.containsKey(k) && noted.add(k + "/1")) {
+          notes.add(
+              location(eff.get(k).line())
+                  + "note: "
+                  + k
+                  + " has no effect with one file (nrfiles=1)");
+        }
+      }
+    }
+    String zoneMode = zoneMode(eff);
+    IoPattern.Stride stride = null;
+    if (zoneMode.equals("strided")) {
+      stride = stride(eff, kbBase, openFiles, name);
+    } else {
+      for (String k : List.of("zonerange", "zoneskip")) {
+        Setting z = eff.get(k);
+        if (z == null) {
+          continue;
+        }
+        if (zoneMode.equals("zbd")
+            && k.equals("zoneskip")
+            && bytes(eff, k, z.value() instanceof SizeValue v ? v : null, kbBase, 0) > 0) {
+          throw error(z.line(), "zoneskip with zonemode=zbd (skipping zones) is not modelled");
+        }
+        if (noted.add(k + "/" + zoneMode)) {
+          notes.add(
+              location(z.line())
+                  + "note: "
+                  + k
+                  + " has no effect with zonemode="
+                  + zoneMode
+                  + " (only zonemode=strided uses it, as in fio)");
+        }
+      }
+    }
     return new IoPattern(
         readSizes.isFixed() ? null : readSizes,
         writeSizes.isFixed() ? null : writeSizes,
@@ -464,11 +534,56 @@ final class JobSpecResolver {
         skip,
         perOffset,
         alignBytes,
-        bytes(eff, "io_size", value(eff, "io_size", null), kbBase, 0),
+        ioSize,
         value(eff, "number_ios", 0L),
         !"0".equals(value(eff, "verify", "0")) && value(eff, "do_verify", Boolean.TRUE),
-        "zbd".equals(value(eff, "zonemode", "none")) ? zoneBytes(eff, kbBase) : 0,
-        value(eff, "max_open_zones", 0));
+        zoneMode.equals("zbd") ? zoneBytes(eff, kbBase) : 0,
+        value(eff, "max_open_zones", 0),
+        nrfiles,
+        nrfiles > 1 ? region : 0,
+        service.kind(),
+        service.perFile(),
+        openFiles,
+        stride);
+  }
+
+  /**
+   * fio's zonemode; not written, a zonesize= makes it strided (init.c, ZONE_MODE_NOT_SPECIFIED).
+   */
+  private static String zoneMode(Map<String, Setting> eff) {
+    String m = value(eff, "zonemode", null);
+    if (m != null) {
+      return m;
+    }
+    return eff.containsKey("zonesize") ? "strided" : "none";
+  }
+
+  /** zonemode=strided: zonesize (required, as fio), zonerange (default zonesize), zoneskip. */
+  private IoPattern.Stride stride(
+      Map<String, Setting> eff, int kbBase, int openFiles, String name) {
+    Setting zs = eff.get("zonesize");
+    Setting zm = eff.get("zonemode");
+    if (zs == null) {
+      throw error(
+          zm.line(), "zonemode=strided needs zonesize= (fio: \"--zonesize must be specified\")");
+    }
+    if (openFiles > 1) {
+      // init.c: "Strided zone mode only really works with 1 file", and fio turns it off
+      if (noted.add("strided/openfiles")) {
+        notes.add(
+            location(zm != null ? zm.line() : zs.line())
+                + "note: job \""
+                + name
+                + "\": zonemode=strided has no effect with more than one open file (fio turns it"
+                + " off)");
+      }
+      return null;
+    }
+    long size = zoneBytes(eff, kbBase);
+    SizeValue r = value(eff, "zonerange", null);
+    long range = r == null ? size : bytes(eff, "zonerange", r, kbBase, size);
+    long skip = bytes(eff, "zoneskip", value(eff, "zoneskip", null), kbBase, 0);
+    return new IoPattern.Stride(size, range, skip);
   }
 
   /**

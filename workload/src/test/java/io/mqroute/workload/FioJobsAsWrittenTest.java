@@ -3,6 +3,7 @@ package io.mqroute.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.OffsetDistribution;
 import java.util.List;
@@ -117,7 +118,19 @@ class FioJobsAsWrittenTest {
     assertThat(zoned.offset()).isEqualTo(2 * (64L << 20));
     assertThat(job("[j]\nzonemode=zbd\n").pattern().zoneBytes()).isEqualTo(256L << 20);
     assertThatThrownBy(() -> job("[j]\nzonemode=strided\n"))
-        .hasMessageContaining("zonemode=strided is not supported");
+        .hasMessage(
+            "t.fio:2: zonemode=strided needs zonesize= (fio: \"--zonesize must be specified\")");
+    IoPattern.Stride st =
+        job("[j]\nzonemode=strided\nzonesize=256m\nzoneskip=2g\n").pattern().stride();
+    assertThat(st).isEqualTo(new IoPattern.Stride(256L << 20, 256L << 20, 2L << 30));
+    // fio's init.c: zonesize without zonemode is strided, zonerange defaults to zonesize
+    assertThat(job("[j]\nzonesize=1m\nzonerange=4m\n").pattern().stride())
+        .isEqualTo(new IoPattern.Stride(1L << 20, 4L << 20, 0));
+    assertThat(job("[j]\nzonesize=1m\nnrfiles=2\n").pattern().stride()).isNull(); // fio: off
+    assertThatThrownBy(() -> job("[j]\nzonemode=zbd\nzoneskip=1z\n"))
+        .hasMessageContaining("zoneskip with zonemode=zbd (skipping zones) is not modelled");
+    assertThat(file("[j]\nzonerange=1m\n").warnings())
+        .anyMatch(w -> w.contains("zonerange has no effect with zonemode=none"));
   }
 
   @Test
@@ -200,6 +213,25 @@ class FioJobsAsWrittenTest {
         .hasMessageContaining("bad value \"sequence:1,-1\" for random_distribution");
     assertThat(file("[j]\nsize=1m\nrandom_sequence_stride=1\n").warnings())
         .anyMatch(w -> w.contains("random_sequence_stride has no effect without"));
+  }
+
+  @Test
+  void sizeIsSharedByTheFilesUnlessFilesizeSaysOtherwise() {
+    JobSpec four = job("[j]\nsize=64k\nnrfiles=4\nopenfiles=2\nfile_service_type=random:8\n");
+    assertThat(four.pattern().files()).isEqualTo(4);
+    assertThat(four.pattern().fileBytes()).isEqualTo(16384);
+    assertThat(four.pattern().openFiles()).isEqualTo(2);
+    assertThat(four.pattern().fileService()).isEqualTo(IoPattern.FileService.RANDOM);
+    assertThat(four.pattern().fileServiceNr()).isEqualTo(8);
+    assertThat(four.ioRegionBytes()).isEqualTo(65536);
+    JobSpec big = job("[j]\nsize=64k\nfilesize=1m\nnrfiles=4\n");
+    assertThat(big.ioRegionBytes()).isEqualTo(4L << 20);
+    assertThat(big.pattern().ioLimitBytes()).isEqualTo(65536); // size= is the total
+    assertThat(big.pattern().openFiles()).isEqualTo(4);
+    assertThatThrownBy(() -> job("[j]\nsize=8k\nnrfiles=4\n"))
+        .hasMessageContaining("each of the 4 files of job \"j\" has 2048 bytes, less than a block");
+    assertThatThrownBy(() -> job("[j]\nfile_service_type=zipf:1.2\n"))
+        .hasMessageContaining("file_service_type=zipf:1.2 is not supported: a skewed choice");
   }
 
   @Test

@@ -26,6 +26,15 @@ import java.util.Objects;
  *     only the reads are modelled)
  * @param zoneBytes {@code zonemode=zbd}: the zone size ({@link Zones}), 0 for no zones
  * @param maxOpenZones {@code max_open_zones} (0: every zone)
+ * @param files {@code nrfiles}: the clone's region holds this many files of {@code fileBytes} each,
+ *     back to back
+ * @param fileBytes the I/O region of one file when {@code files > 1}, else 0
+ * @param fileService {@code file_service_type}: which file the next I/O goes to
+ * @param fileServiceNr the I/Os to a file before fio picks the next ({@code roundrobin:N}, {@code
+ *     random:N}; default 1)
+ * @param openFiles {@code openfiles}: at most this many files are open; the next opens when one is
+ *     done (1 to {@code files})
+ * @param stride {@code zonemode=strided} ({@link Stride}), null without it
  */
 public record IoPattern(
     BlockSizes readSizes,
@@ -38,13 +47,77 @@ public record IoPattern(
     long maxIos,
     boolean verify,
     long zoneBytes,
-    int maxOpenZones) {
+    int maxOpenZones,
+    int files,
+    long fileBytes,
+    FileService fileService,
+    int fileServiceNr,
+    int openFiles,
+    Stride stride) {
+
+  /** fio's {@code file_service_type} kinds the model runs (the uniform ones). */
+  public enum FileService {
+    /** Round robin over the files, {@code fileServiceNr} I/Os each (fio's default). */
+    ROUNDROBIN,
+    /** One file until its bytes are done, then the next. */
+    SEQUENTIAL,
+    /** A file drawn uniformly every {@code fileServiceNr} I/Os. */
+    RANDOM
+  }
+
+  /**
+   * fio's {@code zonemode=strided} (io_u.c {@code setup_strided_zone_mode}): I/O stays in a zone of
+   * {@code rangeBytes} ({@code zonerange}) until {@code sizeBytes} ({@code zonesize}) have been
+   * transferred there, then moves {@code rangeBytes + skipBytes} ({@code zoneskip}) on, wrapping to
+   * the region's start past its end.
+   */
+  public record Stride(long sizeBytes, long rangeBytes, long skipBytes) {
+    public Stride {
+      if (sizeBytes <= 0 || rangeBytes <= 0 || skipBytes < 0) {
+        throw new IllegalArgumentException("zonesize and zonerange must be > 0, zoneskip >= 0");
+      }
+    }
+  }
 
   public static final IoPattern SIMPLE =
       new IoPattern(null, null, OffsetDistribution.UNIFORM, 0, 1, 0, 0, 0, false, 0, 0);
 
+  /** One file, no strided zones. */
+  public IoPattern(
+      BlockSizes readSizes,
+      BlockSizes writeSizes,
+      OffsetDistribution distribution,
+      long sequentialSkip,
+      int iosPerRandomOffset,
+      long align,
+      long ioLimitBytes,
+      long maxIos,
+      boolean verify,
+      long zoneBytes,
+      int maxOpenZones) {
+    this(
+        readSizes,
+        writeSizes,
+        distribution,
+        sequentialSkip,
+        iosPerRandomOffset,
+        align,
+        ioLimitBytes,
+        maxIos,
+        verify,
+        zoneBytes,
+        maxOpenZones,
+        1,
+        0,
+        FileService.ROUNDROBIN,
+        1,
+        1,
+        null);
+  }
+
   public IoPattern {
     Objects.requireNonNull(distribution, "distribution");
+    Objects.requireNonNull(fileService, "fileService");
     if (zoneBytes < 0
         || maxOpenZones < 0
         || iosPerRandomOffset < 1
@@ -53,6 +126,14 @@ public record IoPattern(
         || maxIos < 0) {
       throw new IllegalArgumentException(
           "align, io_size and number_ios must be >= 0, ios per random offset >= 1");
+    }
+    if (files < 1
+        || fileServiceNr < 1
+        || openFiles < 1
+        || openFiles > files
+        || (files > 1) != (fileBytes > 0)) {
+      throw new IllegalArgumentException(
+          "files and file_service_type's count must be >= 1, file bytes > 0 with files > 1");
     }
   }
 }

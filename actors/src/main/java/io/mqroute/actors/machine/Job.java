@@ -59,10 +59,10 @@ public final class Job extends AbstractBehavior<Command> {
    */
   private final WakeTargets wakeTargets;
 
-  /** Per in-flight slot: seq + 1 of the request holding it, 0 when free. */
-  private final OffsetGenerator readOffsets;
+  /** The offsets of reads and of writes, over the clone's files. */
+  private final JobFiles readOffsets;
 
-  private final OffsetGenerator writeOffsets;
+  private final JobFiles writeOffsets;
   private final BlockSizes readSizes;
 
   /**
@@ -595,8 +595,10 @@ public final class Job extends AbstractBehavior<Command> {
       offset = data.nextVerifyOffset(); // what was acknowledged, as fio's io_piece log has it
     } else if (zones != null && !verifying && (!read || plan.random())) {
       offset = read ? zones.read(bs, sizeRandom) : zones.write(bs, sizeRandom, !plan.random());
+    } else if (verifying) {
+      offset = verifyOffsets.next(bs);
     } else {
-      offset = (verifying ? verifyOffsets : read ? readOffsets : writeOffsets).next(bs);
+      offset = (read ? readOffsets : writeOffsets).next(bs);
     }
     if (offset < 0) { // fio's get_next_offset failed: the job issues no more
       stopping = true;
@@ -720,13 +722,16 @@ public final class Job extends AbstractBehavior<Command> {
     return this;
   }
 
-  private static OffsetGenerator offsets(JobPlan plan, BlockSizes sizes, RandomSource rnd) {
-    return OffsetGenerator.of(
+  private static JobFiles offsets(JobPlan plan, BlockSizes sizes, RandomSource rnd) {
+    RandomGenerator r = rnd::nextLong;
+    return JobFiles.of(
         plan.offset(),
         plan.sizeBytes(),
         sizes,
         plan.pattern(),
-        plan.random() ? rnd::nextLong : null);
+        plan.random() ? r : null,
+        r,
+        plan.timeBased() || plan.loops() > 1);
   }
 
   private void accumulate(long now) {

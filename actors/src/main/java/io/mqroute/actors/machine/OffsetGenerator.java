@@ -28,6 +28,21 @@ public final class OffsetGenerator {
   private long position;
   private long sinceDraw;
 
+  /**
+   * zonemode=strided, null without: the I/O stays in the zone at {@code zoneStart} ({@code span}
+   * bytes, where offsets are drawn or walked) until {@code zoneDone} reaches the stride's size.
+   */
+  private final IoPattern.Stride stride;
+
+  /** The bytes offsets are drawn from or walked over: the region, or one strided zone. */
+  private final long span;
+
+  /** Past the region's end a job that goes on (time_based, loops) starts again at zone 0. */
+  private final boolean wrap;
+
+  private long zoneStart;
+  private long zoneDone;
+
   private OffsetGenerator(
       long start,
       long regionBytes,
@@ -37,6 +52,36 @@ public final class OffsetGenerator {
       int iosPerOffset,
       OffsetDistribution distribution,
       RandomGenerator random) {
+    this(
+        start,
+        regionBytes,
+        blockSize,
+        maxLength,
+        skip,
+        iosPerOffset,
+        distribution,
+        random,
+        null,
+        false);
+  }
+
+  private OffsetGenerator(
+      long start,
+      long regionBytes,
+      long blockSize,
+      long maxLength,
+      long skip,
+      int iosPerOffset,
+      OffsetDistribution distribution,
+      RandomGenerator random,
+      IoPattern.Stride stride,
+      boolean wrap) {
+    this.stride = stride;
+    this.span = stride == null ? regionBytes : Math.min(regionBytes, stride.rangeBytes());
+    this.wrap = wrap;
+    if (stride != null && span < Math.max(blockSize, maxLength)) {
+      throw new IllegalArgumentException("zonerange must hold at least one block");
+    }
     if (start < 0
         || blockSize <= 0
         || maxLength <= 0
@@ -54,7 +99,7 @@ public final class OffsetGenerator {
     this.region = regionBytes;
     this.blockSize = blockSize;
     // a random I/O of the largest size must still fit: the last usable block leaves room for it
-    this.blocks = (regionBytes - maxLength) / blockSize + 1;
+    this.blocks = (span - maxLength) / blockSize + 1;
     this.skip = skip;
     this.iosPerOffset = iosPerOffset;
     this.sampler =
@@ -92,6 +137,21 @@ public final class OffsetGenerator {
    */
   public static OffsetGenerator of(
       long start, long regionBytes, BlockSizes sizes, IoPattern pattern, RandomGenerator random) {
+    return of(start, regionBytes, sizes, pattern, random, false);
+  }
+
+  /**
+   * @param wrap with zonemode=strided: an I/O that would run past the region's end starts again at
+   *     the first zone (a job that goes on, time_based or loops); false: the offsets run out there
+   *     ({@link #next(long)} returns -1), as fio's get_next_offset fails past the file's end
+   */
+  public static OffsetGenerator of(
+      long start,
+      long regionBytes,
+      BlockSizes sizes,
+      IoPattern pattern,
+      RandomGenerator random,
+      boolean wrap) {
     long align = pattern.align() > 0 ? pattern.align() : sizes.min();
     return new OffsetGenerator(
         start,
@@ -101,7 +161,9 @@ public final class OffsetGenerator {
         random == null ? pattern.sequentialSkip() : 0,
         pattern.iosPerRandomOffset(),
         pattern.distribution(),
-        random);
+        random,
+        pattern.stride(),
+        wrap);
   }
 
   /** The next offset in bytes, for an I/O of one block. */
@@ -114,8 +176,40 @@ public final class OffsetGenerator {
    * block left ({@code random_distribution=sequence} past the region).
    */
   public long next(long length) {
+    if (stride == null) {
+      return inSpan(length);
+    }
+    // setup_strided_zone_mode: zonesize bytes done here, move on by zonerange + zoneskip
+    if (zoneDone >= stride.sizeBytes()) {
+      zoneDone = 0;
+      zoneStart += stride.rangeBytes() + stride.skipBytes();
+      if (zoneStart >= region) {
+        zoneStart = 0;
+      }
+      position = 0;
+      sinceDraw = 0;
+    }
+    long offset = inSpan(length);
+    if (offset < 0) {
+      return offset;
+    }
+    if (zoneStart + (offset - start) + length > region) {
+      if (!wrap) {
+        return -1;
+      }
+      zoneStart = 0;
+      position = 0;
+      sinceDraw = 0;
+      offset = inSpan(length);
+    }
+    zoneDone += length;
+    return zoneStart + offset;
+  }
+
+  /** The next offset inside {@code span} bytes from {@code start} (one strided zone, or all). */
+  private long inSpan(long length) {
     if (sampler != null) {
-      if (sinceDraw == 0 || position + length > region) {
+      if (sinceDraw == 0 || position + length > span) {
         long b = sampler.next();
         if (b < 0) {
           return -1;
@@ -128,10 +222,10 @@ public final class OffsetGenerator {
       position += length;
       return offset;
     }
-    if (position + length > region) {
+    if (position + length > span) {
       position = 0;
     } else if (position < 0) { // stepping backwards past the start: on from the last block
-      position = (region - length) / blockSize * blockSize;
+      position = (span - length) / blockSize * blockSize;
     }
     long offset = start + position;
     position += length + skip;

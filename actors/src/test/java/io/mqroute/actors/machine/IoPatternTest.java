@@ -115,6 +115,162 @@ class IoPatternTest {
     assertThat(got).containsExactly(2, 0, 1, 5, 3, 4, -1);
   }
 
+  private static IoPattern files(int n, long fileBytes, IoPattern.FileService s, int nr, int open) {
+    return new IoPattern(
+        null,
+        null,
+        OffsetDistribution.UNIFORM,
+        0,
+        1,
+        0,
+        0,
+        0,
+        false,
+        0,
+        0,
+        n,
+        fileBytes,
+        s,
+        nr,
+        open,
+        null);
+  }
+
+  private static long[] walk(JobFiles f, int n) {
+    long[] got = new long[n];
+    for (int i = 0; i < n; i++) {
+      got[i] = f.next(4096) / 4096;
+    }
+    return got;
+  }
+
+  @Test
+  void filesAreServedRoundRobinInTurnOrOneAfterAnother() {
+    // three files of two blocks each, back to back: blocks 0-1, 2-3, 4-5
+    JobFiles rr =
+        JobFiles.of(
+            0,
+            6 * 4096,
+            BlockSizes.fixed(4096),
+            files(3, 8192, IoPattern.FileService.ROUNDROBIN, 1, 3),
+            null,
+            new SplittableRandom(1),
+            true);
+    assertThat(walk(rr, 8)).containsExactly(0, 2, 4, 1, 3, 5, 0, 2);
+    JobFiles rr2 =
+        JobFiles.of(
+            0,
+            6 * 4096,
+            BlockSizes.fixed(4096),
+            files(3, 8192, IoPattern.FileService.ROUNDROBIN, 2, 3),
+            null,
+            new SplittableRandom(1),
+            true);
+    assertThat(walk(rr2, 6)).containsExactly(0, 1, 2, 3, 4, 5);
+    JobFiles seq =
+        JobFiles.of(
+            0,
+            6 * 4096,
+            BlockSizes.fixed(4096),
+            files(3, 8192, IoPattern.FileService.SEQUENTIAL, 1, 3),
+            null,
+            new SplittableRandom(1),
+            true);
+    assertThat(walk(seq, 7)).containsExactly(0, 1, 2, 3, 4, 5, 0);
+    // openfiles=2: the third file opens when the first is done
+    JobFiles two =
+        JobFiles.of(
+            0,
+            6 * 4096,
+            BlockSizes.fixed(4096),
+            files(3, 8192, IoPattern.FileService.ROUNDROBIN, 1, 2),
+            null,
+            new SplittableRandom(1),
+            true);
+    assertThat(walk(two, 7)).containsExactly(0, 2, 1, 3, 4, 5, 0);
+  }
+
+  @Test
+  void randomFileServiceDrawsAmongTheOpenFiles() {
+    JobFiles r =
+        JobFiles.of(
+            0,
+            4L * 4096 * 1000,
+            BlockSizes.fixed(4096),
+            files(4, 4096L * 1000, IoPattern.FileService.RANDOM, 1, 4),
+            new SplittableRandom(2),
+            new SplittableRandom(3),
+            true);
+    int[] perFile = new int[4];
+    for (int i = 0; i < 2000; i++) {
+      perFile[(int) (r.next(4096) / (4096L * 1000))]++;
+    }
+    assertThat(java.util.Arrays.stream(perFile).allMatch(c -> c > 400 && c < 600))
+        .as(java.util.Arrays.toString(perFile))
+        .isTrue();
+  }
+
+  @Test
+  void stridedZonesMoveOnByRangeAndSkipAndWrap() {
+    IoPattern p =
+        new IoPattern(
+            null,
+            null,
+            OffsetDistribution.UNIFORM,
+            0,
+            1,
+            0,
+            0,
+            0,
+            false,
+            0,
+            0,
+            1,
+            0,
+            IoPattern.FileService.ROUNDROBIN,
+            1,
+            1,
+            new IoPattern.Stride(8192, 8192, 16384));
+    // region of 10 blocks: zones at blocks 0, 6; the next (12) is past the end: wrap to 0
+    OffsetGenerator g = OffsetGenerator.of(0, 10 * 4096, BlockSizes.fixed(4096), p, null, true);
+    long[] got = new long[7];
+    for (int i = 0; i < got.length; i++) {
+      got[i] = g.next(4096) / 4096;
+    }
+    assertThat(got).containsExactly(0, 1, 6, 7, 0, 1, 6);
+    // a zone that reaches past the region ends the offsets when the job does not go on
+    OffsetGenerator end = OffsetGenerator.of(0, 7 * 4096, BlockSizes.fixed(4096), p, null, false);
+    assertThat(end.next(4096)).isZero();
+    assertThat(end.next(4096)).isEqualTo(4096);
+    assertThat(end.next(4096)).isEqualTo(6 * 4096);
+    assertThat(end.next(4096)).isEqualTo(-1);
+    // zonesize above zonerange: the walk stays in the zone, going round it
+    IoPattern wide =
+        new IoPattern(
+            null,
+            null,
+            OffsetDistribution.UNIFORM,
+            0,
+            1,
+            0,
+            0,
+            0,
+            false,
+            0,
+            0,
+            1,
+            0,
+            IoPattern.FileService.ROUNDROBIN,
+            1,
+            1,
+            new IoPattern.Stride(3 * 4096, 8192, 0));
+    OffsetGenerator w = OffsetGenerator.of(0, 10 * 4096, BlockSizes.fixed(4096), wide, null, true);
+    for (int i = 0; i < got.length; i++) {
+      got[i] = w.next(4096) / 4096;
+    }
+    assertThat(got).containsExactly(0, 1, 0, 2, 3, 2, 4);
+  }
+
   @Test
   void zonedGivesEachZoneItsShare() {
     OffsetDistribution d =
