@@ -159,6 +159,9 @@ final class LoadCommand implements Callable<Integer> {
     if (j.control().flows()) {
       return "flow";
     }
+    if (j.pattern().verifyBacklog() > 0) {
+      return "verify_backlog (the load client checks its data after the writes)";
+    }
     return null;
   }
 

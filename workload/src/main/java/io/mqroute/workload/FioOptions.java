@@ -203,6 +203,14 @@ final class FioOptions {
         },
         "one of fio's verify methods, like md5 or crc32c");
     value("do_verify", FioValues::bool, "0 or 1");
+    value(
+        "verify_backlog",
+        raw -> (int) Math.min(Integer.MAX_VALUE, FioValues.longInteger(raw, 0)),
+        "a number of blocks >= 0");
+    value(
+        "verify_backlog_batch",
+        raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE),
+        "a number of blocks >= 0");
     flag("new_group");
     value("wait_for", raw -> nonEmpty(raw, "a job name"), "a job name");
     flag("exitall");
@@ -452,8 +460,6 @@ final class FioOptions {
     }
     for (String o :
         List.of(
-            "verify_backlog",
-            "verify_backlog_batch",
             "verify_state_save",
             "verify_state_load",
             "verify_only",

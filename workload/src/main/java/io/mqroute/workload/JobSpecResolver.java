@@ -479,6 +479,17 @@ final class JobSpecResolver {
               + " random_distribution=sequence (fio ignores it too)");
     }
     long ioSize = bytes(eff, "io_size", value(eff, "io_size", null), kbBase, 0);
+    boolean verifies =
+        !"0".equals(value(eff, "verify", "0")) && value(eff, "do_verify", Boolean.TRUE);
+    for (String k : List.of("verify_backlog", "verify_backlog_batch")) {
+      if (!verifies && eff.containsKey(k) && noted.add(k + "/off")) {
+        notes.add(
+            location(eff.get(k).line())
+                + "note: "
+                + k
+                + " has no effect without verify= and do_verify=1 (fio logs no writes then)");
+      }
+    }
     int openFiles = value(eff, "openfiles", 0);
     // fio's init.c: openfiles 0 or above nrfiles is nrfiles
     openFiles = openFiles == 0 || openFiles > nrfiles ? nrfiles : openFiles;
@@ -536,7 +547,7 @@ final class JobSpecResolver {
         alignBytes,
         ioSize,
         value(eff, "number_ios", 0L),
-        !"0".equals(value(eff, "verify", "0")) && value(eff, "do_verify", Boolean.TRUE),
+        verifies,
         zoneMode.equals("zbd") ? zoneBytes(eff, kbBase) : 0,
         value(eff, "max_open_zones", 0),
         nrfiles,
@@ -544,7 +555,9 @@ final class JobSpecResolver {
         service.kind(),
         service.perFile(),
         openFiles,
-        stride);
+        stride,
+        verifies ? value(eff, "verify_backlog", 0) : 0,
+        value(eff, "verify_backlog_batch", 0));
   }
 
   /**

@@ -110,8 +110,12 @@ class FioJobsAsWrittenTest {
                 + " one fails; the model's jobs count errors and run on");
     assertThat(job("[j]\nrw=write\nverify=md5\n").pattern().verify()).isTrue();
     assertThat(job("[j]\nrw=write\nverify=md5\ndo_verify=0\n").pattern().verify()).isFalse();
-    assertThatThrownBy(() -> job("[j]\nverify=md5\nverify_backlog=16\n"))
-        .hasMessageContaining("\"verify_backlog\" is not supported: changes when or what");
+    assertThat(job("[j]\nrw=write\nverify=md5\nverify_backlog=16\n").pattern().verifyBacklog())
+        .isEqualTo(16);
+    assertThat(file("[j]\nrw=write\nverify_backlog=16\n").warnings())
+        .anyMatch(w -> w.contains("verify_backlog has no effect without verify="));
+    assertThatThrownBy(() -> job("[j]\nverify=md5\nverify_only=1\n"))
+        .hasMessageContaining("\"verify_only\" is not supported: changes when or what");
     JobSpec zoned = job("[j]\nrw=randwrite\nzonemode=zbd\nzonesize=64m\nsize=8z\noffset=2z\n");
     assertThat(zoned.pattern().zoneBytes()).isEqualTo(64L << 20);
     assertThat(zoned.size()).isEqualTo(8 * (64L << 20));

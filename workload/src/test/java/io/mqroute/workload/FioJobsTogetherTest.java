@@ -10,6 +10,7 @@ import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MachineSpec;
 import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.config.StrictConfig;
+import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
 import java.nio.file.Path;
 import java.util.List;
@@ -108,6 +109,28 @@ class FioJobsTogetherTest {
     assertThat(run(String.format(job, 1, 0)).get(0).totalIos()).isEqualTo(6);
     assertThat(run(String.format(job, 1, 1)).get(0).totalIos()).isEqualTo(3);
     assertThat(run(String.format(job, 8, 1)).get(0).totalIos()).isEqualTo(3);
+  }
+
+  @Test
+  void verifyBacklogReadsBackWhileATimeBasedJobWrites() {
+    String job =
+        "[j]\nioengine=libaio\niodepth=4\nrw=randwrite\nsize=1g\nruntime=10ms\ntime_based\n"
+            + "verify=crc32c\n";
+    JobStats plain = run(job).get(0);
+    assertThat(plain.direction(Direction.READ).totalIos())
+        .isZero(); // a time-based job has no verify phase
+    JobStats backlog = run(job + "verify_backlog=1\n").get(0);
+    long reads = backlog.direction(Direction.READ).totalIos();
+    long writes = backlog.direction(Direction.WRITE).totalIos();
+    assertThat(reads).isPositive();
+    assertThat((double) reads / writes).isBetween(0.9, 1.0);
+    // size-based: every write is read back once, with or without a backlog
+    String sized = "[j]\nrw=write\nsize=64k\nverify=md5\n";
+    assertThat(run(sized).get(0).direction(Direction.READ).totalIos()).isEqualTo(16);
+    assertThat(run(sized + "verify_backlog=3\n").get(0).direction(Direction.READ).totalIos())
+        .isEqualTo(16);
+    assertThat(run(sized + "verify_backlog=3\n").get(0).direction(Direction.WRITE).totalIos())
+        .isEqualTo(16);
   }
 
   @Test

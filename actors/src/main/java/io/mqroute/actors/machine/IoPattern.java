@@ -35,6 +35,10 @@ import java.util.Objects;
  * @param openFiles {@code openfiles}: at most this many files are open; the next opens when one is
  *     done (1 to {@code files})
  * @param stride {@code zonemode=strided} ({@link Stride}), null without it
+ * @param verifyBacklog {@code verify_backlog}: with {@code verify}, read back the oldest writes
+ *     every this many ({@link VerifyBacklog}); 0 for none
+ * @param verifyBacklogBatch {@code verify_backlog_batch}: writes read back each time, 0 for {@code
+ *     verifyBacklog}
  */
 public record IoPattern(
     BlockSizes readSizes,
@@ -53,7 +57,9 @@ public record IoPattern(
     FileService fileService,
     int fileServiceNr,
     int openFiles,
-    Stride stride) {
+    Stride stride,
+    int verifyBacklog,
+    int verifyBacklogBatch) {
 
   /** fio's {@code file_service_type} kinds the model runs (the uniform ones). */
   public enum FileService {
@@ -112,7 +118,9 @@ public record IoPattern(
         FileService.ROUNDROBIN,
         1,
         1,
-        null);
+        null,
+        0,
+        0);
   }
 
   public IoPattern {
@@ -123,7 +131,9 @@ public record IoPattern(
         || iosPerRandomOffset < 1
         || align < 0
         || ioLimitBytes < 0
-        || maxIos < 0) {
+        || maxIos < 0
+        || verifyBacklog < 0
+        || verifyBacklogBatch < 0) {
       throw new IllegalArgumentException(
           "align, io_size and number_ios must be >= 0, ios per random offset >= 1");
     }

@@ -121,6 +121,12 @@ public final class Job extends AbstractBehavior<Command> {
 
   private boolean stopping;
 
+  /** verify_backlog: the writes waiting to be read back, null without it. */
+  private final VerifyBacklog backlog;
+
+  /** verify_backlog: per in-flight slot, the history entry of its write. */
+  private final long[][] slotWrite;
+
   /** verify=: the writes are done, the read-back starts once they have completed. */
   private boolean verifyDue;
 
@@ -301,6 +307,11 @@ public final class Job extends AbstractBehavior<Command> {
     this.freeCount = plan.inFlight();
     this.cpu = plan.startCpu();
     this.rated = plan.rated();
+    this.backlog =
+        plan.pattern().verify() && plan.pattern().verifyBacklog() > 0
+            ? new VerifyBacklog(plan.pattern().verifyBacklog(), plan.pattern().verifyBacklogBatch())
+            : null;
+    this.slotWrite = backlog != null ? new long[plan.inFlight()][] : null;
   }
 
   @Override
@@ -389,6 +400,24 @@ public final class Job extends AbstractBehavior<Command> {
         return;
       }
       flowIssued += flow != null ? 1 : 0;
+      if (backlog != null) {
+        // check_get_verify comes before the regular I/O and is not rate-limited
+        long[] v = verifying ? backlog.drain() : backlog.next();
+        if (v != null) {
+          send(true, (int) v[1], v[0], true);
+          if (verifying && backlog.isEmpty()) {
+            stopping = true; // every logged write has been read back
+          }
+          if (thinkDue()) {
+            think();
+          }
+          continue;
+        }
+        if (verifying) {
+          stopping = true;
+          break;
+        }
+      }
       boolean read =
           verifying
               || plan.readFraction() >= 1.0
@@ -605,6 +634,14 @@ public final class Job extends AbstractBehavior<Command> {
       verifyDue = plan.pattern().verify() && bytesWritten > 0;
       return;
     }
+    send(read, bs, offset, false);
+  }
+
+  /**
+   * Sends one I/O; {@code readBack}: a verify_backlog read of a logged write, which is not part of
+   * the job's size= (fio stops on the bytes the job itself writes).
+   */
+  private void send(boolean read, int bs, long offset, boolean readBack) {
     if (!read) {
       bytesWritten += bs;
     }
@@ -620,7 +657,12 @@ public final class Job extends AbstractBehavior<Command> {
     slotRead[slot] = read;
     slotBytes[slot] = bs;
     long id = plan.requestId(s, slot);
-    bytesIssued += bs;
+    if (!readBack) {
+      bytesIssued += bs;
+    }
+    if (backlog != null) {
+      slotWrite[slot] = read ? null : backlog.logWrite(offset, bs);
+    }
     stats.markDepth(plan.inFlight() - freeCount);
     Request r =
         new Request(
@@ -643,7 +685,9 @@ public final class Job extends AbstractBehavior<Command> {
         .tell(
             new CoreProtocol.Exec<>(
                 costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
-    if (verifying) {
+    if (readBack) {
+      // the backlog's own reads end nothing
+    } else if (verifying) {
       if (data != null ? !data.hasMoreVerify() : bytesIssued >= bytesWritten) {
         stopping = true; // everything written has been read back
       }
@@ -695,6 +739,13 @@ public final class Job extends AbstractBehavior<Command> {
         plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
     long clat = plan.foreground() ? lat : lat - slat;
     boolean read = slotRead[slot];
+    if (backlog != null) {
+      backlog.lastCompleted(read);
+      if (slotWrite[slot] != null) {
+        backlog.completed(slotWrite[slot]);
+        slotWrite[slot] = null;
+      }
+    }
     stats.recordAt(
         read ? Direction.READ : Direction.WRITE,
         slotBytes[slot],
@@ -786,6 +837,9 @@ public final class Job extends AbstractBehavior<Command> {
   }
 
   private void finishIfDone() {
+    if (verifyDue && backlog != null && backlog.isEmpty()) {
+      verifyDue = false; // the backlog has read back every write already
+    }
     if (verifyDue && stopping && freeCount == plan.inFlight() && !reported && !windowClosed) {
       // fio's do_verify: after the writes have completed, read back what was written
       verifyDue = false;

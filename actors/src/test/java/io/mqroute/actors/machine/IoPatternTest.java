@@ -133,7 +133,9 @@ class IoPatternTest {
         s,
         nr,
         open,
-        null);
+        null,
+        0,
+        0);
   }
 
   private static long[] walk(JobFiles f, int n) {
@@ -230,7 +232,9 @@ class IoPatternTest {
             IoPattern.FileService.ROUNDROBIN,
             1,
             1,
-            new IoPattern.Stride(8192, 8192, 16384));
+            new IoPattern.Stride(8192, 8192, 16384),
+            0,
+            0);
     // region of 10 blocks: zones at blocks 0, 6; the next (12) is past the end: wrap to 0
     OffsetGenerator g = OffsetGenerator.of(0, 10 * 4096, BlockSizes.fixed(4096), p, null, true);
     long[] got = new long[7];
@@ -263,7 +267,9 @@ class IoPatternTest {
             IoPattern.FileService.ROUNDROBIN,
             1,
             1,
-            new IoPattern.Stride(3 * 4096, 8192, 0));
+            new IoPattern.Stride(3 * 4096, 8192, 0),
+            0,
+            0);
     OffsetGenerator w = OffsetGenerator.of(0, 10 * 4096, BlockSizes.fixed(4096), wide, null, true);
     for (int i = 0; i < got.length; i++) {
       got[i] = w.next(4096) / 4096;
