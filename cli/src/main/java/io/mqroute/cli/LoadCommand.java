@@ -162,6 +162,9 @@ final class LoadCommand implements Callable<Integer> {
     if (j.pattern().verifyBacklog() > 0) {
       return "verify_backlog (the load client checks its data after the writes)";
     }
+    if (j.control().steadyState() != null) {
+      return "steadystate";
+    }
     return null;
   }
 

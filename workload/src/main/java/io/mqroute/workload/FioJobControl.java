@@ -1,6 +1,7 @@
 package io.mqroute.workload;
 
 import io.mqroute.actors.machine.JobControl;
+import io.mqroute.actors.machine.SteadyState;
 
 /**
  * A job's options that tie it to other jobs, as written: fio's {@code wait_for}, {@code exitall}
@@ -16,6 +17,8 @@ import io.mqroute.actors.machine.JobControl;
  * @param flowId {@code flow_id}
  * @param flowWeight {@code flow}, 0 for none
  * @param flowSleepNs {@code flow_sleep} in ns
+ * @param steadyState {@code steadystate} with its duration, ramp and interval; null without {@code
+ *     ss_dur}
  */
 public record FioJobControl(
     String waitFor,
@@ -25,7 +28,8 @@ public record FioJobControl(
     int fioGroup,
     int flowId,
     int flowWeight,
-    long flowSleepNs) {
+    long flowSleepNs,
+    SteadyState steadyState) {
 
   /** Whether flow control applies to the job. */
   public boolean flows() {

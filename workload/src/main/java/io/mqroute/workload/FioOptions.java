@@ -2,6 +2,7 @@ package io.mqroute.workload;
 
 import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
+import io.mqroute.actors.machine.SteadyState;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.workload.FioValues.BadValue;
 import io.mqroute.workload.FioValues.Parser;
@@ -52,6 +53,9 @@ final class FioOptions {
           "fill_fs", "fill_device",
           "nr_files", "nrfiles");
 
+  private static final String STEADY_HINT =
+      "iops, iops_slope, bw, bw_slope, lat or lat_slope with a limit, like iops:10% or"
+          + " bw_slope:1%";
   private static final String FILE_SERVICE_HINT =
       "roundrobin, sequential or random, with an optional :N (I/Os per file)";
   private static final String RW_NAMES =
@@ -212,6 +216,10 @@ final class FioOptions {
         raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE),
         "a number of blocks >= 0");
     flag("new_group");
+    value("steadystate", FioOptions::steadyState, STEADY_HINT);
+    value("steadystate_duration", FioValues::timeNs, FioValues.TIME_HINT);
+    value("steadystate_ramp_time", FioValues::timeNs, FioValues.TIME_HINT);
+    value("steadystate_check_interval", FioValues::timeNs, FioValues.TIME_HINT);
     value("wait_for", raw -> nonEmpty(raw, "a job name"), "a job name");
     flag("exitall");
     value(
@@ -406,15 +414,6 @@ final class FioOptions {
         "exitall_on_error",
         "ends the other jobs when one fails; the model's jobs count errors and run on");
     RECORDED.put("flow_watermark", "is deprecated: fio accepts it and does nothing with it");
-    for (String o :
-        List.of(
-            "steadystate",
-            "steadystate_duration",
-            "steadystate_ramp_time",
-            "steadystate_check_interval")) {
-      REFUSED.put(
-          o, "ends a job when its throughput settles; the model runs jobs for runtime= or size=");
-    }
     for (String o :
         List.of("latency_target", "latency_window", "latency_percentile", "latency_run")) {
       REFUSED.put(
@@ -679,6 +678,51 @@ final class FioOptions {
       }
     }
     return new RwValue(m, modifier);
+  }
+
+  /** {@code steadystate=}: what is judged and the limit (str_steadystate_cb). */
+  record SteadyValue(SteadyState.Metric metric, boolean slope, boolean percent, double limit) {}
+
+  private static SteadyValue steadyState(String raw) throws BadValue {
+    int colon = raw.indexOf(':');
+    if (colon < 0) {
+      throw new BadValue(STEADY_HINT + " (fio: a threshold must be given with the criterion)");
+    }
+    String name = raw.substring(0, colon).trim();
+    String limit = raw.substring(colon + 1).trim();
+    boolean slope = name.endsWith("_slope");
+    SteadyState.Metric metric =
+        switch (slope ? name.substring(0, name.length() - "_slope".length()) : name) {
+          case "iops" -> SteadyState.Metric.IOPS;
+          case "bw" -> SteadyState.Metric.BW;
+          case "lat" -> SteadyState.Metric.LAT;
+          default -> throw new BadValue(STEADY_HINT);
+        };
+    if (limit.endsWith("%")) {
+      return new SteadyValue(metric, slope, true, decimal(limit.substring(0, limit.length() - 1)));
+    }
+    return switch (metric) {
+      case IOPS -> new SteadyValue(metric, slope, false, decimal(limit));
+      case BW -> new SteadyValue(metric, slope, false, FioValues.size(limit).bytes(1024));
+      case LAT -> {
+        if (limit.chars().allMatch(Character::isDigit)) {
+          throw new BadValue("a latency limit with a unit, like lat:500us, or a percentage");
+        }
+        yield new SteadyValue(metric, slope, false, FioValues.timeNs(limit));
+      }
+    };
+  }
+
+  private static double decimal(String raw) throws BadValue {
+    try {
+      double v = Double.parseDouble(raw.trim());
+      if (!(v >= 0) || Double.isInfinite(v)) {
+        throw new BadValue(STEADY_HINT);
+      }
+      return v;
+    } catch (NumberFormatException e) {
+      throw new BadValue(STEADY_HINT);
+    }
   }
 
   /** {@code file_service_type=} with its {@code :N}: how the next file is chosen. */

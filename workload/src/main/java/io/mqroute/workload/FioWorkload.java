@@ -304,7 +304,9 @@ public final class FioWorkload implements Workload {
         c.fioGroup(),
         c.flowId(),
         c.flowWeight(),
-        c.flowSleepNs());
+        c.flowSleepNs(),
+        c.steadyState(),
+        j.groupReporting());
   }
 
   private JobPlan plan(JobSpec j, int index, int clone, int[] cpus, int start, JobControl ctl) {

@@ -4,6 +4,7 @@ import io.mqroute.actors.machine.BlockSizes;
 import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.OffsetDistribution;
+import io.mqroute.actors.machine.SteadyState;
 import io.mqroute.actors.machine.ThinkTime;
 import io.mqroute.metrics.FioNumbers;
 import io.mqroute.metrics.PercentileList;
@@ -95,6 +96,7 @@ final class JobSpecResolver {
       jobs.add(build(section, effective, own, groupId, fioGroup, stonewall, warnings));
     }
     checkWaitFor(jobs);
+    checkSteadyState(jobs);
     if (jobs.isEmpty()) {
       String what =
           sections.isEmpty() ? "no jobs defined" : "no jobs defined (only [global] sections)";
@@ -361,7 +363,93 @@ final class JobSpecResolver {
             fioGroup,
             value(eff, "flow_id", 0),
             value(eff, "flow", 0),
-            value(eff, "flow_sleep", 0L)));
+            value(eff, "flow_sleep", 0L),
+            steadyState(eff)));
+  }
+
+  /**
+   * fio's steady state: on when ss_dur is set (the criterion defaults to iops_slope:0.01%); ss_dur
+   * is whole seconds (fio divides its microseconds by 10^6), ss_interval at least 1 s and ss_dur a
+   * multiple of it longer than it (init.c).
+   */
+  private SteadyState steadyState(Map<String, Setting> eff) {
+    long durNs = value(eff, "steadystate_duration", 0L);
+    long intervalNs = value(eff, "steadystate_check_interval", 1_000_000_000L);
+    if (durNs == 0) {
+      for (String k : List.of("steadystate", "steadystate_ramp_time")) {
+        if (eff.containsKey(k) && noted.add(k + "/nodur")) {
+          notes.add(
+              location(eff.get(k).line())
+                  + "note: "
+                  + eff.get(k).writtenKey()
+                  + "="
+                  + eff.get(k).raw()
+                  + " has no effect without ss_dur (steadystate_duration), as in fio");
+        }
+      }
+      return null;
+    }
+    Setting d = eff.get("steadystate_duration");
+    long intervalUs = intervalNs / 1000;
+    long durUs = durNs / 1000;
+    if (intervalUs / 1000 < 1000) {
+      throw error(
+          lineOf(eff, "steadystate_check_interval", d.line()),
+          "ss_interval must be at least 1s (fio's init.c)");
+    }
+    if (durUs % intervalUs != 0 || durUs <= intervalUs) {
+      throw error(
+          d.line(),
+          "ss_dur ("
+              + durUs
+              + "us) must be a multiple of ss_interval ("
+              + intervalUs
+              + "us) and longer than it (fio's init.c)");
+    }
+    FioOptions.SteadyValue v =
+        value(
+            eff,
+            "steadystate",
+            new FioOptions.SteadyValue(SteadyState.Metric.IOPS, true, true, 0.01));
+    return new SteadyState(
+        v.metric(),
+        v.slope(),
+        v.percent(),
+        v.limit(),
+        durUs / 1_000_000L,
+        value(eff, "steadystate_ramp_time", 0L),
+        intervalUs / 1000);
+  }
+
+  /**
+   * fio's init.c: ss_interval is one value for the whole run, and td_steadystate_init rejects a job
+   * whose steady-state options differ from another's in its reporting group.
+   */
+  private void checkSteadyState(List<JobSpec> jobs) {
+    for (JobSpec j : jobs) {
+      for (JobSpec k : jobs) {
+        SteadyState a = j.control().steadyState();
+        SteadyState b = k.control().steadyState();
+        if (a != null && b != null && a.intervalMs() != b.intervalMs()) {
+          throw error(
+              k.line(),
+              "conflicting ss_interval "
+                  + a.intervalMs()
+                  + "ms and "
+                  + b.intervalMs()
+                  + "ms: fio needs one for every job");
+        }
+        boolean sameGroup = j.control().fioGroup() == k.control().fioGroup();
+        if (sameGroup && a != null && !a.equals(b)) {
+          throw error(
+              k.line(),
+              "job \""
+                  + k.name()
+                  + "\": steadystate options must be the same for every job of a reporting group"
+                  + " (fio rejects the job)");
+        }
+      }
+    }
   }
 
   /**

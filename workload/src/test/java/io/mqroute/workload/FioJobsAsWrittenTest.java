@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.OffsetDistribution;
+import io.mqroute.actors.machine.SteadyState;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -236,6 +237,28 @@ class FioJobsAsWrittenTest {
         .hasMessageContaining("each of the 4 files of job \"j\" has 2048 bytes, less than a block");
     assertThatThrownBy(() -> job("[j]\nfile_service_type=zipf:1.2\n"))
         .hasMessageContaining("file_service_type=zipf:1.2 is not supported: a skewed choice");
+  }
+
+  @Test
+  void steadyStateIsOnWithSsDurAndChecksItsIntervalsAsFio() {
+    JobSpec j = job("[j]\nsize=1m\nss=bw_slope:1%\nss_dur=30s\nss_ramp=10s\n");
+    SteadyState ss = j.control().steadyState();
+    assertThat(ss)
+        .isEqualTo(
+            new SteadyState(SteadyState.Metric.BW, true, true, 1.0, 30, 10_000_000_000L, 1000));
+    // fio's default criterion: iops_slope:0.01%
+    assertThat(job("[j]\nsize=1m\nss_dur=10\n").control().steadyState().metric())
+        .isEqualTo(SteadyState.Metric.IOPS);
+    assertThat(file("[j]\nsize=1m\nss=iops:5%\n").warnings())
+        .anyMatch(w -> w.contains("ss=iops:5% has no effect without ss_dur"));
+    assertThatThrownBy(() -> job("[j]\nsize=1m\nss_dur=30\nss_interval=500ms\n"))
+        .hasMessageContaining("ss_interval must be at least 1s");
+    assertThatThrownBy(() -> job("[j]\nsize=1m\nss_dur=5\nss_interval=2\n"))
+        .hasMessageContaining("must be a multiple of ss_interval");
+    assertThatThrownBy(() -> file("[a]\nsize=1m\nss_dur=4\n[b]\nsize=1m\n"))
+        .hasMessageContaining("steadystate options must be the same for every job of a reporting");
+    assertThatThrownBy(() -> job("[j]\nss=iops\n")).hasMessageContaining("a threshold");
+    assertThatThrownBy(() -> job("[j]\nss=lat:500\n")).hasMessageContaining("with a unit");
   }
 
   @Test

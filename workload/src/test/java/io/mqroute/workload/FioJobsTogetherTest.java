@@ -134,6 +134,26 @@ class FioJobsTogetherTest {
   }
 
   @Test
+  void aSteadyJobEndsOnceItsWindowIsSteady() {
+    String job =
+        "[j]\nioengine=libaio\niodepth=2\nrw=randread\nsize=1g\ntime_based\nruntime=20s\n"
+            + "rate_iops=2000\n";
+    // rate-capped: 2000 IOPS every second; a 3 s window of 1 s checks is steady at the third
+    JobStats steady = run(job + "ss=iops:1%\nss_dur=3s\n").get(0);
+    assertThat(steady.windowEndNs()).isBetween(3_000_000_000L, 3_100_000_000L);
+    // ss_ramp=2s: sampling starts at the check one interval after it (3 s), steady at 5 s
+    JobStats ramped = run(job + "ss=iops:1%\nss_dur=3s\nss_ramp=2s\n").get(0);
+    assertThat(ramped.windowEndNs()).isBetween(5_000_000_000L, 5_100_000_000L);
+    // group_reporting: the group's sum is judged, at its last job, and the whole group ends
+    List<JobStats> group =
+        run(job.replace("[j]\n", "[j]\nnumjobs=2\ngroup_reporting\n") + "ss=iops:1%\nss_dur=3s\n");
+    assertThat(group.get(0).windowEndNs()).isBetween(3_000_000_000L, 3_100_000_000L);
+    // a limit nothing meets: the job runs its runtime
+    String never = job.replace("runtime=20s", "runtime=5s") + "ss=iops:0%\nss_dur=3s\n";
+    assertThat(run(never).get(0).windowEndNs()).isGreaterThanOrEqualTo(5_000_000_000L);
+  }
+
+  @Test
   void waitForChainsCountTowardsTheSimulatedTimeCap() {
     assertThatThrownBy(
             () ->

@@ -329,6 +329,7 @@ public final class Job extends AbstractBehavior<Command> {
         .onMessage(JobProtocol.Terminate.class, m -> onTerminate())
         .onMessage(JobProtocol.FlowMoved.class, m -> onFlowMoved())
         .onMessage(JobProtocol.FlowSlept.class, m -> onFlowSlept())
+        .onMessage(JobProtocol.SampleSteadyState.class, this::onSampleSteadyState)
         .build();
   }
 
@@ -543,6 +544,25 @@ public final class Job extends AbstractBehavior<Command> {
     flowPaused = false;
     submit();
     finishIfDone();
+    return this;
+  }
+
+  /** The counters steadystate_check reads: I/Os, bytes, completion latency sum and count. */
+  private Behavior<Command> onSampleSteadyState(JobProtocol.SampleSteadyState m) {
+    long ios = 0;
+    long bytes = 0;
+    double clatSum = 0;
+    long clatCount = 0;
+    for (Direction d : Direction.values()) {
+      ios += stats.direction(d).totalIos();
+      bytes += stats.direction(d).ioBytes();
+      clatSum += stats.direction(d).clat().mean() * stats.direction(d).clat().count();
+      clatCount += stats.direction(d).clat().count();
+    }
+    m.replyTo()
+        .tell(
+            new MachineProtocol.SteadyStateSampled(
+                new SteadyState.Sample(plan.index(), ios, bytes, clatSum, clatCount)));
     return this;
   }
 

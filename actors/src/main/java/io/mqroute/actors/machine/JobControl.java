@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import java.util.Arrays;
+import java.util.Objects;
 
 /**
  * How a job clone's run depends on the other jobs', beyond stonewall groups: fio's {@code
@@ -18,6 +19,8 @@ import java.util.Arrays;
  * @param flowWeight fio's {@code flow} weight, 0 for no flow control
  * @param flowSleepNanos fio's {@code flow_sleep}: a clone held back drains its I/O and sleeps this
  *     long before it checks again; 0: it checks again whenever the flow moves
+ * @param steadyState fio's steady-state detection ({@link SteadyStateMonitor}), null for none
+ * @param groupReporting fio's {@code group_reporting}: steady state is judged over the group
  */
 public record JobControl(
     int[] waitFor,
@@ -25,7 +28,9 @@ public record JobControl(
     int fioGroup,
     int flowId,
     int flowWeight,
-    long flowSleepNanos) {
+    long flowSleepNanos,
+    SteadyState steadyState,
+    boolean groupReporting) {
 
   /** fio's {@code exit_what}. */
   public enum ExitWhat {
@@ -37,7 +42,7 @@ public record JobControl(
     ALL
   }
 
-  public static final JobControl NONE = new JobControl(new int[0], null, 0, 0, 0, 0);
+  public static final JobControl NONE = new JobControl(new int[0], null, 0, 0, 0, 0, null, false);
 
   public JobControl {
     waitFor = waitFor.clone();
@@ -69,13 +74,16 @@ public record JobControl(
         && fioGroup == c.fioGroup
         && flowId == c.flowId
         && flowWeight == c.flowWeight
-        && flowSleepNanos == c.flowSleepNanos;
+        && flowSleepNanos == c.flowSleepNanos
+        && Objects.equals(steadyState, c.steadyState)
+        && groupReporting == c.groupReporting;
   }
 
   @Override
   public int hashCode() {
     return Arrays.hashCode(waitFor) * 31
-        + java.util.Objects.hash(exitWhat, fioGroup, flowId, flowWeight, flowSleepNanos);
+        + Objects.hash(
+            exitWhat, fioGroup, flowId, flowWeight, flowSleepNanos, steadyState, groupReporting);
   }
 
   @Override
@@ -92,6 +100,8 @@ public record JobControl(
         + flowWeight
         + "/"
         + flowSleepNanos
+        + ", steadyState="
+        + steadyState
         + "]";
   }
 }

@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.protocol.Completion;
+import org.apache.pekko.actor.typed.ActorRef;
 
 /** Messages of a Job actor. */
 public final class JobProtocol {
@@ -18,7 +19,8 @@ public final class JobProtocol {
           Think,
           Terminate,
           FlowMoved,
-          FlowSlept {}
+          FlowSlept,
+          SampleSteadyState {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
   public enum Start implements Command {
@@ -29,6 +31,9 @@ public final class JobProtocol {
   enum FlowMoved implements Command {
     INSTANCE
   }
+
+  /** The machine's steady-state check asks for the clone's counters. */
+  record SampleSteadyState(ActorRef<MachineProtocol.Command> replyTo) implements Command {}
 
   /** flow_sleep is over: check the flow again. */
   enum FlowSlept implements Command {

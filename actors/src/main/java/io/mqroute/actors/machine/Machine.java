@@ -21,6 +21,7 @@ import io.mqroute.policies.selector.GroupCpusEvenly;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.runtime.NanoClock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -39,6 +40,7 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 
 /**
  * The root of one run: builds cores, router, queues (each with its poller) and jobs from a {@link
@@ -87,6 +89,14 @@ public final class Machine extends AbstractBehavior<Command> {
   private final boolean[] killed;
   private final long[] startedAt;
 
+  private final TimerScheduler<Command> timers;
+
+  /** fio's steady-state check, and the samples of the check in progress. */
+  private final SteadyStateMonitor steady;
+
+  private final Map<Integer, SteadyState.Sample> samples = new HashMap<>();
+  private int samplesDue;
+
   /** Plans of the running group held back by wait_for. */
   private final List<Integer> waiting = new ArrayList<>();
 
@@ -130,11 +140,16 @@ public final class Machine extends AbstractBehavior<Command> {
       long seed,
       CompletableFuture<MachineResult> result,
       Perturbation perturbation) {
-    return Behaviors.setup(ctx -> new Machine(ctx, spec, plans, stats, seed, result, perturbation));
+    return Behaviors.setup(
+        ctx ->
+            Behaviors.withTimers(
+                timers ->
+                    new Machine(ctx, timers, spec, plans, stats, seed, result, perturbation)));
   }
 
   private Machine(
       ActorContext<Command> ctx,
+      TimerScheduler<Command> timers,
       MachineSpec spec,
       List<JobPlan> plans,
       IntFunction<JobStats> stats,
@@ -142,8 +157,14 @@ public final class Machine extends AbstractBehavior<Command> {
       CompletableFuture<MachineResult> result,
       Perturbation perturbation) {
     super(ctx);
+    this.timers = timers;
     this.spec = spec;
     this.plans = plans;
+    this.steady = new SteadyStateMonitor(plans);
+    if (steady.enabled()) {
+      timers.startTimerAtFixedRate(
+          MachineProtocol.SteadyStateTick.INSTANCE, Duration.ofNanos(steady.intervalNanos()));
+    }
     this.result = result;
     this.clock = NanoClock.of(ctx.getSystem());
     SeededRandom root = SeededRandom.root(seed);
@@ -331,6 +352,8 @@ public final class Machine extends AbstractBehavior<Command> {
               return maybeFinish();
             })
         .onMessage(Remounted.class, this::onRemounted)
+        .onMessage(MachineProtocol.SteadyStateTick.class, t -> onSteadyStateTick())
+        .onMessage(MachineProtocol.SteadyStateSampled.class, this::onSteadyStateSampled)
         .onMessage(
             Proceed.class,
             p -> {
@@ -452,6 +475,7 @@ public final class Machine extends AbstractBehavior<Command> {
         waiting.remove(k);
         started[i] = true;
         startedAt[i] = clock.nanoTime();
+        steady.started(i, startedAt[i] + plans.get(i).startDelayNanos());
         jobs.get(i).tell(killed[i] ? JobProtocol.Terminate.INSTANCE : JobProtocol.Start.INSTANCE);
       } else {
         k++;
@@ -466,6 +490,45 @@ public final class Machine extends AbstractBehavior<Command> {
       }
     }
     return true;
+  }
+
+  /** fio's TD_RUNNING: told to start, past its startdelay, not ended. */
+  private boolean running(int i) {
+    return started[i]
+        && !ended[i]
+        && !killed[i]
+        && clock.nanoTime() - startedAt[i] >= plans.get(i).startDelayNanos();
+  }
+
+  /** steadystate_check: ask every running job that judges steady state for its counters. */
+  private Behavior<Command> onSteadyStateTick() {
+    if (samplesDue > 0 || collecting) {
+      return this; // the last check has not had all its answers (cannot happen in virtual time)
+    }
+    samples.clear();
+    for (int i : steady.jobs()) {
+      if (running(i)) {
+        samplesDue++;
+        jobs.get(i).tell(new JobProtocol.SampleSteadyState(getContext().getSelf()));
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onSteadyStateSampled(MachineProtocol.SteadyStateSampled m) {
+    samples.put(m.sample().job(), m.sample());
+    if (--samplesDue > 0) {
+      return this;
+    }
+    for (int i : steady.check(clock.nanoTime(), samples)) {
+      if (!ended[i] && !killed[i]) { // fio_mark_td_terminate: as exitall ends a job
+        killed[i] = true;
+        if (started[i]) {
+          jobs.get(i).tell(JobProtocol.Terminate.INSTANCE);
+        }
+      }
+    }
+    return this;
   }
 
   /**
@@ -548,6 +611,7 @@ public final class Machine extends AbstractBehavior<Command> {
       return;
     }
     collecting = true;
+    timers.cancelAll();
     ActorContext<Command> ctx = getContext();
     router.tell(
         new FlowProtocol.RouterReport(

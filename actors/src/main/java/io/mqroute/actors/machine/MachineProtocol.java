@@ -16,7 +16,17 @@ public final class MachineProtocol {
           GotCore,
           Remounted,
           Proceed,
-          GotPerturbation {}
+          GotPerturbation,
+          SteadyStateTick,
+          SteadyStateSampled {}
+
+  /** fio's helper thread wakes for steadystate_check. */
+  enum SteadyStateTick implements Command {
+    INSTANCE
+  }
+
+  /** A clone's counters for the steady-state check. */
+  record SteadyStateSampled(SteadyState.Sample sample) implements Command {}
 
   /** A job has issued everything and every request it issued has ended. */
   public record JobDone(int job, JobStats stats, LittlesLaw little) implements Command {}
