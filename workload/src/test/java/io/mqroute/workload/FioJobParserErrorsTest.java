@@ -147,8 +147,9 @@ class FioJobParserErrorsTest {
         bad(
             JOB + "random_distribution=zipf:1\n",
             "bad.fio:3: bad value \"zipf:1\" for random_distribution (expected random,"
-                + " zipf:THETA, pareto:H, normal:DEV (gauss:DEV), zoned:ACCESS/SIZE:... or"
-                + " zoned_abs:ACCESS/BYTES:...; zipf theta must be > 0 and not 1)"),
+                + " zipf:THETA, pareto:H, normal:DEV (gauss:DEV), zoned:ACCESS/SIZE:...,"
+                + " zoned_abs:ACCESS/BYTES:... or sequence:BLOCK,BLOCK,...; zipf theta must be > 0"
+                + " and not 1)"),
         bad(
             JOB + "percentile_list=50:101\n",
             "bad.fio:3: bad value \"50:101\" for percentile_list"

@@ -378,7 +378,9 @@ class FioJobParserTest {
     assertThat(j.size()).isEqualTo(8L << 20);
     assertThat(j.fileSize()).isEqualTo(16L << 20);
     assertThat(j.offset()).isEqualTo(4L << 20);
-    assertThat(j.ioRegionBytes()).isEqualTo(8L << 20);
+    // nrfiles=2: two files of filesize - offset = 12m, back to back; size=8m is the total done
+    assertThat(j.ioRegionBytes()).isEqualTo(24L << 20);
+    assertThat(j.pattern().ioLimitBytes()).isEqualTo(8L << 20);
     assertThat(j.runtimeNs()).isEqualTo(500_000_000L);
     assertThat(j.rampTimeNs()).isEqualTo(100_000_000L);
     assertThat(j.startDelayNs()).isEqualTo(250_000L);
