@@ -9,11 +9,14 @@ import io.mqroute.metrics.JobStats;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * With every CPU cost at zero and Poisson arrivals the machine is a textbook queue, so its mean
  * sojourn time must match theory: M/M/1 and M/D/1 (Pollaczek-Khinchine) at ρ = 0.8, and M/M/4
- * (Erlang C) for one shared queue drained by four pollers.
+ * (Erlang C) for one shared queue drained by four pollers; and M/D/1 with the service as the server
+ * thread's CPU work on every queue kind.
  */
 @Tag("integration")
 class QueueingTheoryTest {
@@ -22,13 +25,20 @@ class QueueingTheoryTest {
 
   /** Poisson arrivals at {@code rate} per second, never capped by the depth. */
   private static JobPlan poisson(double rate) {
-    long runtime = (long) (REQUESTS / rate * 1e9);
+    return poisson(rate, 0, REQUESTS);
+  }
+
+  /**
+   * {@code requests} Poisson arrivals at {@code rate} per second from an app thread on {@code cpu}.
+   */
+  private static JobPlan poisson(double rate, int cpu, int requests) {
+    long runtime = (long) (requests / rate * 1e9);
     return new JobPlan(
         0,
         "poisson",
         0,
-        new int[] {0},
-        0,
+        new int[] {cpu},
+        cpu,
         60_000,
         true,
         1.0,
@@ -46,15 +56,45 @@ class QueueingTheoryTest {
   }
 
   private static double meanSojournOverService(String queues, String device, double rate) {
-    MachineSpec spec = TestMachines.pureQueueing(queues, device);
+    return meanSojournNanos(TestMachines.pureQueueing(queues, device), poisson(rate), REQUESTS)
+        / MEAN_SERVICE;
+  }
+
+  private static double meanSojournNanos(MachineSpec spec, JobPlan plan, int requests) {
     MachineRun.Outcome o =
         MachineRun.run(
-            "theory", spec, List.of(poisson(rate)), i -> new JobStats(JobInfo.named("poisson")), 7);
+            "theory", spec, List.of(plan), i -> new JobStats(JobInfo.named("poisson")), 7);
     assertThat(o.result().violations()).isEmpty();
     assertThat(o.result().stall()).isNull();
     JobStats s = o.result().jobs().get(0);
-    assertThat(s.direction(Direction.READ).totalIos()).isGreaterThan(REQUESTS * 95L / 100);
-    return s.direction(Direction.READ).lat().mean() / MEAN_SERVICE;
+    assertThat(s.direction(Direction.READ).totalIos()).isGreaterThan(requests * 95L / 100);
+    return s.direction(Direction.READ).lat().mean();
+  }
+
+  /**
+   * The service as CPU work of the queue's server thread ({@code cpu(10us)}, a passthrough server
+   * on the home core) is still M/D/1 when every other cost is zero: T = 10 µs × (1 + ρ / (2(1 −
+   * ρ))) = 30 µs at ρ = 0.8. The zero-cost harvest, end and wake-up of one request must not wait
+   * behind the next request's service on that core — whether the application runs there too (one
+   * CPU) or on another CPU (two CPUs, the application on CPU 1).
+   */
+  @ParameterizedTest(name = "{0}, {1} CPU(s)")
+  @CsvSource({
+    "'kind = independent, count = 1, ring-size = 100000', 1",
+    "'kind = independent, count = 1, ring-size = 100000', 2",
+    "'kind = virtio, count = 1, ring-size = 100000', 1",
+    "'kind = virtio, count = 1, ring-size = 100000', 2",
+    "'kind = per-cpu, ring-size = 100000', 1",
+    "'kind = dev-fuse, pollers = 1', 1"
+  })
+  void md1WithCpuServiceIsThreeServiceTimesOnEveryQueueKind(String queues, int cpus) {
+    int requests = 200_000;
+    double t =
+        meanSojournNanos(
+            TestMachines.pureQueueing(cpus, queues, "cpu(10us)"),
+            poisson(0.8 / 10e-6, cpus - 1, requests),
+            requests);
+    assertThat(t).isCloseTo(30_000, within(30_000 * 0.02));
   }
 
   @Test
