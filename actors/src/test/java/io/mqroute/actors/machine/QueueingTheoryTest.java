@@ -55,12 +55,14 @@ class QueueingTheoryTest {
         true);
   }
 
-  private static double meanSojournOverService(String queues, String device, double rate) {
-    return meanSojournNanos(TestMachines.pureQueueing(queues, device), poisson(rate), REQUESTS)
-        / MEAN_SERVICE;
+  /** What one run measured: the mean sojourn time and the queue's own queueing counters. */
+  private record Measured(double sojournNanos, Queueing queueing) {}
+
+  private static Measured measure(String queues, String device, double rate) {
+    return measure(TestMachines.pureQueueing(queues, device), poisson(rate), REQUESTS);
   }
 
-  private static double meanSojournNanos(MachineSpec spec, JobPlan plan, int requests) {
+  private static Measured measure(MachineSpec spec, JobPlan plan, int requests) {
     MachineRun.Outcome o =
         MachineRun.run(
             "theory", spec, List.of(plan), i -> new JobStats(JobInfo.named("poisson")), 7);
@@ -68,7 +70,17 @@ class QueueingTheoryTest {
     assertThat(o.result().stall()).isNull();
     JobStats s = o.result().jobs().get(0);
     assertThat(s.direction(Direction.READ).totalIos()).isGreaterThan(requests * 95L / 100);
-    return s.direction(Direction.READ).lat().mean();
+    return new Measured(
+        s.direction(Direction.READ).lat().mean(), o.result().queues().get(0).queueing());
+  }
+
+  /** P(wait), ρ per server, Lq and L of the queue against theory, each within {@code tolerance}. */
+  private static void assertQueueing(
+      Queueing q, double pWait, double rho, double lq, double l, double tolerance) {
+    assertThat(q.pWait()).as("P(wait)").isCloseTo(pWait, within(pWait * tolerance));
+    assertThat(q.busyFraction()).as("busy fraction").isCloseTo(rho, within(rho * tolerance));
+    assertThat(q.meanWaiting()).as("Lq").isCloseTo(lq, within(lq * tolerance));
+    assertThat(q.meanInQueue()).as("L").isCloseTo(l, within(l * tolerance));
   }
 
   /**
@@ -89,37 +101,46 @@ class QueueingTheoryTest {
   })
   void md1WithCpuServiceIsThreeServiceTimesOnEveryQueueKind(String queues, int cpus) {
     int requests = 200_000;
-    double t =
-        meanSojournNanos(
+    Measured m =
+        measure(
             TestMachines.pureQueueing(cpus, queues, "cpu(10us)"),
             poisson(0.8 / 10e-6, cpus - 1, requests),
             requests);
-    assertThat(t).isCloseTo(30_000, within(30_000 * 0.02));
+    assertThat(m.sojournNanos()).isCloseTo(30_000, within(30_000 * 0.02));
+    assertQueueing(m.queueing(), 0.8, 0.8, 1.6, 2.4, 0.03);
   }
 
+  /** M/M/1 at ρ = 0.8: T = 5 S, P(wait) = ρ, Lq = ρ² / (1 − ρ) = 3.2, L = ρ / (1 − ρ) = 4. */
   @Test
   void mm1AtRho08IsFiveServiceTimes() {
-    double r =
-        meanSojournOverService(
+    Measured m =
+        measure(
             "kind = independent, count = 1, ring-size = 100000", "exponential(40us)", 0.8 / 40e-6);
-    assertThat(r).isCloseTo(5.0, within(5.0 * 0.02));
+    assertThat(m.sojournNanos() / MEAN_SERVICE).isCloseTo(5.0, within(5.0 * 0.02));
+    assertQueueing(m.queueing(), 0.8, 0.8, 3.2, 4.0, 0.03);
   }
 
+  /** M/D/1 at ρ = 0.8 (Pollaczek-Khinchine): T = 3 S, Lq = ρ² / (2(1 − ρ)) = 1.6, L = 2.4. */
   @Test
   void md1AtRho08IsThreeServiceTimes() {
-    double r =
-        meanSojournOverService(
-            "kind = independent, count = 1, ring-size = 100000", "fixed(40us)", 0.8 / 40e-6);
-    assertThat(r).isCloseTo(3.0, within(3.0 * 0.02));
+    Measured m =
+        measure("kind = independent, count = 1, ring-size = 100000", "fixed(40us)", 0.8 / 40e-6);
+    assertThat(m.sojournNanos() / MEAN_SERVICE).isCloseTo(3.0, within(3.0 * 0.02));
+    assertQueueing(m.queueing(), 0.8, 0.8, 1.6, 2.4, 0.03);
   }
 
+  /**
+   * M/M/4 at ρ = 0.8 per server (a = 3.2): Erlang C gives P(wait) = 0.5964, Lq = P(wait) ρ / (1 −
+   * ρ) = 2.386, L = Lq + a = 5.586 and T = L / λ = 1.7455 S.
+   */
   @Test
   void mm4AtRho08MatchesErlangC() {
-    double r =
-        meanSojournOverService(
+    Measured m =
+        measure(
             "kind = independent, count = 1, ring-size = 100000, dispatch = \"pool(4)\"",
             "exponential(40us)",
             4 * 0.8 / 40e-6);
-    assertThat(r).isCloseTo(1.7455, within(1.7455 * 0.02));
+    assertThat(m.sojournNanos() / MEAN_SERVICE).isCloseTo(1.7455, within(1.7455 * 0.02));
+    assertQueueing(m.queueing(), 0.5964, 0.8, 2.386, 5.586, 0.03);
   }
 }
