@@ -102,7 +102,6 @@ public final class FlowProtocol {
       permits Enqueue,
           Served,
           Harvest,
-          Dispatch,
           RetryTick,
           QueueReport,
           Evacuate,
@@ -118,14 +117,6 @@ public final class FlowProtocol {
 
   /** The home core runs the queue's done_work: harvest what the device has completed. */
   enum Harvest implements QueueCommand {
-    INSTANCE
-  }
-
-  /**
-   * The home core runs the queue's dispatch_work, which done_work scheduled after ending its batch:
-   * move parked requests onto the slots that are still free.
-   */
-  enum Dispatch implements QueueCommand {
     INSTANCE
   }
 

@@ -1,6 +1,5 @@
 package io.mqroute.actors.machine;
 
-import io.mqroute.actors.machine.FlowProtocol.Dispatch;
 import io.mqroute.actors.machine.FlowProtocol.Ended;
 import io.mqroute.actors.machine.FlowProtocol.Enqueue;
 import io.mqroute.actors.machine.FlowProtocol.Evacuate;
@@ -85,11 +84,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final ArrayDeque<OnRing> served = new ArrayDeque<>();
 
   private boolean harvestPending;
-
-  /**
-   * A dispatch work item is queued on the core and has not run yet (schedule_work is idempotent).
-   */
-  private boolean dispatchPending;
 
   private final List<String> violations = new ArrayList<>();
   private final LinkedHashMap<Long, Request> onRingIds = new LinkedHashMap<>();
@@ -180,7 +174,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         .onMessage(Enqueue.class, e -> counted(onEnqueue(e)))
         .onMessage(Served.class, this::onServed)
         .onMessage(Harvest.class, m -> counted(onHarvest()))
-        .onMessage(Dispatch.class, m -> counted(onDispatch()))
         .onMessage(RetryTick.class, m -> counted(onRetry()))
         .onMessage(QueueReport.class, this::onReport)
         .onMessage(FlowProtocol.PollerCounters.class, this::onPollerCounters)
@@ -277,22 +270,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
             FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
       }
     }
-    if (uring) {
-      // fuse_uring_commit_fetch: the ring thread's commit takes the head of fuse_req_queue itself
-      queue.refill(clock.nanoTime());
-    } else if (queue.queued() > 0 && queue.fullRing().refillsOnCompletion() && !dispatchPending) {
-      // virtio_fs_requests_done_work: schedule_work(dispatch_work) after ending the batch, so the
-      // refill runs behind those ends on this core, and a submission in between takes a free slot
-      dispatchPending = true;
-      core.tell(
-          new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Dispatch.INSTANCE));
-    }
-    return this;
-  }
-
-  /** virtio_fs_request_dispatch_work: what is still parked takes the slots still free. */
-  private Behavior<QueueCommand> onDispatch() {
-    dispatchPending = false;
     queue.refill(clock.nanoTime());
     return this;
   }
