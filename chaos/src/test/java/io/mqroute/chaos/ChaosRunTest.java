@@ -127,7 +127,7 @@ class ChaosRunTest {
     assertThat(ChaosRun.check(p, 1, stillOut).violations())
         .containsExactly("queue 1 is still out of the masks after the final online");
     var little = new ArrayList<>(r.little());
-    little.set(little.size() - 1, new LittlesLaw(0, 0, 3, 0)); // cpu 1's check job
+    little.set(little.size() - 1, new LittlesLaw(3, 0, 0, 0, 0, 0)); // cpu 1's check job
     var shortCheck =
         new MachineResult(
             r.jobs(),

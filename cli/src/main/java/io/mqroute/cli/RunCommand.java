@@ -223,7 +223,7 @@ final class RunCommand implements Callable<Integer> {
             case "terse" -> out.print(FioOutput.terse(r, ResultFiles.version()));
             default -> {
               out.print(FioOutput.text(r, "virtual t=" + seconds(r.result().endNanos())));
-              out.print(MachineReport.render(r.variant().machine(), r.result()));
+              out.print(MachineReport.render(r));
             }
           }
         }

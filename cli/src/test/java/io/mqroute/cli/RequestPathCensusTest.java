@@ -31,7 +31,7 @@ class RequestPathCensusTest {
         .isEqualTo(SimBenchmark.census(2_000).messages());
   }
 
-  private static final long TASKS = 438_556;
-  private static final long TIMERS = 119_999;
-  private static final long MESSAGES = 440_105;
+  private static final long TASKS = 435_854;
+  private static final long TIMERS = 117_293;
+  private static final long MESSAGES = 437_447;
 }

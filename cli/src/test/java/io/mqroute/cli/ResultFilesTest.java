@@ -229,6 +229,14 @@ class ResultFilesTest {
     assertThat(core.path("wakeups").isIntegralNumber()).isTrue();
     assertThat(core.path("cstate_exits").isObject()).isTrue();
     assertThat(m.path("little").get(0).path("holds").asBoolean()).isTrue();
+    assertThat(m.path("little").get(0).path("replications").asInt()).isEqualTo(1);
+    JsonNode queueing = m.path("queueing").get(0);
+    assertThat(queueing.path("requests").asLong()).isPositive();
+    assertThat(queueing.path("p_wait").asDouble()).isBetween(0.0, 1.0);
+    assertThat(queueing.path("busy_fraction").asDouble()).isBetween(0.0, 1.0);
+    assertThat(queueing.path("mean_in_queue").asDouble())
+        .isGreaterThanOrEqualTo(queueing.path("mean_waiting").asDouble());
+    assertThat(queueing.path("ci95").isNull()).as("one replication").isTrue();
     assertThat(m.path("wall_seconds").isNumber()).isTrue();
   }
 

@@ -100,13 +100,19 @@ public final class FioOutput {
       writeTicks +=
           s.direction(Direction.WRITE).lat().mean() * s.direction(Direction.WRITE).lat().count();
     }
+    // requests outstanding over the measured time: the jobs' in-flight time in their windows
     double area = 0;
-    for (LittlesLaw l : m.little()) {
+    long from = Long.MAX_VALUE;
+    long to = Long.MIN_VALUE;
+    for (int i = 0; i < m.little().size() && i < m.jobs().size(); i++) {
+      LittlesLaw l = m.little().get(i);
       if (l.evaluated()) {
         area += l.inFlightArea();
+        from = Math.min(from, m.jobs().get(i).windowStartNs());
+        to = Math.max(to, m.jobs().get(i).windowEndNs());
       }
     }
-    double util = m.endNanos() > 0 ? Math.min(100.0, 100.0 * area / m.endNanos()) : 0;
+    double util = to > from ? Math.min(100.0, 100.0 * area / (to - from)) : 0;
     long rt = Math.round(readTicks / 1e6);
     long wt = Math.round(writeTicks / 1e6);
     return FioJsonReport.diskUtil(DEVICE_NAME, readIos, writeIos, rt, wt, rt + wt, util);

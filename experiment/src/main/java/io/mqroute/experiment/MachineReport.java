@@ -5,7 +5,9 @@ import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.LittlesLaw;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.machine.Queueing;
 import io.mqroute.actors.machine.Work;
+import java.util.List;
 import java.util.Locale;
 
 /**
@@ -14,7 +16,20 @@ import java.util.Locale;
 public final class MachineReport {
   private MachineReport() {}
 
+  /**
+   * A variant's counters: router, rings and cores of its first replication; queueing and Little's
+   * law pooled over every replication.
+   */
+  public static String render(VariantResult v) {
+    return render(v.variant().machine(), v.result(), v.all());
+  }
+
+  /** One run's counters. */
   public static String render(MachineSpec spec, MachineResult r) {
+    return render(spec, r, List.of(r));
+  }
+
+  private static String render(MachineSpec spec, MachineResult r, List<MachineResult> all) {
     StringBuilder sb = new StringBuilder();
     long span = Math.max(1, r.endNanos());
     sb.append("mqroute: router routed=")
@@ -72,9 +87,50 @@ public final class MachineReport {
               exits));
     }
     sb.append(cpuTimePerRequest(r));
-    for (int i = 0; i < r.little().size(); i++) {
-      LittlesLaw l = r.little().get(i);
-      sb.append("  little's law, job ").append(i).append(": ").append(l).append('\n');
+    sb.append(queueing(all));
+    String over = all.size() > 1 ? " (" + all.size() + " replications pooled)" : "";
+    for (Pooled.LittleAcross a : Pooled.little(all)) {
+      sb.append("  little's law, job ").append(a.job()).append(over).append(": ");
+      LittlesLaw l = a.pooled();
+      if (all.size() == 1 || a.evaluated() == 0) {
+        sb.append(l);
+      } else {
+        String s = l.toString();
+        sb.append(s, 0, s.lastIndexOf(':'))
+            .append(a.holds() ? ": holds in each" : ": BROKEN in one or more");
+      }
+      sb.append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Per queue that served anything: P(wait), the servers' busy fraction, Lq and L (time averages
+   * over the run) and the mean wait Wq, pooled over the replications.
+   */
+  static String queueing(List<MachineResult> all) {
+    StringBuilder sb = new StringBuilder();
+    for (Pooled.QueueAcross a : Pooled.queues(all)) {
+      Queueing q = a.pooled();
+      if (q.started() == 0) {
+        continue;
+      }
+      if (sb.isEmpty()) {
+        sb.append("  queue  servers  P(wait)   busy       Lq        L         Wq")
+            .append(all.size() > 1 ? "   (" + all.size() + " replications pooled)" : "")
+            .append('\n');
+      }
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "  %5d  %7d  %7.3f  %5.3f  %7.3f  %7.3f  %9.1fus%n",
+              a.queue(),
+              q.servers(),
+              q.pWait(),
+              q.busyFraction(),
+              q.meanWaiting(),
+              q.meanInQueue(),
+              q.meanWaitNanos() / 1e3));
     }
     return sb.toString();
   }

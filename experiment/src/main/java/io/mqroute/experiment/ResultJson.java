@@ -13,6 +13,7 @@ import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.LittlesLaw;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.machine.Queueing;
 import io.mqroute.actors.machine.Work;
 import io.mqroute.metrics.FioJsonReport;
 import io.mqroute.metrics.FioNumbers;
@@ -180,9 +181,9 @@ public final class ResultJson {
     o.put("status", r.status());
     o.put("digest", r.digest());
     o.put("virtual_end_ns", m.endNanos());
-    // status, stall and violations cover every replication (named when there are several); the
-    // details below
-    // (router, queues, cores, little, runtime) are the first replication's, like the fio document
+    // status, stall and violations cover every replication (named when there are several), and so
+    // do queueing and little (pooled); router, queues, cores and runtime are the first
+    // replication's, like the fio document
     String stall = null;
     ArrayNode violations = NODES.arrayNode();
     for (int i = 0; i < r.all().size(); i++) {
@@ -202,12 +203,12 @@ public final class ResultJson {
     o.set("router", router(m.router(), spec));
     ArrayNode queues = o.putArray("queues");
     m.queues().forEach(q -> queues.add(queue(q, spec)));
+    ArrayNode queueing = o.putArray("queueing");
+    Pooled.queues(r.all()).forEach(q -> queueing.add(queueing(q)));
     ArrayNode cores = o.putArray("cores");
     m.cores().forEach(c -> cores.add(core(c, spec, m.endNanos())));
     ArrayNode little = o.putArray("little");
-    for (int i = 0; i < m.little().size(); i++) {
-      little.add(little(i, m.little().get(i)));
-    }
+    Pooled.little(r.all()).forEach(l -> little.add(little(l)));
     o.set("runtime", runtime(r.stats()));
     // Last, so that everything above it is byte-identical between runs of the same seed.
     o.set("wall_seconds", f6(r.wallNanos() / 1e9));
@@ -284,21 +285,51 @@ public final class ResultJson {
     return o;
   }
 
-  private static ObjectNode little(int job, LittlesLaw l) {
+  private static ObjectNode little(Pooled.LittleAcross a) {
+    LittlesLaw l = a.pooled();
     ObjectNode o = NODES.objectNode();
-    o.put("job", job);
-    if (l.evaluated()) {
-      o.put("holds", l.holds());
+    o.put("job", a.job());
+    if (a.evaluated() > 0) {
+      o.put("holds", a.holds());
     } else {
       o.putNull("holds"); // the job did not end (a stall): nothing to check
     }
+    o.put("replications", a.evaluated());
     o.put("in_flight_area", l.inFlightArea());
-    o.put("latency_sum_ns", l.latencySum());
-    o.put("requests", l.requests());
+    o.set("latency_sum_ns", f6(l.latencySum()));
+    o.put("edge_area", l.edgeArea());
+    o.put("requests", l.windowRequests());
     o.put("span_ns", l.spanNanos());
     o.set("mean_in_flight", f6(l.meanInFlight()));
+    o.set("lambda_w", f6(l.lambdaW()));
+    o.set("edge_in_flight", f6(l.edgeInFlight()));
     o.set("rate_per_second", f6(l.ratePerSecond()));
     o.set("mean_latency_ns", f6(l.meanLatencyNanos()));
+    return o;
+  }
+
+  private static ObjectNode queueing(Pooled.QueueAcross a) {
+    Queueing q = a.pooled();
+    ObjectNode o = NODES.objectNode();
+    o.put("queue", a.queue());
+    o.put("servers", q.servers());
+    o.put("replications", a.replications());
+    o.put("requests", q.started());
+    o.put("span_ns", q.spanNanos());
+    putNumber(o, "p_wait", q.pWait());
+    putNumber(o, "mean_wait_ns", q.meanWaitNanos());
+    putNumber(o, "busy_fraction", q.busyFraction());
+    putNumber(o, "mean_waiting", q.meanWaiting());
+    putNumber(o, "mean_in_queue", q.meanInQueue());
+    if (a.replications() < 2) {
+      o.putNull("ci95");
+    } else {
+      ObjectNode ci = o.putObject("ci95");
+      putNumber(ci, "p_wait", a.pWait().ci95());
+      putNumber(ci, "busy_fraction", a.busy().ci95());
+      putNumber(ci, "mean_waiting", a.waiting().ci95());
+      putNumber(ci, "mean_in_queue", a.inQueue().ci95());
+    }
     return o;
   }
 

@@ -26,7 +26,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 /**
  * One CPU: runs its work one item at a time, first come first served, in (virtual) nanoseconds,
  * with C-state exits and the frequency governor of {@link CoreModel}. Work of zero cost on an idle
- * core passes straight through, so with all costs zero the machine is pure queueing.
+ * core passes straight through, and on a busy one it passes the work of other threads (see {@link
+ * #preemptsForNothing}), so with all costs zero the machine is pure queueing even when a request's
+ * service is CPU work on a core its harvest, end and wake-up also use.
  */
 public final class Core extends AbstractBehavior<Command> {
   private final int cpu;
@@ -35,6 +37,9 @@ public final class Core extends AbstractBehavior<Command> {
   private final CoreModel model;
   private final ArrayDeque<Exec<?>> queue = new ArrayDeque<>();
   private final long[] byKind = new long[Work.values().length];
+
+  /** Queued items per thread (Work.thread() + 1: kernel context, application, server thread). */
+  private final int[] waitingByThread = new int[3];
 
   /** Full-speed cost of the work run, per kind, and of the context switches between threads. */
   private final long[] nanosByKind = new long[Work.values().length];
@@ -103,7 +108,13 @@ public final class Core extends AbstractBehavior<Command> {
           clock.nanoTime()); // at enqueue, busy or idle, as enqueue_task_fair asks for it
     }
     if (running != null) {
+      if (preemptsForNothing(e)) {
+        byKind[e.kind().ordinal()]++;
+        deliver(e);
+        return this;
+      }
       queue.addLast(e);
+      waitingByThread[e.kind().thread() + 1]++;
       publishLoad();
       return this;
     }
@@ -116,6 +127,20 @@ public final class Core extends AbstractBehavior<Command> {
     begin(e, model.start(now, cost(e)), now);
     publishLoad();
     return this;
+  }
+
+  /**
+   * Zero-cost work of another thread than the busy core's runs at once instead of waiting behind
+   * it: an interrupt (vring_interrupt) or a woken task (wakeup_preempt) preempts the running one,
+   * and preempting for no time delays it by none. It still waits behind work of its own thread
+   * (running or queued: a thread's work keeps its order) and, for a task, when the switch costs.
+   */
+  private boolean preemptsForNothing(Exec<?> e) {
+    int t = e.kind().thread();
+    return e.costNanos() == 0
+        && (t < 0 || switchNanos == 0)
+        && running.kind().thread() != t
+        && waitingByThread[t + 1] == 0;
   }
 
   private void publishLoad() {
@@ -150,6 +175,9 @@ public final class Core extends AbstractBehavior<Command> {
     running = null;
     deliver(done);
     Exec<?> next = queue.pollFirst();
+    if (next != null) {
+      waitingByThread[next.kind().thread() + 1]--;
+    }
     if (next == null) {
       model.finish(runningEnd);
     } else {
@@ -172,6 +200,7 @@ public final class Core extends AbstractBehavior<Command> {
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
       for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
+        waitingByThread[e.kind().thread() + 1]--;
         migrateTo.tell(e);
       }
     }

@@ -98,6 +98,16 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   private final RandomSource faults;
   private final List<String> violations = new ArrayList<>();
 
+  /** Busy workers, pending requests and requests in the queue, over time, since it started. */
+  private final long startNanos;
+
+  private final TimeIntegral busyTime;
+  private final TimeIntegral pendingTime;
+  private final TimeIntegral inQueueTime;
+  private long started;
+  private long waited;
+  private long waitNanos;
+
   /**
    * @param threads libfuse's worker threads (max_threads)
    * @param workerNanos a worker's CPU work per request besides the device's
@@ -153,6 +163,10 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     this.costs = costs;
     this.placement = placement;
     this.workerNanos = workerNanos;
+    this.startNanos = clock.nanoTime();
+    this.busyTime = new TimeIntegral(startNanos);
+    this.pendingTime = new TimeIntegral(startNanos);
+    this.inQueueTime = new TimeIntegral(startNanos);
     this.workerCpu = new int[threads];
     for (int w = 0; w < threads; w++) {
       workerCpu[w] = w % cores.size(); // where libfuse happened to start them: spread
@@ -163,8 +177,8 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   @Override
   public Receive<QueueCommand> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Enqueue.class, this::onEnqueue)
-        .onMessage(Served.class, this::onServed)
+        .onMessage(Enqueue.class, e -> counted(onEnqueue(e)))
+        .onMessage(Served.class, s -> counted(onServed(s)))
         .onMessage(QueueReport.class, this::onReport)
         .onMessage(QueueRemount.class, this::onRemount)
         .onMessage(QueueFault.class, this::onFault)
@@ -195,8 +209,24 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     return this;
   }
 
+  /**
+   * After a message that may have started or ended a request: the time integrals take the new
+   * counts from now on.
+   */
+  private Behavior<QueueCommand> counted(Behavior<QueueCommand> next) {
+    long now = clock.nanoTime();
+    busyTime.set(now, serving.size());
+    pendingTime.set(now, pending.size());
+    inQueueTime.set(now, serving.size() + pending.size());
+    return next;
+  }
+
   /** The worker runs the server's work for {@code item} on {@code cpu}. */
   private void start(int w, int cpu, OnRing item, long extraNanos) {
+    long wait = clock.nanoTime() - item.acceptedNanos();
+    started++;
+    waited += wait > 0 ? 1 : 0;
+    waitNanos += wait;
     workerCpu[w] = cpu;
     Request r = item.request();
     serving.put(r.id(), w);
@@ -301,8 +331,22 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
                 stuck,
                 0,
                 maxWaitNanos,
-                errors));
+                errors,
+                queueing()));
     return this;
+  }
+
+  private Queueing queueing() {
+    long now = clock.nanoTime();
+    return new Queueing(
+        workerCpu.length,
+        now - startNanos,
+        started,
+        waited,
+        waitNanos,
+        busyTime.area(now),
+        pendingTime.area(now),
+        inQueueTime.area(now));
   }
 
   private Behavior<QueueCommand> onRemount(QueueRemount r) {

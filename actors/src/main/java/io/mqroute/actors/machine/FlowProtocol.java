@@ -107,6 +107,7 @@ public final class FlowProtocol {
           Evacuate,
           QueueFault,
           QueueRemount,
+          PollerCounters,
           MoveServer {}
 
   public record Enqueue(Request request) implements QueueCommand {}
@@ -181,6 +182,7 @@ public final class FlowProtocol {
    * @param rerouted overflow requests handed back to the router (hotplug-aware evacuation)
    * @param maxWaitNanos the longest any request stayed on this queue, accepted to ended
    * @param errors requests that ended with an error (ENOMEM, injected EIO)
+   * @param queueing waits, server busy time and queue lengths since the queue started
    */
   public record QueueStats(
       int queue,
@@ -199,7 +201,49 @@ public final class FlowProtocol {
       List<Long> stuck,
       long rerouted,
       long maxWaitNanos,
-      long errors) {}
+      long errors,
+      Queueing queueing) {
+
+    /** A queue that measures no queueing (a remote queue's shell): {@link Queueing#NONE}. */
+    public QueueStats(
+        int queue,
+        int homeCpu,
+        long accepted,
+        long completed,
+        int maxOccupancy,
+        long overflowWaits,
+        long overflowNanos,
+        long delayedRetries,
+        long ringAttempts,
+        long enomem,
+        int onRing,
+        int queued,
+        List<String> violations,
+        List<Long> stuck,
+        long rerouted,
+        long maxWaitNanos,
+        long errors) {
+      this(
+          queue,
+          homeCpu,
+          accepted,
+          completed,
+          maxOccupancy,
+          overflowWaits,
+          overflowNanos,
+          delayedRetries,
+          ringAttempts,
+          enomem,
+          onRing,
+          queued,
+          violations,
+          stuck,
+          rerouted,
+          maxWaitNanos,
+          errors,
+          Queueing.NONE);
+    }
+  }
 
   // ---- Poller
 
@@ -211,6 +255,7 @@ public final class FlowProtocol {
           WorkerFree,
           Committed,
           PollerFault,
+          PollerReport,
           MoveServer {}
 
   /** Serve a request; complete {@code done} when the device is finished with it. */
@@ -243,4 +288,10 @@ public final class FlowProtocol {
 
   /** An injected device fault (EIO rate, stall, slowdown), forwarded by the queue. */
   record PollerFault(Fault fault) implements PollerCommand {}
+
+  /** The queue asks its poller for the servers' side of its {@link Queueing}. */
+  record PollerReport(ActorRef<QueueCommand> replyTo) implements PollerCommand {}
+
+  /** The poller's answer: its servers, the waits it saw and its busy and waiting time. */
+  record PollerCounters(Queueing servers) implements QueueCommand {}
 }

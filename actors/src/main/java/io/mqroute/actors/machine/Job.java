@@ -12,11 +12,13 @@ import io.mqroute.actors.machine.JobProtocol.RunEnd;
 import io.mqroute.actors.machine.JobProtocol.StallCheck;
 import io.mqroute.actors.machine.JobProtocol.Start;
 import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.DirectionStats;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +78,9 @@ public final class Job extends AbstractBehavior<Command> {
   private final Zones zones;
 
   private final long[] slots;
+
+  /** When each outstanding request was submitted, by slot (the window's edges need it). */
+  private final long[] slotSubmit;
 
   /** Per in-flight slot: the bytes of its request (bssplit and bsrange vary them). */
   private final int[] slotBytes;
@@ -153,11 +158,17 @@ public final class Job extends AbstractBehavior<Command> {
 
   private boolean flowSleepStarted;
 
-  /** ∫ outstanding dt since the job started, and Σ latency of every ended request: Little's law. */
+  /**
+   * Little's law over the measurement window: ∫ outstanding dt while it is open, and the in-flight
+   * time of the requests that cross its edges (see {@link LittlesLaw}); every request ended.
+   */
   private long area;
 
   private long areaAt;
-  private long latencySum;
+  private long windowStart;
+  private long edgeBefore;
+  private long edgeAfter;
+  private double failedLatencySum;
   private long ended;
 
   public static Behavior<Command> create(
@@ -298,6 +309,7 @@ public final class Job extends AbstractBehavior<Command> {
     this.readOffsets = offsets(plan, readSizes, workload);
     this.writeOffsets = offsets(plan, writeSizes, workload);
     this.slots = new long[plan.inFlight()];
+    this.slotSubmit = new long[plan.inFlight()];
     this.slotBytes = new int[plan.inFlight()];
     this.slotRead = new boolean[plan.inFlight()];
     this.freeSlots = new int[plan.inFlight()];
@@ -674,6 +686,7 @@ public final class Job extends AbstractBehavior<Command> {
     int slot = freeSlots[--freeCount];
     long s = seq++;
     slots[slot] = s + 1;
+    slotSubmit[slot] = now;
     slotRead[slot] = read;
     slotBytes[slot] = bs;
     long id = plan.requestId(s, slot);
@@ -753,8 +766,15 @@ public final class Job extends AbstractBehavior<Command> {
     freeSlots[freeCount++] = slot;
     lastProgress = now;
     long lat = now - c.submitNanos();
-    latencySum += lat;
     ended++;
+    if (measuring()) {
+      if (slotSubmit[slot] < windowStart) {
+        edgeBefore += windowStart - slotSubmit[slot]; // its wait before the window is in W only
+      }
+      if (c.status() != Status.OK) {
+        failedLatencySum += lat; // the report counts a failed request but keeps no latency for it
+      }
+    }
     long slat =
         plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
     long clat = plan.foreground() ? lat : lat - slat;
@@ -805,8 +825,15 @@ public final class Job extends AbstractBehavior<Command> {
         plan.timeBased() || plan.loops() > 1);
   }
 
+  /** The measurement window is open (fio records what completes now). */
+  private boolean measuring() {
+    return windowOpen && !windowClosed;
+  }
+
   private void accumulate(long now) {
-    area += (long) (plan.inFlight() - freeCount) * (now - areaAt);
+    if (measuring()) {
+      area += (long) (plan.inFlight() - freeCount) * (now - areaAt);
+    }
     areaAt = now;
   }
 
@@ -816,7 +843,9 @@ public final class Job extends AbstractBehavior<Command> {
   }
 
   private void openWindow(long now) {
+    accumulate(now);
     windowOpen = true;
+    windowStart = now;
     stats.openWindow(now);
   }
 
@@ -825,6 +854,12 @@ public final class Job extends AbstractBehavior<Command> {
       openWindow(now); // the run ended during ramp: an empty window
     }
     if (!windowClosed) {
+      accumulate(now);
+      for (int i = 0; i < slots.length; i++) {
+        if (slots[i] != 0) { // still in flight: its time in the window is in L only
+          edgeAfter += now - Math.max(slotSubmit[i], windowStart);
+        }
+      }
       windowClosed = true;
       stats.closeWindow(now);
     }
@@ -856,6 +891,24 @@ public final class Job extends AbstractBehavior<Command> {
     return this;
   }
 
+  /** The window's two sides, the report's from the job's statistics (fio's ios and lat means). */
+  private LittlesLaw littlesLaw() {
+    long requests = 0;
+    double latencySum = failedLatencySum;
+    for (Direction d : Direction.values()) {
+      DirectionStats ds = stats.direction(d);
+      requests += ds.totalIos() + ds.errors();
+      latencySum += ds.totalIos() * ds.lat().mean();
+    }
+    return new LittlesLaw(
+        ended,
+        stats.windowEndNs() - stats.windowStartNs(),
+        area,
+        requests,
+        latencySum,
+        edgeAfter - edgeBefore);
+  }
+
   private void finishIfDone() {
     if (verifyDue && backlog != null && backlog.isEmpty()) {
       verifyDue = false; // the backlog has read back every write already
@@ -881,11 +934,7 @@ public final class Job extends AbstractBehavior<Command> {
         flow.leave(flowIssued, plan.control().flowWeight());
       }
       closeWindow(clock.nanoTime());
-      long now = clock.nanoTime();
-      accumulate(now);
-      machine.tell(
-          new MachineProtocol.JobDone(
-              plan.index(), stats, new LittlesLaw(area, latencySum, ended, now - runStart)));
+      machine.tell(new MachineProtocol.JobDone(plan.index(), stats, littlesLaw()));
     }
   }
 }

@@ -58,6 +58,15 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private boolean stalled;
   private double slowdown = 1;
 
+  /** Since the poller started: its busy workers and the requests waiting for one, over time. */
+  private final long startNanos;
+
+  private final TimeIntegral busyTime;
+  private final TimeIntegral waitingTime;
+  private long started;
+  private long waited;
+  private long waitNanos;
+
   /**
    * @param serverNanos CPU work on {@code core} per request before the device (a FUSE server
    *     thread), 0 for a device that polls from outside the host's CPUs
@@ -101,6 +110,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     this.core = core;
     this.faults = faults;
     this.commitBeforeNext = commitBeforeNext;
+    this.startNanos = clock.nanoTime();
+    this.busyTime = new TimeIntegral(startNanos);
+    this.waitingTime = new TimeIntegral(startNanos);
   }
 
   @Override
@@ -108,11 +120,12 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     return newReceiveBuilder()
         .onMessage(Serve.class, this::onServe)
         .onMessage(ServerDone.class, this::onServerDone)
-        .onMessage(DeviceDone.class, d -> complete(d.serve(), d.releasesWorker()))
-        .onMessage(FlowProtocol.IoDone.class, this::onIoDone)
-        .onMessage(WorkerFree.class, w -> release())
-        .onMessage(FlowProtocol.Committed.class, c -> release())
-        .onMessage(PollerFault.class, this::onFault)
+        .onMessage(DeviceDone.class, d -> counted(complete(d.serve(), d.releasesWorker())))
+        .onMessage(FlowProtocol.IoDone.class, d -> counted(onIoDone(d)))
+        .onMessage(WorkerFree.class, w -> counted(release()))
+        .onMessage(FlowProtocol.Committed.class, c -> counted(release()))
+        .onMessage(PollerFault.class, f -> counted(onFault(f)))
+        .onMessage(FlowProtocol.PollerReport.class, this::onReport)
         .onMessage(
             FlowProtocol.MoveServer.class,
             m -> {
@@ -125,6 +138,34 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private Behavior<PollerCommand> onServe(Serve s) {
     arrived.addLast(s);
     pump();
+    return counted(this);
+  }
+
+  /**
+   * After a message that may have changed how many workers are busy or requests wait for one: the
+   * time integrals take the new counts from now on.
+   */
+  private Behavior<PollerCommand> counted(Behavior<PollerCommand> next) {
+    long now = clock.nanoTime();
+    busyTime.set(now, busy);
+    waitingTime.set(now, arrived.size() + (batchLen - batchPos));
+    return next;
+  }
+
+  private Behavior<PollerCommand> onReport(FlowProtocol.PollerReport r) {
+    long now = clock.nanoTime();
+    r.replyTo()
+        .tell(
+            new FlowProtocol.PollerCounters(
+                new Queueing(
+                    concurrency,
+                    now - startNanos,
+                    started,
+                    waited,
+                    waitNanos,
+                    busyTime.area(now),
+                    waitingTime.area(now),
+                    0)));
     return this;
   }
 
@@ -176,6 +217,10 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   private void start(Serve s) {
     busy++;
+    long wait = clock.nanoTime() - s.item().acceptedNanos();
+    started++;
+    waited += wait > 0 ? 1 : 0;
+    waitNanos += wait;
     if (device instanceof IoDevice io) { // real I/O (a node's file backend): its result, when done
       ctx.pipeToSelf(
           io.execute(s.item().request()),
@@ -214,7 +259,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private Behavior<PollerCommand> onServerDone(ServerDone d) {
     deviceTime(
         d.serve(), d.deviceNanos() == ServerDone.ASK_DEVICE ? service(d.serve()) : d.deviceNanos());
-    return this;
+    return counted(this);
   }
 
   /**

@@ -84,8 +84,20 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final ArrayDeque<OnRing> served = new ArrayDeque<>();
 
   private boolean harvestPending;
+
   private final List<String> violations = new ArrayList<>();
   private final LinkedHashMap<Long, Request> onRingIds = new LinkedHashMap<>();
+
+  /** Requests in the queue and on its overflow list, over time, since the queue started. */
+  private final long startNanos;
+
+  private final TimeIntegral inQueueTime;
+  private final TimeIntegral overflowTime;
+
+  /** Reports asked for, waiting for the poller's counters (asked in order, answered in order). */
+  private final ArrayDeque<PendingReport> reports = new ArrayDeque<>();
+
+  private record PendingReport(QueueStats stats, ActorRef<QueueStats> replyTo) {}
 
   /**
    * Everything a queue is built from.
@@ -136,6 +148,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.uring = s.uring();
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
+    this.startNanos = clock.nanoTime();
+    this.inQueueTime = new TimeIntegral(startNanos);
+    this.overflowTime = new TimeIntegral(startNanos);
     ActorRef<PollerCommand> poller =
         ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     this.poller = poller;
@@ -156,13 +171,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   @Override
   public Receive<QueueCommand> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Enqueue.class, this::onEnqueue)
+        .onMessage(Enqueue.class, e -> counted(onEnqueue(e)))
         .onMessage(Served.class, this::onServed)
-        .onMessage(Harvest.class, m -> onHarvest())
-        .onMessage(RetryTick.class, m -> onRetry())
+        .onMessage(Harvest.class, m -> counted(onHarvest()))
+        .onMessage(RetryTick.class, m -> counted(onRetry()))
         .onMessage(QueueReport.class, this::onReport)
-        .onMessage(Evacuate.class, m -> onEvacuate())
-        .onMessage(QueueFault.class, this::onFault)
+        .onMessage(FlowProtocol.PollerCounters.class, this::onPollerCounters)
+        .onMessage(Evacuate.class, m -> counted(onEvacuate()))
+        .onMessage(QueueFault.class, f -> counted(onFault(f)))
         .onMessage(QueueRemount.class, this::onRemount)
         .onMessage(
             FlowProtocol.MoveServer.class,
@@ -288,12 +304,27 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
             completionNanos, Work.COMPLETION, router, new Ended(r, c, coreCpu)));
   }
 
+  /**
+   * After a message that may have accepted, ended, parked or moved requests: the time integrals
+   * take the new counts from now on.
+   */
+  private Behavior<QueueCommand> counted(Behavior<QueueCommand> next) {
+    long now = clock.nanoTime();
+    inQueueTime.set(now, queue.inFlight());
+    overflowTime.set(now, queue.queued());
+    return next;
+  }
+
+  /** The counters as they are now; the poller's side of the queueing follows from the poller. */
   private Behavior<QueueCommand> onReport(QueueReport q) {
     List<Long> stuck = stuckIds();
     List<String> v = new ArrayList<>(violations);
     queue.checkInvariants(v);
-    q.replyTo()
-        .tell(
+    long now = clock.nanoTime();
+    Queueing own =
+        Queueing.NONE.withQueue(overflowTime.area(now), inQueueTime.area(now), now - startNanos);
+    reports.addLast(
+        new PendingReport(
             new QueueStats(
                 index,
                 homeCpu,
@@ -311,7 +342,42 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
                 stuck,
                 queue.rerouted(),
                 maxWaitNanos,
-                errors));
+                errors,
+                own),
+            q.replyTo()));
+    poller.tell(new FlowProtocol.PollerReport(getContext().getSelf()));
+    return this;
+  }
+
+  private Behavior<QueueCommand> onPollerCounters(FlowProtocol.PollerCounters c) {
+    PendingReport p = reports.pollFirst();
+    if (p == null) {
+      return this; // an answer nobody waits for
+    }
+    QueueStats s = p.stats();
+    Queueing own = s.queueing();
+    Queueing q = c.servers().withQueue(own.waitingArea(), own.inQueueArea(), own.spanNanos());
+    p.replyTo()
+        .tell(
+            new QueueStats(
+                s.queue(),
+                s.homeCpu(),
+                s.accepted(),
+                s.completed(),
+                s.maxOccupancy(),
+                s.overflowWaits(),
+                s.overflowNanos(),
+                s.delayedRetries(),
+                s.ringAttempts(),
+                s.enomem(),
+                s.onRing(),
+                s.queued(),
+                s.violations(),
+                s.stuck(),
+                s.rerouted(),
+                s.maxWaitNanos(),
+                s.errors(),
+                q));
     return this;
   }
 

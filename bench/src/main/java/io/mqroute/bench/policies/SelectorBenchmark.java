@@ -35,6 +35,7 @@ public class SelectorBenchmark {
     "random",
     "round-robin",
     "p2c",
+    "p2c-distinct",
     "shortest",
     "single",
     "hotplug-aware"

@@ -32,6 +32,7 @@ public final class Selectors {
           "random",
           "round-robin",
           "p2c",
+          "p2c-distinct",
           "shortest",
           "single",
           "hotplug-aware");
@@ -107,6 +108,13 @@ public final class Selectors {
         {
           Params p = Params.of(name, params, "choices");
           return PowerOfChoicesSelector.newBuilder()
+              .choices(p.intValue("choices", 2, 1, PowerOfChoicesSelector.MAX_CHOICES))
+              .build();
+        }
+      case "p2c-distinct":
+        {
+          Params p = Params.of(name, params, "choices");
+          return DistinctChoicesSelector.newBuilder()
               .choices(p.intValue("choices", 2, 1, PowerOfChoicesSelector.MAX_CHOICES))
               .build();
         }

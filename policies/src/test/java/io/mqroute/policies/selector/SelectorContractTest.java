@@ -43,6 +43,8 @@ class SelectorContractTest {
         named("round-robin", () -> RoundRobinSelector.newBuilder().build()),
         named("p2c", () -> PowerOfChoicesSelector.newBuilder().build()),
         named("p2c d=3", () -> PowerOfChoicesSelector.newBuilder().choices(3).build()),
+        named("p2c-distinct", () -> DistinctChoicesSelector.newBuilder().build()),
+        named("p2c-distinct d=5", () -> DistinctChoicesSelector.newBuilder().choices(5).build()),
         named("shortest", () -> ShortestQueueSelector.newBuilder().build()),
         named("single", () -> SingleQueueSelector.newBuilder().build()),
         named(

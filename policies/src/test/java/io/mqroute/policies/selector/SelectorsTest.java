@@ -49,6 +49,8 @@ class SelectorsTest {
         .hasToString("ReducedV3Selector[local=1, numa=5, global=7, retries=0, foreground-only]");
     assertThat(Selectors.create("p2c", Map.of("choices", "3")))
         .hasToString("PowerOfChoicesSelector[choices=3]");
+    assertThat(Selectors.create("p2c-distinct", Map.of("choices", "3")))
+        .hasToString("DistinctChoicesSelector[choices=3]");
     assertThat(Selectors.create("single", Map.of("queue", "4")))
         .hasToString("SingleQueueSelector[queue=4]");
   }
@@ -71,7 +73,8 @@ class SelectorsTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessage(
             "unknown selector \"reduced-v4\"; did you mean \"reduced-v3\"? (valid: static-cpu, "
-                + "mq-map, reduced-v3, reduced-v2, random, round-robin, p2c, shortest, single, hotplug-aware, "
+                + "mq-map, reduced-v3, reduced-v2, random, round-robin, p2c, p2c-distinct, shortest, single,"
+                + " hotplug-aware, "
                 + "test-fixed)");
     assertThatThrownBy(() -> Selectors.create("roundrobin"))
         .hasMessageContaining("did you mean \"round-robin\"?");
