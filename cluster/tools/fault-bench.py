@@ -251,6 +251,8 @@ def main():
     ap.add_argument("--config", help="a node --config file for all three nodes (no role, port or seeds in it)")
     ap.add_argument("--keep", action="store_true", help="keep the logs")
     a = ap.parse_args()
+    # a SIGTERM to this script still kills what it started (the finally in run)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     for q in (0, 1, 2, 1000, 1001, 1002):
         if not free(a.base_port + q):
             sys.exit("port %d is taken" % (a.base_port + q))

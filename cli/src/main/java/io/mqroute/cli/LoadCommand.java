@@ -45,7 +45,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Join a cluster as a client and run an fio job against its host router(s) in real time: "
             + "fio-style text (and JSON with --out), and a summary that counts the requests that ended with an "
-            + "error (ENOTCONN when a device node was lost, ...), with a table of the jobs as 'mqroute run' prints "
+            + "error (ECONNABORTED when a device was lost with the request on it, ...), with a table of the jobs as 'mqroute run' prints "
             + "its variants. It runs closed loop, one file per clone: rate, rate_iops, thinktime, fsync, startdelay and "
             + "nrfiles > 1 are refused.")
 final class LoadCommand implements Callable<Integer> {

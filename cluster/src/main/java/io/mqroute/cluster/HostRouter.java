@@ -41,6 +41,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -178,9 +179,13 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
             "router");
     // filled before any request can reach the router (the Route messages come after this)
     this.remotes = new ArrayList<>(n);
+    // how many slots are listed: the last one is never suspected (there would be no queue left)
+    AtomicInteger listedSlots = new AtomicInteger();
     for (int q = 0; q < n; q++) {
       ActorRef<Object> remote =
-          ctx.spawn(RemoteQueue.create(q, router, s.queueWindow(), s.suspectAfter()), "slot-" + q);
+          ctx.spawn(
+              RemoteQueue.create(q, router, s.queueWindow(), s.suspectAfter(), listedSlots),
+              "slot-" + q);
       remotes.add(remote);
       queues.add(remote.narrow());
     }

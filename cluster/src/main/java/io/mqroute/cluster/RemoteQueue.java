@@ -24,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -54,7 +55,9 @@ import org.apache.pekko.cluster.UniqueAddress;
  * <p>Suspicion: a queue that has requests outstanding and answers none for {@code suspectAfter} (S)
  * is suspected at once, long before the failure detector decides about its node (seconds): out of
  * the masks and its waiting requests routed again. That is cheap when it is wrong: the queue is
- * reinstated (listed again) as soon as it answers. What it was sent is given up on later, at twice
+ * reinstated (listed again) as soon as it answers. The last slot listed is never suspected: with no
+ * queue at all the router would answer every request ENOTCONN at once, which helps nobody (on an
+ * overloaded machine every queue may look silent). What it was sent is given up on later, at twice
  * the bound after each request left (2S, plus the fence's allowance below), and ended as above; an
  * answer before then still counts. A host that did not run on time itself (its timer fired more
  * than S/4 late: a GC pause, a starved CPU) looks again a little later rather than judge its queues
@@ -169,6 +172,8 @@ final class RemoteQueue extends AbstractBehavior<Object> {
   private final ActorRef<RouterCommand> router;
   private final int window;
   private final long suspectNanos; // 0: off
+  // slots of this host listed now (bound, not suspected), shared by all of them
+  private final AtomicInteger listedSlots;
   private final long fenceNanos; // twice suspectNanos
   private long suspectDue; // when the SuspectCheck timer was to fire
   private long endDueAt; // when the EndDue timer was to fire
@@ -215,13 +220,20 @@ final class RemoteQueue extends AbstractBehavior<Object> {
 
   /**
    * @param suspectAfter see the class comment; null: never suspected, no fence
+   * @param listedSlots how many of the host's slots are listed, shared by them: the last one is
+   *     never suspected
    */
   static Behavior<Object> create(
-      int slot, ActorRef<RouterCommand> router, int window, Duration suspectAfter) {
+      int slot,
+      ActorRef<RouterCommand> router,
+      int window,
+      Duration suspectAfter,
+      AtomicInteger listedSlots) {
     return Behaviors.setup(
         ctx ->
             Behaviors.withTimers(
-                timers -> new RemoteQueue(ctx, timers, slot, router, window, suspectAfter)));
+                timers ->
+                    new RemoteQueue(ctx, timers, slot, router, window, suspectAfter, listedSlots)));
   }
 
   private RemoteQueue(
@@ -230,8 +242,10 @@ final class RemoteQueue extends AbstractBehavior<Object> {
       int slot,
       ActorRef<RouterCommand> router,
       int window,
-      Duration suspectAfter) {
+      Duration suspectAfter,
+      AtomicInteger listedSlots) {
     super(ctx);
+    this.listedSlots = listedSlots;
     this.slot = slot;
     this.router = router;
     this.window = window;
@@ -524,6 +538,12 @@ final class RemoteQueue extends AbstractBehavior<Object> {
       armSuspect(quietSince + suspectNanos - now);
       return this;
     }
+    if (!leaveIfNotLast()) {
+      // every other slot is out already: there is nowhere else to send anything, and a router
+      // without a queue would answer every request ENOTCONN at once; wait for answers or membership
+      armSuspect(lateness());
+      return this;
+    }
     suspected = true;
     metrics.event(EVENT_SUSPECTED);
     if (gauge != null) {
@@ -537,11 +557,22 @@ final class RemoteQueue extends AbstractBehavior<Object> {
             slot,
             sent.size(),
             (now - quietSince) / 1_000_000);
-    unlist();
+    listed = false;
+    router.tell(new QueueListed(slot, false)); // the router answers with Evacuate
     returnOutbox();
     giveUp(now);
     updateGauge();
     return this;
+  }
+
+  /** Takes this slot off the shared count unless it is the last one listed. */
+  private boolean leaveIfNotLast() {
+    for (int n = listedSlots.get(); n > 1; n = listedSlots.get()) {
+      if (listedSlots.compareAndSet(n, n - 1)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private void reinstate() {
@@ -552,16 +583,22 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     }
     getContext().getLog().info("queue slot {} answered again: reinstated", slot);
     if (!listed) {
-      listed = true;
-      router.tell(new QueueListed(slot, true));
+      list();
     }
     refill();
     updateGauge();
   }
 
+  private void list() {
+    listed = true;
+    listedSlots.incrementAndGet();
+    router.tell(new QueueListed(slot, true));
+  }
+
   private void unlist() {
     if (listed) {
       listed = false;
+      listedSlots.decrementAndGet();
       router.tell(new QueueListed(slot, false)); // the router answers with Evacuate
     }
   }
@@ -670,8 +707,9 @@ final class RemoteQueue extends AbstractBehavior<Object> {
     minRtt = Long.MAX_VALUE;
     gauge = metrics.queue(queue.path().toString());
     gauge.setSuspected(false);
-    listed = true;
-    router.tell(new QueueListed(slot, true));
+    if (!listed) {
+      list();
+    }
     refill();
     updateGauge();
     return this;

@@ -128,6 +128,45 @@ class SuspicionTest {
   }
 
   @Test
+  void theLastListedQueueIsNeverSuspected() {
+    // both queues silent: one leaves the masks, the other stays, and no request is refused
+    kit.spawn(
+        DeviceQueue.create(
+            new DeviceQueue.Settings(0, 64, new DeviceQueue.NullBackend(Duration.ofMinutes(10)))),
+        "a-stuck");
+    kit.spawn(
+        DeviceQueue.create(
+            new DeviceQueue.Settings(1, 64, new DeviceQueue.NullBackend(Duration.ofMinutes(10)))),
+        "b-stuck");
+    ActorRef<HostRouterProtocol.Command> router =
+        kit.spawn(
+            HostRouter.create(
+                new HostRouterSettings("round-robin", 4, 1, WINDOW)
+                    .withSuspectAfter(SUSPECT_AFTER)),
+            "router");
+    kit.createTestProbe()
+        .awaitAssert(
+            WAIT,
+            () -> {
+              assertThat(slots(router).queues().stream().filter(Objects::nonNull).count())
+                  .isEqualTo(2);
+              return null;
+            });
+    TestProbe<Completion> client = kit.createTestProbe();
+    submit(router, 0, 4, client.ref());
+    // one queue is suspected and gives its two up; the other keeps its two
+    assertThat(client.receiveSeveralMessages(2, WAIT))
+        .extracting(Completion::status)
+        .containsOnly(Status.ECONNABORTED);
+    submit(router, 10, 4, client.ref());
+    // they go to the queue still listed (and wait there): none is refused for want of a queue
+    client.expectNoMessage(SUSPECT_AFTER.multipliedBy(3));
+    NodeMetrics m = NodeMetrics.get(kit.system());
+    assertThat(m.events()).containsEntry(RemoteQueue.EVENT_SUSPECTED, 1L);
+    assertThat(m.count(Status.ENOTCONN)).isZero();
+  }
+
+  @Test
   void aSuspectedQueueThatAnswersAgainIsReinstated() {
     // answers after 600 ms: suspected at 200 ms, then its late completions prove it alive
     ActorRef<HostRouterProtocol.Command> router = routerOverTwoQueues(Duration.ofMillis(600));
