@@ -381,7 +381,8 @@ final class RemoteQueue extends AbstractBehavior<Object> {
   private Behavior<Object> onDevice(FromDevice m) {
     if (m.message() instanceof CompletionBatch b) {
       long now = clock.nanoTime();
-      boolean busy = !sent.isEmpty();
+      // a suspected queue was busy too: the silence its answer ends is the one that suspected it
+      boolean busy = !sent.isEmpty() || suspected;
       long quietSince = Math.max(lastAnswer, busySince);
       boolean alive = false;
       for (Completion c : b.completions()) {
@@ -390,7 +391,7 @@ final class RemoteQueue extends AbstractBehavior<Object> {
       answered(alive, busy, quietSince, now);
     } else if (m.message() instanceof Completion c) {
       long now = clock.nanoTime();
-      boolean busy = !sent.isEmpty();
+      boolean busy = !sent.isEmpty() || suspected;
       long quietSince = Math.max(lastAnswer, busySince);
       answered(complete(c, now), busy, quietSince, now);
     } else if (m.message() instanceof QueueDraining d) {
