@@ -45,7 +45,7 @@ import picocli.CommandLine.Parameters;
     description =
         "Join a cluster as a client and run an fio job against its host router(s) in real time: "
             + "fio-style text (and JSON with --out), and a summary that counts the requests that ended with an "
-            + "error (ENOTCONN when a device node was lost, ...), with a table of the jobs as 'mqroute run' prints "
+            + "error (ECONNABORTED when a device was lost with the request on it, ...), with a table of the jobs as 'mqroute run' prints "
             + "its variants. It runs closed loop, one file per clone: rate, rate_iops, thinktime, fsync, startdelay and "
             + "nrfiles > 1 are refused.")
 final class LoadCommand implements Callable<Integer> {
@@ -88,9 +88,9 @@ final class LoadCommand implements Callable<Integer> {
           "A host that answers none of a clone's outstanding requests for this many milliseconds is"
               + " taken as lost: what was sent ends ECONNABORTED (its fate is unknown), the clone"
               + " stops (default ${DEFAULT-VALUE}; 0: only when the host leaves the cluster). Keep"
-              + " it above the time the host takes to give up on a silent device (today its"
-              + " failure detector: 4.7 s measured), or a lost device looks like a lost host.",
-      defaultValue = "10000")
+              + " it above the time the host takes to answer for a silent device (suspect-after"
+              + " + 2 x suspect-after: 750 ms by default), or a lost device looks like a lost host.",
+      defaultValue = "1500")
   long hostTimeoutMs;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;

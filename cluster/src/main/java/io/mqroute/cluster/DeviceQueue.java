@@ -82,6 +82,16 @@ import org.apache.pekko.cluster.typed.Cluster;
  * been empty for {@link #DRAIN_SETTLE} (the routers' listings have caught up by then) or when the
  * phase times out.
  *
+ * <p>Fence (issue #15): a host's {@link RequestBatch} says when it left on the host's clock and how
+ * old its requests may be when they start; the host gives up on a silent queue's requests after
+ * that long (as of unknown fate) and must be able to rely on this queue not starting them later.
+ * The host's clock is related to this node's by the smallest {@code arrival - sentNanos} seen from
+ * that sender (offset plus the shortest one-way delay; see {@link RemoteQueue} for the bound). A
+ * request is refused unstarted, answered {@link Status#ENOTCONN} ("not done"), when it arrives too
+ * old, and, on the {@code file} backend, when its I/O would start too late (it waited on the ring
+ * or the blocking pool while this process was stopped). The {@code null} backend does nothing a
+ * fence could prevent, so it is checked on arrival only.
+ *
  * <p>Timestamps: {@code dispatchNanos} and {@code completeNanos} are read on this node's clock;
  * they are comparable with the submitter's {@code submitNanos} only when both run in the same JVM.
  */
@@ -191,6 +201,47 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
 
   private final HashMap<Long, Pending> pending = new HashMap<>();
   private long nextLocalId;
+  // per router: the smallest arrival - sentNanos of its fenced batches (clock offset + delay)
+  private final HashMap<ActorRef<CompletionBatch>, Long> offsets = new HashMap<>();
+  // the file backend's start-time check; null for the null backend
+  private final Fence fence;
+
+  /** Event key in /metrics: a request refused unstarted by its fence. */
+  static final String EVENT_FENCED = "request-fenced";
+
+  /**
+   * Local id → the latest local time its I/O may start; read by the I/O tasks on the blocking pool,
+   * written by the queue actor.
+   */
+  static final class Fence {
+    private final java.util.concurrent.ConcurrentHashMap<Long, Long> deadlines =
+        new java.util.concurrent.ConcurrentHashMap<>();
+    private final NanoClock clock;
+    private final NodeMetrics metrics;
+
+    Fence(NanoClock clock, NodeMetrics metrics) {
+      this.clock = clock;
+      this.metrics = metrics;
+    }
+
+    void set(long localId, long deadline) {
+      deadlines.put(localId, deadline);
+    }
+
+    void clear(long localId) {
+      deadlines.remove(localId);
+    }
+
+    /** Whether the request may start now; one that may not is counted as fenced. */
+    boolean startable(long localId) {
+      Long d = deadlines.get(localId);
+      if (d == null || clock.nanoTime() - d < 0) {
+        return true;
+      }
+      metrics.event(EVENT_FENCED);
+      return false;
+    }
+  }
 
   private final NanoClock clock;
   private final TimerScheduler<Command> timers;
@@ -226,6 +277,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     this.clusterSystem =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
+    this.fence = s.backend() instanceof FileStore ? new Fence(clock, metrics) : null;
     Executor blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
     ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
     ActorRef<FlowProtocol.RouterCommand> ends =
@@ -235,7 +287,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     // and a file backend's blocking pool bounds what runs in parallel
     Behavior<FlowProtocol.PollerCommand> poller =
         Poller.create(
-            device(s.backend(), blocking),
+            device(s.backend(), blocking, fence),
             SeededRandom.stream(s.rules().seed(), "device-service-" + index),
             s.rules().dispatch(),
             s.pollers(),
@@ -280,18 +332,25 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   /** The model's device for a backend: a fixed service time, or real file I/O. */
-  private static Device device(Backend backend, Executor blocking) {
+  private static Device device(Backend backend, Executor blocking, Fence fence) {
     if (backend instanceof NullBackend nb) {
       return new FixedDevice(nb.serviceDelay().toNanos());
     }
-    return new FileIo(((FileStore) backend).files(), blocking);
+    return new FileIo(((FileStore) backend).files(), blocking, fence);
   }
 
-  /** The {@code file} backend as a real device: each request's I/O on the blocking pool. */
-  private record FileIo(FileBackend files, Executor blocking) implements IoDevice {
+  /** What a request refused by its fence ends with: not done. */
+  static final IoDevice.Result FENCED = new IoDevice.Result(Status.ENOTCONN, null);
+
+  /**
+   * The {@code file} backend as a real device: each request's I/O on the blocking pool, unless its
+   * fence has passed when the task starts.
+   */
+  private record FileIo(FileBackend files, Executor blocking, Fence fence) implements IoDevice {
     @Override
     public CompletionStage<Result> execute(Request r) {
-      return CompletableFuture.supplyAsync(() -> serve(files, r), blocking);
+      return CompletableFuture.supplyAsync(
+          () -> fence.startable(r.id()) ? serve(files, r) : FENCED, blocking);
     }
 
     @Override
@@ -326,7 +385,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
               if (!fromMember(m.request().replyTo())) {
                 return this;
               }
-              accept(m.request(), null, m.request().replyTo(), clock.nanoTime());
+              accept(m.request(), null, m.request().replyTo(), clock.nanoTime(), Long.MAX_VALUE);
               return this;
             })
         .onMessage(
@@ -340,10 +399,18 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 // a new router: forget the ones that left the cluster rather than keep every router
                 // ever seen
                 routers.removeIf(r -> !isMember(r));
+                offsets.keySet().retainAll(routers);
               }
               long now = clock.nanoTime();
+              long deadline = deadline(m.batch(), reply, now);
+              if (now - deadline >= 0) {
+                for (Request r : m.batch().requests()) {
+                  refuse(r, reply, now);
+                }
+                return this;
+              }
               for (Request r : m.batch().requests()) {
-                accept(r, reply, null, now);
+                accept(r, reply, null, now, deadline);
               }
               return this;
             })
@@ -409,9 +476,41 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     return false;
   }
 
+  /**
+   * The local time after which the batch's requests must not start (Long.MAX_VALUE: no fence): its
+   * sentNanos on this clock, by the smallest offset seen from its sender, plus its fence.
+   */
+  private long deadline(RequestBatch b, ActorRef<CompletionBatch> from, long now) {
+    if (!b.fenced()) {
+      return Long.MAX_VALUE;
+    }
+    try {
+      long sample = Math.subtractExact(now, b.sentNanos());
+      long offset = offsets.merge(from, sample, Math::min);
+      // now - (sample - offset): the send time on this clock, <= now
+      return Math.addExact(now - (sample - offset), b.fenceNanos());
+    } catch (ArithmeticException e) {
+      return Long.MAX_VALUE; // a clock that far off says nothing about age
+    }
+  }
+
+  /** Refused unstarted on arrival (its fence has passed): not done. */
+  private void refuse(Request r, ActorRef<CompletionBatch> batchReply, long now) {
+    metrics.event(EVENT_FENCED);
+    answer(
+        batchReply,
+        null,
+        new Completion(r.id(), Status.ENOTCONN, r.submitNanos(), now, now, index, null));
+    metrics.completed(Status.ENOTCONN, 0);
+  }
+
   /** The request goes to the model's queue under a local id; its answer comes back as Ended. */
   private void accept(
-      Request r, ActorRef<CompletionBatch> batchReply, ActorRef<Completion> reply, long now) {
+      Request r,
+      ActorRef<CompletionBatch> batchReply,
+      ActorRef<Completion> reply,
+      long now,
+      long deadline) {
     if (drained != null) {
       // a router had not seen the withdrawal yet: serve it, and wait for quiet again
       settled = false;
@@ -419,6 +518,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     }
     long local = nextLocalId++;
     pending.put(local, new Pending(r.id(), batchReply, reply, now));
+    if (fence != null && deadline != Long.MAX_VALUE) {
+      fence.set(local, deadline);
+    }
     queue.tell(
         new FlowProtocol.Enqueue(
             new Request(
@@ -459,6 +561,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     if (p == null) {
       return;
     }
+    if (fence != null) {
+      fence.clear(local.id());
+    }
     byte[] data = c.data();
     if (data == null && local.carriesData() && local.op() == Op.READ && c.status() == Status.OK) {
       data = new byte[local.length()]; // the null device stores nothing: a read returns zeros
@@ -466,21 +571,27 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     Completion out =
         new Completion(
             p.id(), c.status(), c.submitNanos(), c.dispatchNanos(), c.completeNanos(), index, data);
-    if (p.batchReply() != null) {
-      ArrayList<Completion> list = outbox.computeIfAbsent(p.batchReply(), k -> new ArrayList<>());
+    answer(p.batchReply(), p.reply(), out);
+    metrics.completed(c.status(), clock.nanoTime() - p.accepted());
+    updateGauge();
+  }
+
+  /** A completion to its router: in its next batch, or on its own to a single request's sender. */
+  private void answer(
+      ActorRef<CompletionBatch> batchReply, ActorRef<Completion> reply, Completion out) {
+    if (batchReply != null) {
+      ArrayList<Completion> list = outbox.computeIfAbsent(batchReply, k -> new ArrayList<>());
       list.add(out);
       if (list.size() == RequestBatch.MAX_SIZE) {
-        CompletionBatch.split(list).forEach(p.batchReply()::tell);
+        CompletionBatch.split(list).forEach(batchReply::tell);
         list.clear();
       } else if (!flushPending) {
         flushPending = true;
         getContext().getSelf().tell(Flush.INSTANCE);
       }
-    } else if (p.reply() != null) {
-      p.reply().tell(out);
+    } else if (reply != null) {
+      reply.tell(out);
     }
-    metrics.completed(c.status(), clock.nanoTime() - p.accepted());
-    updateGauge();
   }
 
   /**

@@ -41,6 +41,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -73,12 +74,15 @@ import org.apache.pekko.cluster.typed.Subscribe;
  *       holds the window, the wire batches, the device's replies and the drain of a node leaving in
  *       order. The Receptionist's listing of {@link DeviceQueue#QUEUES} gives each queue a slot in
  *       a stable order ({@link QueueSlots}): a queue that appears is bound to its slot and {@link
- *       QueueListed listed}; one that leaves (node lost, removed, unreachable, or draining) is
- *       unbound and unlisted, which is the router's queue-teardown path — out of the masks, its
- *       waiting requests routed again ({@code Evacuate}/{@code Reroute}, as a hotplug-aware queue's
- *       overflow), the ones on the device ended with ENOTCONN unless its node announced a drain and
- *       is still reachable. With no queue at all, a background request ends with ENOTCONN and a
- *       foreground one with EINVAL, as the kernel answers a NULL queue.
+ *       QueueListed listed} (by the slot); one that leaves (node lost, removed, unreachable, or
+ *       draining) is unbound and unlisted, which is the router's queue-teardown path — out of the
+ *       masks, its waiting requests routed again ({@code Evacuate}/{@code Reroute}, as a
+ *       hotplug-aware queue's overflow), the ones on the device ended with ECONNABORTED (fate
+ *       unknown) unless its node announced a drain and is still reachable. A slot whose queue has
+ *       requests outstanding and answers none for {@code suspect-after} takes the same path at once
+ *       and comes back when the queue answers (see {@link RemoteQueue}: suspicion and the fence).
+ *       With no queue at all, a background request ends with ENOTCONN and a foreground one with
+ *       EINVAL, as the kernel answers a NULL queue: ENOTCONN always means "not done".
  *   <li><b>Membership</b>: unreachable, reachable and removed members (this host's own view, kept
  *       from the events, not from {@code Cluster.state()}, which is updated asynchronously) go to
  *       the slots, which end a lost node's drain.
@@ -103,6 +107,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
    * RemoteQueue}.
    */
   static final String DROPPED_WRONG_QUEUE = "completion-wrong-queue";
+
+  /** A second end of one request (an invariant broken); never sent to the client. */
+  static final String EVENT_DUPLICATE_END = "duplicate-end";
 
   /**
    * A client's request on this host: the completion goes to {@code client}, or into {@code
@@ -172,9 +179,13 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
             "router");
     // filled before any request can reach the router (the Route messages come after this)
     this.remotes = new ArrayList<>(n);
+    // how many slots are listed: the last one is never suspected (there would be no queue left)
+    AtomicInteger listedSlots = new AtomicInteger();
     for (int q = 0; q < n; q++) {
       ActorRef<Object> remote =
-          ctx.spawn(RemoteQueue.create(q, router, s.queueWindow()), "slot-" + q);
+          ctx.spawn(
+              RemoteQueue.create(q, router, s.queueWindow(), s.suspectAfter(), listedSlots),
+              "slot-" + q);
       remotes.add(remote);
       queues.add(remote.narrow());
     }
@@ -310,7 +321,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     Completion c = m.completion();
     InFlight f = inFlight.remove(c.id());
     if (f == null) {
-      return this; // cannot happen: the router ends each request once
+      // cannot happen: the router ends each request once; counted, so that a test can prove it
+      metrics.event(EVENT_DUPLICATE_END);
+      return this;
     }
     reply(
         f,
@@ -366,15 +379,13 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     }
     QueueSlots.Change change =
         slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
+    // the slot tells the router itself (QueueListed), as it does when it suspects its queue: one
+    // sender per slot keeps the router's view in order
     for (int slot : change.removed()) {
-      // the slot first (what it sent ends or drains, what it holds waits for the Evacuate), then
-      // the router's teardown, which sends the Evacuate
       remotes.get(slot).tell(new RemoteQueueProtocol.Unbind(Set.copyOf(unreachable)));
-      router.tell(new QueueListed(slot, false));
     }
     for (int slot : change.added()) {
       remotes.get(slot).tell(new RemoteQueueProtocol.Bind(slots.queue(slot)));
-      router.tell(new QueueListed(slot, true));
     }
     if (slots.waiting() > 0) {
       getContext()

@@ -6,6 +6,7 @@ import io.mqroute.policies.NameSuggester;
 import io.mqroute.policies.selector.Selectors;
 import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.policies.strategy.Strategies;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.function.IntSupplier;
 
@@ -21,6 +22,9 @@ import java.util.function.IntSupplier;
  *     virtio-fs)
  * @param maxBackground max_background, 1..65535
  * @param congestionThreshold congestion_threshold, 0..65535
+ * @param suspectAfter how long a queue with requests outstanding may answer none before it is
+ *     suspected ({@link RemoteQueue}), and the fence its requests carry; null: never suspected, no
+ *     fence (then only membership takes a queue away)
  */
 public record HostRouterSettings(
     String selector,
@@ -29,12 +33,19 @@ public record HostRouterSettings(
     int queueWindow,
     BackgroundAdmission.Mode admission,
     int maxBackground,
-    int congestionThreshold) {
+    int congestionThreshold,
+    Duration suspectAfter) {
   /**
    * virtiofsd's FUSE_INIT answer: the host's default, so that admission does not throttle unless
    * asked to.
    */
   public static final int DEFAULT_MAX_BACKGROUND = 65535;
+
+  /** The default of {@code suspect-after}; see reference.conf for the measurement it comes from. */
+  public static final Duration DEFAULT_SUSPECT_AFTER = Duration.ofMillis(250);
+
+  /** {@code suspect-after} may be 1 ms .. 60 s ({@code off}: never). */
+  static final Duration MAX_SUSPECT_AFTER = Duration.ofSeconds(60);
 
   public HostRouterSettings {
     Objects.requireNonNull(selector, "selector");
@@ -45,6 +56,12 @@ public record HostRouterSettings(
     if (queueWindow < 1) {
       throw new IllegalArgumentException("queueWindow must be >= 1, was " + queueWindow);
     }
+    if (suspectAfter != null
+        && (suspectAfter.compareTo(Duration.ofMillis(1)) < 0
+            || suspectAfter.compareTo(MAX_SUSPECT_AFTER) > 0)) {
+      throw new IllegalArgumentException(
+          "suspect-after must be 1ms..60s or off, was " + suspectAfter.toMillis() + "ms");
+    }
     // the admission's own builder checks the two limits, with the experiment format's key names
     BackgroundAdmission.newBuilder()
         .maxBackground(maxBackground)
@@ -52,7 +69,8 @@ public record HostRouterSettings(
   }
 
   /**
-   * Per-queue admission with max-background {@value #DEFAULT_MAX_BACKGROUND} (3/4 of it congested).
+   * Per-queue admission with max-background {@value #DEFAULT_MAX_BACKGROUND} (3/4 of it congested),
+   * suspicion after {@link #DEFAULT_SUSPECT_AFTER}.
    */
   public HostRouterSettings(String selector, int maxQueues, long seed, int queueWindow) {
     this(
@@ -62,7 +80,8 @@ public record HostRouterSettings(
         queueWindow,
         BackgroundAdmission.Mode.PER_QUEUE,
         DEFAULT_MAX_BACKGROUND,
-        DEFAULT_MAX_BACKGROUND * 3 / 4);
+        DEFAULT_MAX_BACKGROUND * 3 / 4,
+        DEFAULT_SUSPECT_AFTER);
   }
 
   /** Round robin over up to 64 queues, 64 requests sent to each at once. */
@@ -75,7 +94,21 @@ public record HostRouterSettings(
    * congested).
    */
   public HostRouterSettings withAdmission(BackgroundAdmission.Mode mode, int max) {
-    return new HostRouterSettings(selector, maxQueues, seed, queueWindow, mode, max, max * 3 / 4);
+    return new HostRouterSettings(
+        selector, maxQueues, seed, queueWindow, mode, max, max * 3 / 4, suspectAfter);
+  }
+
+  /** The same settings with {@code after} as suspect-after (null: off). */
+  public HostRouterSettings withSuspectAfter(Duration after) {
+    return new HostRouterSettings(
+        selector,
+        maxQueues,
+        seed,
+        queueWindow,
+        admission,
+        maxBackground,
+        congestionThreshold,
+        after);
   }
 
   /** The admission counters for {@code queues} slots. */
@@ -123,6 +156,7 @@ public record HostRouterSettings(
                         .build()
                         .congestionThreshold()
                     : max * 3 / 4);
+    Duration suspect = suspectAfter(c);
     return new HostRouterSettings(
         c.getString("selector"),
         c.getInt("max-queues"),
@@ -130,7 +164,27 @@ public record HostRouterSettings(
         c.getInt("queue-window"),
         mode,
         max,
-        congestion);
+        congestion,
+        suspect);
+  }
+
+  private static Duration suspectAfter(Config c) {
+    if (c.getValue("suspect-after").unwrapped() instanceof String v && v.equals("off")) {
+      return null;
+    }
+    Duration d;
+    try {
+      d = c.getDuration("suspect-after");
+    } catch (ConfigException e) {
+      throw new NodeConfigException(
+          "mqroute.cluster.host.suspect-after: a duration (e.g. 250ms) or off, was "
+              + c.getValue("suspect-after").render());
+    }
+    if (d.compareTo(Duration.ofMillis(1)) < 0 || d.compareTo(MAX_SUSPECT_AFTER) > 0) {
+      throw new NodeConfigException(
+          "mqroute.cluster.host.suspect-after: 1ms..60s or off, was " + d.toMillis() + "ms");
+    }
+    return d;
   }
 
   private static int hostKey(String key, IntSupplier parse) {

@@ -40,6 +40,7 @@ public final class NodeMetrics implements Extension {
     private final String name;
     private volatile int inFlight;
     private volatile int waiting;
+    private volatile boolean suspected;
 
     QueueGauge(String name) {
       this.name = name;
@@ -62,6 +63,15 @@ public final class NodeMetrics implements Extension {
       this.inFlight = inFlight;
       this.waiting = waiting;
     }
+
+    /** A host's queue that fell silent and is out of the router's masks (see RemoteQueue). */
+    public boolean suspected() {
+      return suspected;
+    }
+
+    public void setSuspected(boolean suspected) {
+      this.suspected = suspected;
+    }
   }
 
   /** A copy of the latency distribution so far, in nanoseconds. */
@@ -77,6 +87,11 @@ public final class NodeMetrics implements Extension {
   private volatile int inFlight;
   // messages refused as forged or from strangers, by reason (see dropped)
   private final Map<String, LongAdder> dropped = new ConcurrentSkipListMap<>();
+  // failure handling at request level, by kind (see event)
+  private final Map<String, LongAdder> events = new ConcurrentSkipListMap<>();
+  // how long a host's queue with requests outstanding went without answering, per answer
+  private final Recorder silence = new Recorder(2);
+  private final Histogram silenceTotal = new Histogram(2);
 
   private NodeMetrics() {
     for (int i = 0; i < byStatus.length; i++) {
@@ -100,6 +115,37 @@ public final class NodeMetrics implements Extension {
    */
   public void dropped(String reason) {
     dropped.computeIfAbsent(reason, k -> new LongAdder()).increment();
+  }
+
+  /**
+   * One event of the request-level failure handling (a queue suspected or reinstated, a request
+   * fenced, a completion that came after its request had been ended); {@code kind} is a fixed key.
+   */
+  public void event(String kind) {
+    events.computeIfAbsent(kind, k -> new LongAdder()).increment();
+  }
+
+  /** Events by kind, so far. */
+  public Map<String, Long> events() {
+    Map<String, Long> out = new TreeMap<>();
+    events.forEach((k, v) -> out.put(k, v.sum()));
+    return out;
+  }
+
+  /**
+   * A host's queue answered after {@code nanos} without an answer while it had requests
+   * outstanding: what {@code suspect-after} must stay above on a healthy queue.
+   */
+  public void silence(long nanos) {
+    silence.recordValue(Math.max(0, nanos));
+  }
+
+  /** The silences so far (p50 .. max, in nanoseconds). */
+  public LatencySnapshot silences() {
+    synchronized (silenceTotal) {
+      silenceTotal.add(silence.getIntervalHistogram());
+      return snapshot(silenceTotal);
+    }
   }
 
   /** Dropped messages by reason, so far. */
@@ -147,14 +193,18 @@ public final class NodeMetrics implements Extension {
   public LatencySnapshot latency() {
     synchronized (total) {
       total.add(latency.getIntervalHistogram());
-      return new LatencySnapshot(
-          total.getTotalCount(),
-          total.getMean(),
-          total.getValueAtPercentile(50),
-          total.getValueAtPercentile(90),
-          total.getValueAtPercentile(99),
-          total.getValueAtPercentile(99.9),
-          total.getMaxValue());
+      return snapshot(total);
     }
+  }
+
+  private static LatencySnapshot snapshot(Histogram h) {
+    return new LatencySnapshot(
+        h.getTotalCount(),
+        h.getMean(),
+        h.getValueAtPercentile(50),
+        h.getValueAtPercentile(90),
+        h.getValueAtPercentile(99),
+        h.getValueAtPercentile(99.9),
+        h.getMaxValue());
   }
 }

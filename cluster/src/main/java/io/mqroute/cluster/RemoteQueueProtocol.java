@@ -39,4 +39,19 @@ public final class RemoteQueueProtocol {
   enum Flush implements Command {
     INSTANCE
   }
+
+  /** Checks whether a queue with requests outstanding has been silent for suspectAfter. */
+  enum SuspectCheck implements Command {
+    INSTANCE
+  }
+
+  /** The check's verdict, taken again behind whatever reached the mailbox since. */
+  enum SuspectConfirm implements Command {
+    INSTANCE
+  }
+
+  /** The next request a silent queue held may now be ended (its fence has passed). */
+  enum EndDue implements Command {
+    INSTANCE
+  }
 }

@@ -52,7 +52,9 @@ class HostAdmissionTest {
     ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(
             HostRouter.create(
-                new HostRouterSettings("round-robin", 4, 1, 64).withAdmission(mode, maxBackground)),
+                new HostRouterSettings("round-robin", 4, 1, 64)
+                    .withAdmission(mode, maxBackground)
+                    .withSuspectAfter(null)),
             "router");
     kit.createTestProbe()
         .awaitAssert(
@@ -144,7 +146,7 @@ class HostAdmissionTest {
     }
     assertThat(ends).hasSize(n);
     ends.forEach((id, s) -> assertThat(s).as("request %d", id).hasSize(1));
-    assertThat(ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count())
+    assertThat(ends.values().stream().filter(s -> s.get(0) == Status.ECONNABORTED).count())
         .as("the requests on the lost queue")
         .isPositive();
     // nothing leaked: more than max-background new background requests all get through
@@ -155,7 +157,7 @@ class HostAdmissionTest {
   /**
    * A device node with two queues leaves in one listing change while background requests are held
    * back by admission: the admissions the lost queues give back must not send those requests to the
-   * other lost queue, so only the requests that were on the lost queues end with ENOTCONN; the
+   * other lost queue, so only the requests that were on the lost queues end with ECONNABORTED; the
    * held-back ones run on the survivor.
    */
   @ParameterizedTest
@@ -179,7 +181,9 @@ class HostAdmissionTest {
     ActorRef<HostRouterProtocol.Command> router =
         kit.spawn(
             HostRouter.create(
-                new HostRouterSettings("round-robin", 4, 1, 64).withAdmission(mode, 2)),
+                new HostRouterSettings("round-robin", 4, 1, 64)
+                    .withAdmission(mode, 2)
+                    .withSuspectAfter(null)),
             "router");
     TestProbe<HostRouterProtocol.Slots> sp = kit.createTestProbe();
     kit.createTestProbe()
@@ -227,10 +231,10 @@ class HostAdmissionTest {
     for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
       ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
     }
-    long enotconn = ends.values().stream().filter(s -> s.get(0) == Status.ENOTCONN).count();
+    long aborted = ends.values().stream().filter(s -> s.get(0) == Status.ECONNABORTED).count();
     long onLost = stats(a).accepted() + stats(b).accepted();
-    assertThat(enotconn)
-        .as("ENOTCONN beyond the %d requests on the lost queues: %s", onLost, ends)
+    assertThat(aborted)
+        .as("ECONNABORTED beyond the %d requests on the lost queues: %s", onLost, ends)
         .isEqualTo(onLost);
   }
 }

@@ -43,7 +43,10 @@ class HostCompletionForgeryTest {
         .receptionist()
         .tell(Receptionist.register(DeviceQueue.QUEUES, queue.ref().narrow()));
     ActorRef<HostRouterProtocol.Command> router =
-        kit.spawn(HostRouter.create(new HostRouterSettings("round-robin", 4, 1, 8)), "router");
+        kit.spawn(
+            HostRouter.create(
+                new HostRouterSettings("round-robin", 4, 1, 8).withSuspectAfter(null)),
+            "router");
     kit.createTestProbe()
         .awaitAssert(
             WAIT,

@@ -227,6 +227,15 @@ class NodeSettingsTest {
     assertThat(s.congestionThreshold())
         .as("3/4 of max-background, as in an experiment")
         .isEqualTo(9);
+    assertThat(s.suspectAfter())
+        .as("reference.conf's default is the code's")
+        .isEqualTo(HostRouterSettings.DEFAULT_SUSPECT_AFTER);
+    Files.writeString(f, "mqroute.cluster.host.suspect-after = off\n");
+    assertThat(
+            HostRouterSettings.fromConfig(
+                    host(0, "", f).toConfig().getConfig("mqroute.cluster.host"))
+                .suspectAfter())
+        .isNull();
   }
 
   @Test
@@ -295,6 +304,18 @@ class NodeSettingsTest {
       {
         "mqroute.cluster.host.queue-window = lots",
         "mqroute.cluster.host.queue-window must be a number, was \"lots\""
+      },
+      {
+        "mqroute.cluster.host.suspect-after = 0ms",
+        "mqroute.cluster.host.suspect-after: 1ms..60s or off, was 0ms"
+      },
+      {
+        "mqroute.cluster.host.suspect-after = 2m",
+        "mqroute.cluster.host.suspect-after: 1ms..60s or off, was 120000ms"
+      },
+      {
+        "mqroute.cluster.host.suspect-after = soon",
+        "mqroute.cluster.host.suspect-after: a duration (e.g. 250ms) or off, was \"soon\""
       },
     };
     for (String[] c : cases) {

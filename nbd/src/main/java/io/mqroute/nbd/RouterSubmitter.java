@@ -66,11 +66,12 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
   }
 
   /**
-   * The NBD error for a router's status. ENOTCONN (a device's node left or its queue stopped with
-   * the request on it), ECONNABORTED, EINTR and EAGAIN become EIO, not NBD_ESHUTDOWN: the spec
-   * makes a client that receives ESHUTDOWN disconnect, while here one device is gone and the router
-   * sends new requests to the others, so only this request failed. ENOMEM is EIO too (the spec asks
-   * servers not to return it; on a device it means one ring insertion failed).
+   * The NBD error for a router's status. ENOTCONN (no queue: not done), ECONNABORTED (a device's
+   * node left, its queue stopped or fell silent with the request on it: fate unknown), EINTR and
+   * EAGAIN become EIO, not NBD_ESHUTDOWN: the spec makes a client that receives ESHUTDOWN
+   * disconnect, while here one device is gone and the router sends new requests to the others, so
+   * only this request failed. ENOMEM is EIO too (the spec asks servers not to return it; on a
+   * device it means one ring insertion failed).
    */
   static int nbdError(Status s) {
     return switch (s) {

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A device queue that stops (crashes) under an fio job through NBD: the router ends what it had
- * sent there with ENOTCONN, the NBD server answers those EIO, and fio ends with the error instead
- * of hanging; the server and the other queue go on serving.
+ * sent there with ECONNABORTED (fate unknown), the NBD server answers those EIO, and fio ends with
+ * the error instead of hanging; the server and the other queue go on serving.
  */
 @Tag("integration")
 class NbdDeviceLossTest {

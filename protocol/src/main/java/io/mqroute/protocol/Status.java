@@ -22,9 +22,18 @@ public enum Status {
    * instead.
    */
   ENOSPC(28),
-  /** Queue torn down with requests on it (fuse_uring_abort → fuse_dev_end_requests). */
+  /**
+   * Queue torn down with requests on it (fuse_uring_abort → fuse_dev_end_requests, fuse_abort_conn:
+   * the requests the server had taken end with -ECONNABORTED). Fate unknown: in a cluster, a
+   * request that had been sent to a device queue which then went away or fell silent; the device
+   * may have done it (a write may have landed).
+   */
   ECONNABORTED(103),
-  /** Background request with no queue, stopped queue, or a departed device node. */
+  /**
+   * Not done: a background request with no queue (fc->connected == 0 at submit), or, in a cluster,
+   * a request that never reached a device, or one a device refused without starting it (its fence,
+   * see {@link RequestBatch}). Never a request that a device may have executed.
+   */
   ENOTCONN(107);
 
   private final int errno;

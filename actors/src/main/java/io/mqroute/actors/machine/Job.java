@@ -592,7 +592,7 @@ public final class Job extends AbstractBehavior<Command> {
       timers.cancelAll();
       long now = clock.nanoTime();
       closeWindow(now);
-      machine.tell(new MachineProtocol.JobDone(plan.index(), stats, new LittlesLaw(0, 0, 0, 0)));
+      machine.tell(new MachineProtocol.JobDone(plan.index(), stats, LittlesLaw.notEvaluated()));
       return this;
     }
     return onRunEnd();

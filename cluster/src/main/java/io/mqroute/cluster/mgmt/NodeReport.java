@@ -47,6 +47,9 @@ public final class NodeReport {
       q.put("depth", g.inFlight() + g.waiting());
       q.put("in_flight", g.inFlight());
       q.put("waiting", g.waiting());
+      if (g.suspected()) {
+        q.put("suspected", true);
+      }
       depthSum += g.inFlight();
     }
     // a host counts its router's requests; a device node the requests on its queues' rings
@@ -62,6 +65,17 @@ public final class NodeReport {
     }
     // forged or stranger messages refused: a non-zero count is worth a look
     root.set("dropped", JSON.valueToTree(m.dropped()));
+    // queues suspected and reinstated, requests fenced, completions after their request ended
+    root.set("events", JSON.valueToTree(m.events()));
+    NodeMetrics.LatencySnapshot quiet = m.silences();
+    if (quiet.count() > 0) {
+      ObjectNode sl = root.putObject("queue_silence_us");
+      sl.put("p50", quiet.p50() / 1000);
+      sl.put("p99", quiet.p99() / 1000);
+      sl.put("p99.9", quiet.p999() / 1000);
+      sl.put("max", quiet.max() / 1000);
+      sl.put("count", quiet.count());
+    }
     return root.toPrettyString() + "\n";
   }
 
@@ -124,6 +138,28 @@ public final class NodeReport {
                     .append("\"} ")
                     .append(n)
                     .append('\n'));
+    sb.append(
+        "# HELP mqroute_events_total Request-level failure handling: queues suspected and reinstated,"
+            + " requests fenced, completions that came after their request had ended.\n");
+    sb.append("# TYPE mqroute_events_total counter\n");
+    m.events()
+        .forEach(
+            (e, n) ->
+                sb.append("mqroute_events_total{event=\"")
+                    .append(escape(e))
+                    .append("\"} ")
+                    .append(n)
+                    .append('\n'));
+    NodeMetrics.LatencySnapshot quiet = m.silences();
+    sb.append(
+        "# HELP mqroute_queue_silence_seconds How long a queue with requests outstanding went without"
+            + " answering, per answer (host; suspect-after must stay above it).\n");
+    sb.append("# TYPE mqroute_queue_silence_seconds summary\n");
+    quantile(sb, "mqroute_queue_silence_seconds", "0.5", quiet.p50());
+    quantile(sb, "mqroute_queue_silence_seconds", "0.99", quiet.p99());
+    quantile(sb, "mqroute_queue_silence_seconds", "0.999", quiet.p999());
+    quantile(sb, "mqroute_queue_silence_seconds", "1", quiet.max());
+    sb.append("mqroute_queue_silence_seconds_count ").append(quiet.count()).append('\n');
     sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
     sb.append("# TYPE mqroute_in_flight gauge\n");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');
@@ -145,7 +181,12 @@ public final class NodeReport {
   }
 
   private static void quantile(StringBuilder sb, String q, long nanos) {
-    sb.append("mqroute_latency_seconds{quantile=\"")
+    quantile(sb, "mqroute_latency_seconds", q, nanos);
+  }
+
+  private static void quantile(StringBuilder sb, String metric, String q, long nanos) {
+    sb.append(metric)
+        .append("{quantile=\"")
         .append(q)
         .append("\"} ")
         .append(seconds(nanos))

@@ -31,6 +31,10 @@ class NodeReportTest {
     m.completed(Status.ENOTCONN, 5);
     m.completed(Status.ENOTCONN, 5);
     m.queue("pekko://mqroute@127.0.0.1:25521/user/queue-0").set(3, 5);
+    m.queue("pekko://mqroute@127.0.0.1:25522/user/queue-16").setSuspected(true);
+    m.event("queue-suspected");
+    m.silence(40_000_000L);
+    m.silence(2_000_000L);
     m.setInFlight(8);
     return m;
   }
@@ -57,6 +61,12 @@ class NodeReportTest {
     assertThat(s.get("requests").asLong()).isEqualTo(1002);
     assertThat(s.get("errors").asLong()).isEqualTo(2);
     assertThat(s.get("by_status").get("ENOTCONN").asLong()).isEqualTo(2);
+    // request-level failure handling: a suspected queue, the events, the silences of busy queues
+    assertThat(q.has("suspected")).isFalse();
+    assertThat(s.get("queues").get(1).get("suspected").asBoolean()).isTrue();
+    assertThat(s.get("events").get("queue-suspected").asLong()).isEqualTo(1);
+    assertThat(s.get("queue_silence_us").get("count").asLong()).isEqualTo(2);
+    assertThat(s.get("queue_silence_us").get("max").asLong()).isBetween(39_000L, 41_000L);
   }
 
   @Test
@@ -71,6 +81,8 @@ class NodeReportTest {
         .contains(
             "mqroute_queue_depth{queue=\"pekko://mqroute@127.0.0.1:25521/user/queue-0\",state=\"waiting\"} 5\n")
         .contains("mqroute_in_flight 8\n")
+        .contains("mqroute_events_total{event=\"queue-suspected\"} 1\n")
+        .contains("mqroute_queue_silence_seconds_count 2\n")
         .contains("mqroute_cluster_members{status=\"up\"} 2\n");
     // p50 of 1..1000 us is 500 us, within HdrHistogram's 3 significant digits
     String p50 =

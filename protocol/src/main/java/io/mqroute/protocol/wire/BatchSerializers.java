@@ -20,9 +20,12 @@ import org.apache.pekko.actor.typed.ActorRef;
  * for it.
  *
  * <pre>
- *   RequestBatch:    count varint+ · request* · flags byte (bit 0: reply address follows) · [reply address]
+ *   RequestBatch:    count varint+ · request* · flags byte (bit 0: reply address follows, bit 1: a fence
+ *                    follows) · [reply address] · [sentNanos zigzag varlong · fenceNanos varlong+ (> 0)]
  *   CompletionBatch: count varint+ · completion*
  * </pre>
+ *
+ * <p>A batch without a fence keeps the bytes it had before fences existed (bit 1 clear).
  */
 final class BatchSerializers {
   private BatchSerializers() {}
@@ -51,9 +54,13 @@ final class BatchSerializers {
       for (Request r : b.requests()) {
         requests.write(kryo, out, r);
       }
-      out.writeByte(b.replyTo() != null ? 1 : 0);
+      out.writeByte((b.replyTo() != null ? 1 : 0) | (b.fenced() ? 2 : 0));
       if (b.replyTo() != null) {
         refs.write(kryo, out, b.replyTo());
+      }
+      if (b.fenced()) {
+        out.writeVarLong(b.sentNanos(), false);
+        out.writeVarLong(b.fenceNanos(), true);
       }
     }
 
@@ -66,12 +73,20 @@ final class BatchSerializers {
         list.add(requests.read(kryo, in, Request.class));
       }
       int flags = in.readByte();
-      if ((flags & ~1) != 0) {
+      if ((flags & ~3) != 0) {
         throw new KryoException("invalid batch flags " + flags);
       }
       ActorRef<CompletionBatch> reply =
-          flags == 1 ? (ActorRef<CompletionBatch>) refs.read(kryo, in, null) : null;
-      return new RequestBatch(list, reply);
+          (flags & 1) != 0 ? (ActorRef<CompletionBatch>) refs.read(kryo, in, null) : null;
+      if ((flags & 2) == 0) {
+        return new RequestBatch(list, reply);
+      }
+      long sent = in.readVarLong(false);
+      long fence = in.readVarLong(true);
+      if (fence <= 0) {
+        throw new KryoException("batch fence " + fence + " must be > 0");
+      }
+      return new RequestBatch(list, reply, sent, fence);
     }
   }
 

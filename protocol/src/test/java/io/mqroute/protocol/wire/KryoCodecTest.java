@@ -58,6 +58,41 @@ class KryoCodecTest {
         .isEqualTo("6901" + "87ad4b0880b9acc2df0180f104a2660a");
   }
 
+  /**
+   * A fence is new (issue #15): flag bit 1, then sentNanos (zigzag varlong) and fenceNanos
+   * (varlong) after the reply address. A batch without one keeps the bytes above.
+   */
+  @Test
+  void fencedBatchGoldenBytes() {
+    assertThat(hex(codec.encode(WireSamples.FENCED_BATCH)))
+        .isEqualTo(
+            "6801"
+                + "87ad4b000e808080de028020012280b9acc2df01"
+                + "02"
+                + "80b9acc2df01"
+                + "8084af5f");
+  }
+
+  @Test
+  void aFenceOfZeroOrUnknownBatchFlagsAreRefused() {
+    byte[] b = codec.encode(WireSamples.FENCED_BATCH);
+    // the fence is the last varlong: 200 ms takes 4 bytes; make it 0 (and drop the rest)
+    byte[] zero = Arrays.copyOf(b, b.length - 3);
+    zero[zero.length - 1] = 0;
+    assertThatThrownBy(() -> codec.decode(zero))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("fence 0");
+    byte[] flags = codec.encode(WireSamples.BY_CLASS.get(RequestBatch.class).get(0));
+    flags[flags.length - 1] = 4;
+    assertThatThrownBy(() -> codec.decode(flags))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("invalid batch flags 4");
+    assertThatThrownBy(() -> new RequestBatch(List.of(WireSamples.REQUEST), null, 5, 0))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new RequestBatch(List.of(WireSamples.REQUEST), null, 0, -1))
+        .isInstanceOf(IllegalArgumentException.class);
+  }
+
   @Test
   void queueDrainingKeepsItsFormatAndNestingIsRefused() {
     // the bytes RecordSerializer wrote: nodeUid (zigzag varlong), then the ref's class tag (0:
@@ -137,6 +172,10 @@ class KryoCodecTest {
             null);
     var requests = new RequestBatch(Collections.nCopies(RequestBatch.MAX_SIZE, big), null);
     assertThat(codec.decode(codec.encode(requests))).isEqualTo(requests);
+    var fenced =
+        new RequestBatch(
+            Collections.nCopies(RequestBatch.MAX_SIZE, big), null, Long.MIN_VALUE, Long.MAX_VALUE);
+    assertThat(codec.decode(codec.encode(fenced))).isEqualTo(fenced);
     var done =
         new Completion(
             Long.MIN_VALUE,

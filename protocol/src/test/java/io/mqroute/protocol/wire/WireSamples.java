@@ -23,6 +23,12 @@ final class WireSamples {
       new Completion(
           1_234_567L, Status.ENOTCONN, 30_000_123_456L, 30_000_163_456L, 30_000_170_001L, 5);
 
+  /**
+   * A host's batch with a fence: sent 30 s into its clock, 200 ms the oldest a request may start.
+   */
+  static final RequestBatch FENCED_BATCH =
+      new RequestBatch(List.of(REQUEST), null, 30_000_123_456L, 200_000_000L);
+
   static final Map<Class<? extends WireMessage>, List<WireMessage>> BY_CLASS =
       Map.of(
           Request.class,
@@ -45,7 +51,9 @@ final class WireSamples {
           List.of(
               new RequestBatch(List.of(REQUEST), null),
               new RequestBatch(
-                  List.of(REQUEST, new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null)), null)),
+                  List.of(REQUEST, new Request(0, Op.FORGET, 0, 0, 0, false, 0, 0, null)), null),
+              FENCED_BATCH,
+              new RequestBatch(List.of(REQUEST), null, Long.MIN_VALUE, Long.MAX_VALUE)),
           CompletionBatch.class,
           List.of(
               new CompletionBatch(List.of(COMPLETION)),
