@@ -592,7 +592,8 @@ public final class Job extends AbstractBehavior<Command> {
       timers.cancelAll();
       long now = clock.nanoTime();
       closeWindow(now);
-      machine.tell(new MachineProtocol.JobDone(plan.index(), stats, LittlesLaw.notEvaluated()));
+      machine.tell(
+          new MachineProtocol.JobDone(plan.index(), stats, new LittlesLaw(0, 0, 0, 0, 0, 0)));
       return this;
     }
     return onRunEnd();
