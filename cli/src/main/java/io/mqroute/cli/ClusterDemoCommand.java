@@ -51,6 +51,14 @@ final class ClusterDemoCommand implements Callable<Integer> {
               + " (default: DATA/keys with --data, else a new temporary directory).")
   Path keys;
 
+  @Option(
+      names = "--config",
+      paramLabel = "FILE",
+      description =
+          "A HOCON file every node reads (as `mqroute node --config`), e.g. to set"
+              + " mqroute.cluster.host.suspect-after.")
+  Path config;
+
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Override
@@ -61,6 +69,9 @@ final class ClusterDemoCommand implements Callable<Integer> {
     // All six ports up front: a node that cannot bind fails in its own process, and the other two
     // would wait for
     // it to join; one clear line before anything starts is better.
+    if (config != null && !Files.isRegularFile(config)) {
+      throw new UserError("--config " + config + ": no such file");
+    }
     requireFree(basePort, "the host's Artery");
     requireFree(basePort + 1, "device A's Artery");
     requireFree(basePort + 2, "device B's Artery");
@@ -86,21 +97,23 @@ final class ClusterDemoCommand implements Callable<Integer> {
         "127.0.0.1:" + basePort + ",127.0.0.1:" + (basePort + 1) + ",127.0.0.1:" + (basePort + 2);
     List<List<String>> nodes =
         List.of(
-            node("host", basePort, seeds, null, 0, keyDir),
+            node("host", basePort, seeds, null, 0, keyDir, config),
             node(
                 "device",
                 basePort + 1,
                 seeds,
                 data == null ? null : data.resolve("data"),
                 0,
-                keyDir),
+                keyDir,
+                config),
             node(
                 "device",
                 basePort + 2,
                 seeds,
                 data == null ? null : data.resolve("data"),
                 16,
-                keyDir));
+                keyDir,
+                config));
     List<Process> processes = new ArrayList<>();
     AtomicBoolean stopping = new AtomicBoolean();
     Thread stopper =
@@ -167,7 +180,7 @@ final class ClusterDemoCommand implements Callable<Integer> {
   }
 
   private static List<String> node(
-      String role, int port, String seeds, Path data, int firstQueue, Path keys)
+      String role, int port, String seeds, Path data, int firstQueue, Path keys, Path config)
       throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(javaBinary());
@@ -197,6 +210,9 @@ final class ClusterDemoCommand implements Callable<Integer> {
     }
     if (data != null) {
       cmd.addAll(List.of("--data", data.toString()));
+    }
+    if (config != null) {
+      cmd.addAll(List.of("--config", config.toAbsolutePath().toString()));
     }
     return cmd;
   }

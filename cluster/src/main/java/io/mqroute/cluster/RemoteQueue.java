@@ -68,11 +68,12 @@ import org.apache.pekko.cluster.UniqueAddress;
  * reinstated (listed again) as soon as it answers. The last slot listed is never suspected: with no
  * queue at all the router would answer every request ENOTCONN at once, which helps nobody (on an
  * overloaded machine every queue may look silent). What it was sent is given up on later, at twice
- * the bound after each request left (2S, plus the fence's allowance below), and ended as above; an
- * answer before then still counts. A host that did not run on time itself (its timer fired more
- * than S/4 late: a GC pause, a starved CPU) looks again a little later rather than judge its queues
- * by answers it has not read yet, and a verdict is taken again behind whatever reached the mailbox
- * meanwhile.
+ * the bound after each request left (2S, plus the fence's allowance below), and ended as above. An
+ * answer before then ends its request with its outcome and proves the queue alive: it is reinstated
+ * and takes back what it had been sent and not been ended yet (a starved device is slow, not gone).
+ * A host that did not run on time itself (its timer fired more than S/4 late: a GC pause, a starved
+ * CPU) looks again a little later rather than judge its queues by answers it has not read yet, and
+ * a verdict is taken again behind whatever reached the mailbox meanwhile.
  *
  * <p>Fence: every batch carries its send time and 2S as the oldest its requests may be when the
  * device starts them ({@link RequestBatch}); a device refuses an older one unstarted with ENOTCONN
@@ -126,7 +127,15 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
    * A request given up on (its queue fell silent or left), to be ended at {@code notBefore}; until
    * then its completion is still taken, from queue {@code index} of binding {@code binding}.
    */
-  private record Ending(Request request, long notBefore, int binding, int index) {}
+  private record Ending(Sent sent, int binding, int index) {
+    Request request() {
+      return sent.request;
+    }
+
+    long notBefore() {
+      return sent.notBefore;
+    }
+  }
 
   /** A request ended as of unknown fate: where a late answer for it may come from. */
   private record Gone(int binding, int index) {}
@@ -572,8 +581,35 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     if (!listed) {
       list();
     }
+    takeBackGivenUp();
     refill();
     updateGauge();
+  }
+
+  /**
+   * A queue that answers again is alive: what it had been sent and this slot had given up on (not
+   * ended yet) is on it again, and ends with its real outcome. Safe because of the fence: the
+   * device either did it, does it, or refuses it unstarted (ENOTCONN, routed again); if it falls
+   * silent again, these are given up at once, their fences having passed meanwhile or not.
+   */
+  private void takeBackGivenUp() {
+    boolean wasIdle = sent.isEmpty();
+    for (var it = ending.values().iterator(); it.hasNext(); ) {
+      Ending e = it.next();
+      if (e.binding() == binding) {
+        it.remove();
+        sent.put(e.request().id(), e.sent());
+      }
+    }
+    if (sent.isEmpty()) {
+      return;
+    }
+    if (wasIdle) {
+      busySince = clock.nanoTime();
+    }
+    if (suspectNanos > 0 && !timers.isTimerActive(SuspectCheck.INSTANCE)) {
+      armSuspect(suspectNanos);
+    }
   }
 
   private void list() {
@@ -602,7 +638,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
   /** Everything sent to the bound queue is given up on: ended as unknown once its fence allows. */
   private void giveUp(long now) {
     for (Sent s : sent.values()) {
-      ending.put(s.request.id(), new Ending(s.request, s.notBefore, binding, queueIndex));
+      ending.put(s.request.id(), new Ending(s, binding, queueIndex));
     }
     sent.clear();
     endDue(now);
