@@ -152,6 +152,9 @@ public record NodeSettings(
   /** Largest node file (and each file it includes). */
   static final long MAX_CONFIG_BYTES = 1L << 20;
 
+  /** How long a load client's leave phases may take (its run has ended; it holds nothing). */
+  static final String CLIENT_LEAVE_TIMEOUT = "1s";
+
   /**
    * The role a node file names in {@code pekko.cluster.roles} (host or device), for {@code mqroute
    * node} without {@code --role}.
@@ -258,9 +261,18 @@ public record NodeSettings(
     if (role == Role.CLIENT) {
       // a load client ends when its run does, and its command returns the exit code: never exit the
       // JVM itself
+      // and it holds nothing to hand over: its leave may take a second, not the 10 s per phase a
+      // member gets (a lost host never lets the leave converge, and the run has ended already)
       flags =
-          flags.withValue(
-              "pekko.coordinated-shutdown.exit-jvm", ConfigValueFactory.fromAnyRef("off"));
+          flags
+              .withValue(
+                  "pekko.coordinated-shutdown.exit-jvm", ConfigValueFactory.fromAnyRef("off"))
+              .withValue(
+                  "pekko.coordinated-shutdown.phases.cluster-leave.timeout",
+                  ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT))
+              .withValue(
+                  "pekko.coordinated-shutdown.phases.cluster-exiting.timeout",
+                  ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT));
     }
     if (firstQueue >= 0) {
       flags =

@@ -151,6 +151,11 @@ class NodeSettingsTest {
                 NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1, null, true)
             .toConfig();
     assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isFalse();
+    // a lost host never lets its leave converge: the process ends a second after its run, not 10 s
+    assertThat(c.getDuration("pekko.coordinated-shutdown.phases.cluster-exiting.timeout"))
+        .isEqualTo(Duration.ofSeconds(1));
+    assertThat(c.getDuration("pekko.coordinated-shutdown.phases.cluster-leave.timeout"))
+        .isEqualTo(Duration.ofSeconds(1));
   }
 
   @Test
