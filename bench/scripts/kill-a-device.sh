@@ -49,7 +49,12 @@ echo "signal $SIGNAL to ${VICTIM:-device} (pid $victim) at $(awk "BEGIN{print $(
 if [ "$SIGNAL" = STOP ]; then sleep 10; kill -CONT "$victim"; echo "SIGCONT after 10 s"; fi
 signalled=$(date +%s.%N)
 rc=0
+# when the run itself ended: its summary line is printed before the client leaves the cluster
+( for _ in $(seq 1 12000); do grep -q "^summary" "$W/load.log" 2>/dev/null && break; sleep 0.01; done
+  echo "summary printed $(awk "BEGIN{print $(date +%s.%N) - $signalled}") s after the signal" ) &
+watcher=$!
 timeout 120 tail --pid=$load -f /dev/null || { echo "load did not end within 120 s after the signal"; rc=1; }
+sleep 0.1; kill "$watcher" 2>/dev/null || true; wait "$watcher" 2>/dev/null || true
 wait "$load" || rc=$?
 now=$(date +%s.%N)
 echo "load ended at $(awk "BEGIN{print $now - $start}") s, $(awk "BEGIN{print $now - $signalled}") s after the signal, exit $rc"
