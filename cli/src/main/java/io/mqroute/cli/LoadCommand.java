@@ -87,7 +87,8 @@ final class LoadCommand implements Callable<Integer> {
       description =
           "A host that answers none of a clone's outstanding requests for this many milliseconds is"
               + " taken as lost: what was sent ends ECONNABORTED (its fate is unknown), the clone"
-              + " stops (default ${DEFAULT-VALUE}; 0: only when the host leaves the cluster). Keep"
+              + " stops (default ${DEFAULT-VALUE}; ten times as long before the host's first"
+              + " answer; 0: only when the host leaves the cluster). Keep"
               + " it above the time the host takes to answer for a silent device (suspect-after"
               + " + 2 x suspect-after: 750 ms by default), or a lost device looks like a lost host.",
       defaultValue = "1500")

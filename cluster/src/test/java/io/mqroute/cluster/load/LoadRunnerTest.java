@@ -209,6 +209,49 @@ class LoadRunnerTest {
   }
 
   @Test
+  void aHostThatNeverAnswersIsTakenAsLostAfterTheFirstAnswerBound() throws Exception {
+    // killed before it answered anything: the first batch's bound is FIRST_ANSWER_FACTOR x 100 ms
+    ActorRef<Object> mute = kit.spawn(Behaviors.receive(Object.class).build());
+    FioJobFile file =
+        FioJobParser.parse(
+            "mute.fio",
+            """
+        [mute]
+        ioengine=libaio
+        rw=randread
+        bs=4k
+        size=1m
+        iodepth=4
+        time_based
+        runtime=60s
+        """);
+    CompletableFuture<LoadRunner.Result> load =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return LoadRunner.run(
+                    kit.system(),
+                    file,
+                    List.of(mute.narrow()),
+                    Duration.ofSeconds(30),
+                    Duration.ofMillis(100),
+                    WAIT);
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    long t0 = System.nanoTime();
+    // the 30 s stall limit and the 60 s runtime are far away: only the host check ends it this soon
+    LoadRunner.Result r = load.get(20, TimeUnit.SECONDS);
+    assertThat(System.nanoTime() - t0)
+        .as("not before the first-answer bound")
+        .isGreaterThanOrEqualTo(RouterClient.FIRST_ANSWER_FACTOR * 100_000_000L);
+    assertThat(r.byStatus()).containsOnlyKeys(Status.ECONNABORTED);
+    assertThat(r.abandoned()).as("ended by the host check, not the stall limit").isZero();
+    assertThat(r.violations()).isEmpty();
+  }
+
+  @Test
   void whatMqrouteRunHonoursLoadHonoursToo() throws Exception {
     // refused by the load client before it ran the model's job: number_ios, bssplit, thinktime
     FioJobFile file =
