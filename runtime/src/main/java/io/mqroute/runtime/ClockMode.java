@@ -82,6 +82,27 @@ public enum ClockMode {
     return ConfigFactory.parseMap(settings, "ClockMode." + name());
   }
 
+  /**
+   * The whole configuration of a system on this clock: this mode's keys over {@code rest}, and,
+   * when {@code rest} turns {@value MailboxHighWater#KEY} on, a {@link MailboxHighWater} for every
+   * typed and stream actor over those.
+   */
+  public Config config(Config rest) {
+    Config mode = config().withFallback(rest);
+    if (!rest.hasPath(MailboxHighWater.KEY) || !rest.getBoolean(MailboxHighWater.KEY)) {
+      return mode;
+    }
+    String measured = MailboxHighWater.class.getName();
+    return ConfigFactory.parseMap(
+            Map.of(
+                "pekko.actor.typed.default-mailbox.mailbox-type",
+                measured,
+                "pekko.stream.materializer.mailbox.mailbox-type",
+                measured),
+            MailboxHighWater.KEY)
+        .withFallback(mode);
+  }
+
   /** True for {@link #VIRTUAL}. */
   public boolean isVirtual() {
     return this == VIRTUAL;

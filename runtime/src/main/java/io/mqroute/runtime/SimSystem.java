@@ -59,8 +59,7 @@ public final class SimSystem<T> implements AutoCloseable {
    *     terminated)
    */
   public static <T> SimSystem<T> start(String name, Config extra, Behavior<T> root) {
-    Config config =
-        ClockMode.VIRTUAL.config().withFallback(extra).withFallback(ConfigFactory.load());
+    Config config = ClockMode.VIRTUAL.config(extra.withFallback(ConfigFactory.load()));
     // Only the driver thread writes and reads it (the setup runs on the run queue), so a plain
     // holder suffices.
     boolean[] started = {false};

@@ -4,7 +4,7 @@ import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
@@ -258,8 +258,11 @@ public final class FlowProtocol {
           PollerReport,
           MoveServer {}
 
-  /** Serve a request; complete {@code done} when the device is finished with it. */
-  public record Serve(OnRing item, CompletableFuture<OnRing> done) implements PollerCommand {}
+  /**
+   * Serve a request from the ring; give it to {@code done} (the ring's used side, callable from any
+   * thread) when the device is finished with it.
+   */
+  public record Serve(OnRing item, Consumer<OnRing> done) implements PollerCommand {}
 
   /**
    * A ring queue has ended the request its server thread finished (COMMIT_AND_FETCH's commit half):

@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.runtime.ClockMode;
+import io.mqroute.runtime.MailboxHighWater;
 import io.mqroute.runtime.NanoClock;
 import io.mqroute.runtime.RunStats;
 import io.mqroute.runtime.SimDispatcher;
@@ -109,7 +110,7 @@ public final class MachineRun {
       long seed,
       Perturbation perturbation,
       LongConsumer progress) {
-    return run(name, spec, plans, stats, seed, perturbation, progress, false);
+    return run(name, spec, plans, stats, seed, perturbation, progress, false, false);
   }
 
   /**
@@ -118,7 +119,17 @@ public final class MachineRun {
    */
   public static Outcome runWithCensus(
       String name, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats, long seed) {
-    return run(name, spec, plans, stats, seed, null, virtualNanos -> {}, true);
+    return run(name, spec, plans, stats, seed, null, virtualNanos -> {}, true, false);
+  }
+
+  /**
+   * As {@link #run(String, MachineSpec, List, IntFunction, long)}, with every actor's mailbox
+   * measured ({@link Outcome#mailboxes()}: the most messages each held at once). For tests: it
+   * costs two atomic operations per message and the digest does not depend on it.
+   */
+  public static Outcome runMeasuringMailboxes(
+      String name, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats, long seed) {
+    return run(name, spec, plans, stats, seed, null, virtualNanos -> {}, false, true);
   }
 
   private static Outcome run(
@@ -129,15 +140,20 @@ public final class MachineRun {
       long seed,
       Perturbation perturbation,
       LongConsumer progress,
-      boolean census) {
+      boolean census,
+      boolean measureMailboxes) {
     long horizon = horizon(spec, plans);
     Config extra =
         ConfigFactory.parseString(
             "pekko.loglevel = WARNING\npekko.log-dead-letters = off\n"
-                + "pekko.log-dead-letters-during-shutdown = off");
+                + "pekko.log-dead-letters-during-shutdown = off\n"
+                + MailboxHighWater.KEY
+                + " = "
+                + measureMailboxes);
     CompletableFuture<MachineResult> result = new CompletableFuture<>();
     RunStats runStats;
     Map<String, Long> counted;
+    Map<String, Integer> mailboxes;
     // SimSystem.run, with the progress hook in the driver's done-check
     try (SimSystem<MachineProtocol.Command> sim =
         SimSystem.start(
@@ -154,6 +170,7 @@ public final class MachineRun {
                 return result.isDone();
               });
       counted = sim.driver().census();
+      mailboxes = MailboxHighWater.of(sim.system());
     }
     MachineResult r = result.getNow(null);
     if (r == null) {
@@ -183,7 +200,7 @@ public final class MachineRun {
               },
           reason);
     }
-    return new Outcome(r, runStats, counted);
+    return new Outcome(r, runStats, counted, mailboxes);
   }
 
   /**
@@ -269,12 +286,40 @@ public final class MachineRun {
       long seed,
       Perturbation perturbation,
       Duration wallTimeout) {
+    return runRealTime(name, spec, plans, stats, seed, perturbation, wallTimeout, false).result();
+  }
+
+  /**
+   * As {@link #runRealTime(String, MachineSpec, List, IntFunction, long, Duration)}, with every
+   * actor's mailbox measured (as {@link #runMeasuringMailboxes} does in virtual time).
+   */
+  public static RealTimeOutcome runRealTimeMeasuringMailboxes(
+      String name,
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      Duration wallTimeout) {
+    return runRealTime(name, spec, plans, stats, seed, null, wallTimeout, true);
+  }
+
+  private static RealTimeOutcome runRealTime(
+      String name,
+      MachineSpec spec,
+      List<JobPlan> plans,
+      IntFunction<JobStats> stats,
+      long seed,
+      Perturbation perturbation,
+      Duration wallTimeout,
+      boolean measureMailboxes) {
     Config config =
-        ClockMode.REAL_PRECISE
-            .config()
-            .withFallback(
-                ConfigFactory.parseString("pekko.loglevel = WARNING\npekko.log-dead-letters = off"))
-            .withFallback(ConfigFactory.load());
+        ClockMode.REAL_PRECISE.config(
+            ConfigFactory.parseString(
+                    "pekko.loglevel = WARNING\npekko.log-dead-letters = off\n"
+                        + MailboxHighWater.KEY
+                        + " = "
+                        + measureMailboxes)
+                .withFallback(ConfigFactory.load()));
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), name, config);
     try {
       CompletableFuture<MachineResult> result = new CompletableFuture<>();
@@ -282,7 +327,8 @@ public final class MachineRun {
           Machine.create(spec, plans, stats, seed, result, perturbation),
           "machine",
           SimDispatcher.selector());
-      return result.get(wallTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      MachineResult r = result.get(wallTimeout.toMillis(), TimeUnit.MILLISECONDS);
+      return new RealTimeOutcome(r, MailboxHighWater.of(system));
     } catch (TimeoutException e) {
       throw new IllegalStateException(
           "real-time run " + name + " did not finish within " + wallTimeout, e);
@@ -314,9 +360,23 @@ public final class MachineRun {
     return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
-  /** A finished run. */
   /**
+   * A finished run.
+   *
    * @param census messages sent during the run by label ({@link #runWithCensus}); empty otherwise
+   * @param mailboxes the most messages each actor's mailbox held at once, by actor path ({@link
+   *     #runMeasuringMailboxes}); empty otherwise
    */
-  public record Outcome(MachineResult result, RunStats stats, Map<String, Long> census) {}
+  public record Outcome(
+      MachineResult result,
+      RunStats stats,
+      Map<String, Long> census,
+      Map<String, Integer> mailboxes) {}
+
+  /**
+   * A finished real-time run.
+   *
+   * @param mailboxes as {@link Outcome#mailboxes()}: empty unless measured
+   */
+  public record RealTimeOutcome(MachineResult result, Map<String, Integer> mailboxes) {}
 }

@@ -291,7 +291,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     FlowProtocol.OnRing item = d.serve().item();
     d.serve()
         .done()
-        .complete(
+        .accept(
             new FlowProtocol.OnRing(
                 item.request(),
                 item.acceptedNanos(),
@@ -311,7 +311,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
           new FlowProtocol.OnRing(
               item.request(), item.acceptedNanos(), eio ? Status.EIO : item.status(), holds);
     }
-    s.done().complete(item);
+    s.done().accept(item);
     if (releasesWorker && !holds) {
       release();
     }

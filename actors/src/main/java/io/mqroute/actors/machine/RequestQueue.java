@@ -15,6 +15,7 @@ import io.mqroute.actors.machine.FlowProtocol.RetryTick;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
 import io.mqroute.actors.machine.FlowProtocol.Serve;
 import io.mqroute.actors.machine.FlowProtocol.Served;
+import io.mqroute.policies.queue.Ring;
 import io.mqroute.policies.queue.RingQueue;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.policies.strategy.EnqueueErrorPolicy;
@@ -28,7 +29,6 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -36,22 +36,22 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.stream.BoundedSourceQueue;
 import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.QueueOfferResult;
 import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.stream.javadsl.Source;
 
 /**
  * One request queue (a virtqueue, or a fuse-over-io-uring ring queue): a ring of {@code ring-size}
  * slots and an overflow list, as virtio_fs_enqueue_req / virtio_fs_request_dispatch_work handle
  * them. A slot is held from the moment a request is put on the ring until its completion is
- * harvested. The decisions (ring, overflow list, full-ring strategy, ENOMEM policy, dispatch work,
- * counters, invariants) are the {@link RingQueue} the cluster's device queue runs too; this actor
- * is its virtual-time shell: the ring feeds the poller through a Pekko Stream (bounded source queue
- * → mapAsyncUnordered), so the device's demand, not a mailbox, moves requests (the queue never
- * offers more than it has free slots); completions are harvested on the home core; the delayed
- * retry is a typed timer; and the chaos faults (LOSE, device faults) live here.
+ * harvested. The ring is a {@link RingStage}, a Pekko Streams stage between this actor and its
+ * {@link Poller}, and it alone counts the held slots: its demand is the free slots, an offer beyond
+ * them is refused (ENOSPC), so a slow poller backpressures the queue and never sees more than
+ * {@code ring-size} requests. What a refusal means is the {@link RingQueue}'s decision (park on the
+ * overflow list; the delayed retry's timer, a typed timer here; the ENOMEM policy, whose V2 requeue
+ * can strand a request on an empty ring), and so is the refill: a harvest releases the slots of a
+ * batch of completions and refills once from the overflow list. Completions are harvested on the
+ * home core, and the chaos faults (LOSE, device faults) live here. The cluster's device queue runs
+ * this same actor on the real clock.
  */
 public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final int index;
@@ -78,7 +78,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final boolean uring;
   private final ActorRef<RouterCommand> router;
   private final NanoClock clock;
-  private final BoundedSourceQueue<OnRing> ring;
 
   /** Served by the device, slot still held until the home core harvests it. */
   private final ArrayDeque<OnRing> served = new ArrayDeque<>();
@@ -135,9 +134,16 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.index = s.index();
     this.homeCpu = s.homeCpu();
     this.ringSize = s.ringSize();
+    ActorRef<PollerCommand> poller =
+        ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
+    this.poller = poller;
+    ActorRef<QueueCommand> self = ctx.getSelf();
+    Ring<OnRing> ring =
+        RingStage.<OnRing>source(ringSize, (item, done) -> poller.tell(new Serve(item, done)))
+            .to(Sink.foreach(item -> self.tell(new Served(item))))
+            .run(Materializer.createMaterializer(ctx));
     RingQueue.Builder<OnRing> b =
-        RingQueue.newBuilder(new Shell())
-            .ringSize(s.ringSize())
+        RingQueue.newBuilder(new Shell(), ring)
             .fullRing(s.fullRing())
             .enqueueError(s.enqueueError())
             .enomem(s.enomemProbability(), faults);
@@ -151,21 +157,6 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.startNanos = clock.nanoTime();
     this.inQueueTime = new TimeIntegral(startNanos);
     this.overflowTime = new TimeIntegral(startNanos);
-    ActorRef<PollerCommand> poller =
-        ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
-    this.poller = poller;
-    ActorRef<QueueCommand> self = ctx.getSelf();
-    this.ring =
-        Source.<OnRing>queue(ringSize)
-            .mapAsyncUnordered(
-                ringSize,
-                item -> {
-                  CompletableFuture<OnRing> done = new CompletableFuture<>();
-                  poller.tell(new Serve(item, done));
-                  return done;
-                })
-            .to(Sink.foreach(item -> self.tell(new Served(item))))
-            .run(Materializer.createMaterializer(ctx));
   }
 
   @Override
@@ -193,26 +184,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         .build();
   }
 
-  /** What the queue's decisions do in virtual time (see {@link RingQueue.Port}). */
+  /** What the queue's decisions do besides the ring (see {@link RingQueue.Port}). */
   private final class Shell implements RingQueue.Port<OnRing> {
-    /**
-     * The slot is held: offer the request to the ring stream, which has room for every held slot.
-     */
+    /** The ring stage took the request: it is on its way to the poller. */
     @Override
     public void toRing(OnRing item) {
       onRingIds.put(item.request().id(), item.request());
-      QueueOfferResult r = ring.offer(item);
-      if (r != QueueOfferResult.enqueued()) {
-        violations.add(
-            "ring stream refused request "
-                + item.request().id()
-                + " with "
-                + queue.onRing()
-                + "/"
-                + ringSize
-                + " slots held: "
-                + r);
-      }
     }
 
     @Override

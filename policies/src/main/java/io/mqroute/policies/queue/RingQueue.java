@@ -11,24 +11,25 @@ import java.util.function.Consumer;
 
 /**
  * The queueing decisions of one virtio-fs queue (virtio_fs_enqueue_req,
- * virtio_fs_request_dispatch_work), with no transport: a ring of {@code ringSize} slots, the
- * overflow list ({@code queued_reqs}) with the time each request started waiting, the {@link
- * FullRingStrategy}, the {@link EnqueueErrorPolicy} and the counters and invariants of
- * architecture.md §4. The virtual-time queue actor and the cluster's device queue both run their
- * requests through it, so they take the same decisions; what they differ in is how a request
- * reaches the server (a Pekko Stream in virtual time, a backend and network batches on a device
- * node) and who owns the retry timer.
+ * virtio_fs_request_dispatch_work), with no transport: the overflow list ({@code queued_reqs}) with
+ * the time each request started waiting, the {@link FullRingStrategy}, the {@link
+ * EnqueueErrorPolicy} and the counters and invariants of architecture.md §4, in front of a {@link
+ * Ring} that holds the slots. The ring decides whether a request fits (its free slots are the
+ * server's demand) and keeps the only count of held slots; this class decides what a refusal means
+ * (park, retry timer, ENOMEM requeue) and when freed slots are refilled. The queue actor runs its
+ * requests through it in virtual time and on a device node alike.
  *
  * <p>The caller is the queue's single owner (an actor): it gives every decision's effect to its
  * {@link Port} synchronously, inside the call that took it. A port must not call back into this
  * queue from a port method (a server that completes a request at once reports that after the call
  * returns), which keeps the dispatch loop simple: no re-entrant refill.
  *
- * <p>Life of a request: {@link #enqueue} puts it on the ring ({@link Port#toRing}) or parks it, or
- * ends it with ENOMEM ({@link Port#failNoMemory}); once the server is done, {@link #complete()}
- * frees its slot, and {@link #refill} (after a batch of completions) or {@link #retry} (the timer
- * of {@link Port#armRetry}) moves parked requests onto freed slots. Not thread-safe; no allocation
- * per request beyond the deques' growth.
+ * <p>Life of a request: {@link #enqueue} offers it to the ring ({@link Ring#offer}, then {@link
+ * Port#toRing}) or parks it when the ring refuses, or ends it with ENOMEM ({@link
+ * Port#failNoMemory}); once the server is done, {@link #complete()} releases its slot, and {@link
+ * #refill} (after a batch of completions) or {@link #retry} (the timer of {@link Port#armRetry})
+ * offers parked requests to the freed slots. Not thread-safe; no allocation per request beyond the
+ * deques' growth.
  *
  * @param <T> what the caller queues (its request with whatever it needs to end it)
  */
@@ -37,7 +38,7 @@ public final class RingQueue<T> {
   /** Where the queue's decisions take effect; called synchronously, never re-entered. */
   public interface Port<T> {
     /**
-     * {@code item} got a slot: hand it to the server (its slot is held until {@link
+     * The ring took {@code item} (it is on its way to the server; its slot is held until {@link
      * RingQueue#complete()}).
      */
     void toRing(T item);
@@ -61,7 +62,7 @@ public final class RingQueue<T> {
     ENOMEM
   }
 
-  private final int ringSize;
+  private final Ring<T> ring;
   private final FullRingStrategy fullRing;
   private final EnqueueErrorPolicy enqueueError;
 
@@ -72,9 +73,6 @@ public final class RingQueue<T> {
   private final Port<T> port;
 
   private double enomemProbability;
-
-  /** Usable slots: the ring size, less during a ring-full storm. */
-  private int ringLimit;
 
   private final ArrayDeque<T> overflow = new ArrayDeque<>();
 
@@ -91,7 +89,6 @@ public final class RingQueue<T> {
 
   private boolean retryArmed;
 
-  private int onRing;
   private long accepted;
   private long completed;
   private long rerouted;
@@ -104,18 +101,22 @@ public final class RingQueue<T> {
 
   private RingQueue(Builder<T> b) {
     this.misfitToTail = b.misfitToTail;
-    this.ringSize = b.ringSize;
+    this.ring = b.ring;
     this.fullRing = b.fullRing;
     this.enqueueError = b.enqueueError;
     this.configuredEnomem = b.enomemProbability;
     this.enomemProbability = b.enomemProbability;
     this.faults = b.faults;
     this.port = b.port;
-    this.ringLimit = b.ringSize;
   }
 
-  public static <T> Builder<T> newBuilder(Port<T> port) {
-    return new Builder<>(port);
+  /**
+   * @param port where the decisions take effect
+   * @param ring the slots, with the transport to the server; its size is the queue's ring size and
+   *     its limit is reset to it
+   */
+  public static <T> Builder<T> newBuilder(Port<T> port, Ring<T> ring) {
+    return new Builder<>(port, ring);
   }
 
   /**
@@ -146,11 +147,11 @@ public final class RingQueue<T> {
   }
 
   /**
-   * virtqueue_get_buf: the server is done with one request; its slot is free (refill with {@link
-   * #refill}).
+   * virtqueue_get_buf: the server is done with one request; its slot goes back to the ring (refill
+   * with {@link #refill}).
    */
   public void complete() {
-    onRing--;
+    ring.release();
     completed++;
   }
 
@@ -193,8 +194,8 @@ public final class RingQueue<T> {
    * under refill-on-completion, the completion that ended the storm refills.
    */
   public void setRingLimit(int usable, long now) {
-    ringLimit = Params.checkRange("usable ring slots", usable, 1, ringSize);
-    if (ringLimit == ringSize && fullRing.refillsOnCompletion()) {
+    ring.limit(Params.checkRange("usable ring slots", usable, 1, ring.size()));
+    if (usable == ring.size() && fullRing.refillsOnCompletion()) {
       dispatchQueued(now);
     }
   }
@@ -214,7 +215,7 @@ public final class RingQueue<T> {
   /** A fresh mount: the configured ENOMEM rate and the whole ring again. */
   public void resetFaults() {
     enomemProbability = configuredEnomem;
-    ringLimit = ringSize;
+    ring.limit(ring.size());
   }
 
   /**
@@ -223,6 +224,8 @@ public final class RingQueue<T> {
    * and in_flight == on_ring + queued.
    */
   public void checkInvariants(List<String> out) {
+    int onRing = ring.held();
+    int ringSize = ring.size();
     if (onRing > ringSize || onRing < 0) {
       out.add("ring occupancy " + onRing + " outside [0, " + ringSize + "]");
     }
@@ -240,18 +243,20 @@ public final class RingQueue<T> {
     overflow.forEach(action);
   }
 
-  /** virtqueue_add_sgs: a free slot, or -ENOSPC when the ring is full, or an injected -ENOMEM. */
+  /**
+   * virtqueue_add_sgs: a slot the ring gives, or -ENOSPC when it refuses (full), or an injected
+   * -ENOMEM.
+   */
   private Add addToRing(T item) {
     ringAttempts++;
     if (enomemProbability > 0 && faults.nextDouble() < enomemProbability) {
       enomem++;
       return Add.ENOMEM;
     }
-    if (onRing >= ringLimit) {
+    if (!ring.offer(item)) {
       return Add.ENOSPC;
     }
-    onRing++;
-    maxOccupancy = Math.max(maxOccupancy, onRing);
+    maxOccupancy = Math.max(maxOccupancy, ring.held());
     port.toRing(item);
     return Add.OK;
   }
@@ -303,11 +308,11 @@ public final class RingQueue<T> {
   }
 
   public int ringSize() {
-    return ringSize;
+    return ring.size();
   }
 
   public int ringLimit() {
-    return ringLimit;
+    return ring.limit();
   }
 
   public FullRingStrategy fullRing() {
@@ -327,9 +332,9 @@ public final class RingQueue<T> {
     return configuredEnomem;
   }
 
-  /** Slots held: on the server, or done but not yet harvested. */
+  /** Slots held: on the server, or done but not yet harvested (the ring's count). */
   public int onRing() {
-    return onRing;
+    return ring.held();
   }
 
   /** Requests on the overflow list. */
@@ -390,11 +395,11 @@ public final class RingQueue<T> {
   @Override
   public String toString() {
     return "RingQueue[ring="
-        + onRing
+        + ring.held()
         + "/"
-        + ringLimit
+        + ring.limit()
         + "/"
-        + ringSize
+        + ring.size()
         + ", queued="
         + overflow.size()
         + ", full-ring="
@@ -409,15 +414,16 @@ public final class RingQueue<T> {
    */
   public static final class Builder<T> {
     private final Port<T> port;
-    private int ringSize = 128;
+    private final Ring<T> ring;
     private FullRingStrategy fullRing = FullRingStrategy.refillOnCompletion();
     private EnqueueErrorPolicy enqueueError = EnqueueErrorPolicy.FAIL;
     private double enomemProbability;
     private RandomSource faults;
     private boolean misfitToTail = true;
 
-    private Builder(Port<T> port) {
+    private Builder(Port<T> port, Ring<T> ring) {
       this.port = Objects.requireNonNull(port, "port");
+      this.ring = Objects.requireNonNull(ring, "ring");
     }
 
     /**
@@ -426,11 +432,6 @@ public final class RingQueue<T> {
      */
     public Builder<T> misfitStaysAtHead() {
       misfitToTail = false;
-      return this;
-    }
-
-    public Builder<T> ringSize(int n) {
-      ringSize = Params.checkRange("ring-size", n, 1, 1 << 20);
       return this;
     }
 
@@ -462,6 +463,10 @@ public final class RingQueue<T> {
       if (faults == null && enomemProbability > 0) {
         throw new IllegalStateException("an ENOMEM probability needs a random source");
       }
+      if (ring.held() != 0) {
+        throw new IllegalStateException("the ring already holds " + ring.held() + " slots");
+      }
+      ring.limit(ring.size());
       return new RingQueue<>(this);
     }
   }

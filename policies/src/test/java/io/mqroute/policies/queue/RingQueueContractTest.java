@@ -95,6 +95,11 @@ class RingQueueContractTest {
     }
   }
 
+  /** A ring with no server: the recorder sees what it takes. */
+  private static Ring<String> ring(int size) {
+    return Ring.counting(size, item -> {});
+  }
+
   private static List<String> queued(RingQueue<String> q) {
     List<String> out = new ArrayList<>();
     q.forEachQueued(out::add);
@@ -127,7 +132,7 @@ class RingQueueContractTest {
   @MethodSource("strategies")
   void aFullRingParksAndTheFirstThatDoesNotFitGoesBackToTheTail(FullRingStrategy s) {
     Recorder port = new Recorder();
-    RingQueue<String> q = RingQueue.newBuilder(port).ringSize(2).fullRing(s).build();
+    RingQueue<String> q = RingQueue.newBuilder(port, ring(2)).fullRing(s).build();
     for (String r : List.of("a", "b", "c", "d", "e")) {
       q.enqueue(r, 10);
       assertInvariants(q);
@@ -161,7 +166,7 @@ class RingQueueContractTest {
   void aUringQueueKeepsTheFirstWaiterAtTheHead(FullRingStrategy s) {
     Recorder port = new Recorder();
     RingQueue<String> q =
-        RingQueue.newBuilder(port).ringSize(2).fullRing(s).misfitStaysAtHead().build();
+        RingQueue.newBuilder(port, ring(2)).fullRing(s).misfitStaysAtHead().build();
     for (String r : List.of("a", "b", "c", "d", "e")) {
       q.enqueue(r, 10);
     }
@@ -184,7 +189,7 @@ class RingQueueContractTest {
   void newSubmissionsTakeAFreeSlotBeforeTheParkedOnesOnlyUntilTheQueueMovesThem(
       FullRingStrategy s) {
     Recorder port = new Recorder();
-    RingQueue<String> q = RingQueue.newBuilder(port).ringSize(1).fullRing(s).build();
+    RingQueue<String> q = RingQueue.newBuilder(port, ring(1)).fullRing(s).build();
     q.enqueue("a", 0);
     q.enqueue("b", 0);
     q.complete();
@@ -202,8 +207,7 @@ class RingQueueContractTest {
     Recorder port = new Recorder();
     ScriptedDoubles draws = new ScriptedDoubles(0.99, 0.0, 0.99, 0.99, 0.0, 0.99, 0.99);
     RingQueue<String> q =
-        RingQueue.newBuilder(port)
-            .ringSize(1)
+        RingQueue.newBuilder(port, ring(1))
             .fullRing(s)
             .enqueueError(EnqueueErrorPolicy.FAIL)
             .enomem(0.5, draws)
@@ -229,8 +233,7 @@ class RingQueueContractTest {
     Recorder port = new Recorder();
     ScriptedDoubles draws = new ScriptedDoubles(0.99, 0.99, 0.99, 0.99, 0.0, 0.99, 0.99);
     RingQueue<String> q =
-        RingQueue.newBuilder(port)
-            .ringSize(2)
+        RingQueue.newBuilder(port, ring(2))
             .fullRing(s)
             .enqueueError(EnqueueErrorPolicy.REQUEUE)
             .enomem(0.5, draws)
@@ -256,8 +259,7 @@ class RingQueueContractTest {
     for (FullRingStrategy s : strategies().toList()) {
       Recorder port = new Recorder();
       RingQueue<String> q =
-          RingQueue.newBuilder(port)
-              .ringSize(4)
+          RingQueue.newBuilder(port, ring(4))
               .fullRing(s)
               .enqueueError(EnqueueErrorPolicy.REQUEUE)
               .enomem(1, SeededRandom.root(1))
@@ -281,7 +283,7 @@ class RingQueueContractTest {
   @MethodSource("strategies")
   void aRingFullStormLimitsTheSlotsAndOnlyRefillOnCompletionRefillsWhenItEnds(FullRingStrategy s) {
     Recorder port = new Recorder();
-    RingQueue<String> q = RingQueue.newBuilder(port).ringSize(3).fullRing(s).build();
+    RingQueue<String> q = RingQueue.newBuilder(port, ring(3)).fullRing(s).build();
     q.setRingLimit(1, 0);
     q.enqueue("a", 0);
     q.enqueue("b", 0);
@@ -296,7 +298,7 @@ class RingQueueContractTest {
   @MethodSource("strategies")
   void evacuateHandsTheParkedRequestsBackInOrder(FullRingStrategy s) {
     Recorder port = new Recorder();
-    RingQueue<String> q = RingQueue.newBuilder(port).ringSize(1).fullRing(s).build();
+    RingQueue<String> q = RingQueue.newBuilder(port, ring(1)).fullRing(s).build();
     for (String r : List.of("a", "b", "c")) {
       q.enqueue(r, 0);
     }
@@ -320,8 +322,7 @@ class RingQueueContractTest {
       SeededRandom steps = SeededRandom.stream(seed, "steps");
       Recorder port = new Recorder();
       RingQueue<String> q =
-          RingQueue.newBuilder(port)
-              .ringSize(1 + steps.nextInt(4))
+          RingQueue.newBuilder(port, ring(1 + steps.nextInt(4)))
               .fullRing(s)
               .enqueueError(EnqueueErrorPolicy.FAIL)
               .enomem(0, SeededRandom.stream(seed, "enomem"))
@@ -377,13 +378,13 @@ class RingQueueContractTest {
   @Test
   void theBuilderRefusesWhatCannotWork() {
     Recorder port = new Recorder();
-    assertThatThrownBy(() -> RingQueue.newBuilder(port).ringSize(0))
-        .hasMessageContaining("ring-size");
-    assertThatThrownBy(() -> RingQueue.newBuilder(port).enomem(1.5, SeededRandom.root(1)))
+    assertThatThrownBy(() -> ring(0)).hasMessageContaining("ring-size");
+    assertThatThrownBy(
+            () -> RingQueue.newBuilder(port, ring(128)).enomem(1.5, SeededRandom.root(1)))
         .hasMessageContaining("enomem-probability must be in [0, 1]");
-    assertThatThrownBy(() -> RingQueue.newBuilder(port).enomem(0.5, null).build())
+    assertThatThrownBy(() -> RingQueue.newBuilder(port, ring(128)).enomem(0.5, null).build())
         .hasMessageContaining("random source");
-    RingQueue<String> noFaults = RingQueue.newBuilder(port).build();
+    RingQueue<String> noFaults = RingQueue.newBuilder(port, ring(128)).build();
     assertThatThrownBy(() -> noFaults.setEnomemProbability(0.1))
         .hasMessageContaining("random source");
   }
