@@ -294,6 +294,31 @@ class RingQueueContractTest {
     assertInvariants(q);
   }
 
+  /**
+   * The ring decides what fits and the queue keeps no count of its own: a ring that refuses (here
+   * its limit, lowered behind the queue's back) parks the request, and the queue's occupancy is the
+   * ring's.
+   */
+  @ParameterizedTest
+  @MethodSource("strategies")
+  void whatFitsIsTheRingsDecision(FullRingStrategy s) {
+    Recorder port = new Recorder();
+    Ring<String> ring = ring(4);
+    RingQueue<String> q = RingQueue.newBuilder(port, ring).fullRing(s).build();
+    q.enqueue("a", 0);
+    ring.limit(1);
+    q.enqueue("b", 0);
+    assertThat(port.onRing).containsExactly("a");
+    assertThat(queued(q)).containsExactly("b");
+    assertThat(q.onRing()).isEqualTo(ring.held()).isEqualTo(1);
+    ring.limit(4);
+    q.complete();
+    afterCompletions(q, port, 1);
+    assertThat(port.onRing).containsExactly("a", "b");
+    assertThat(q.onRing()).isEqualTo(ring.held()).isEqualTo(1);
+    assertInvariants(q);
+  }
+
   @ParameterizedTest
   @MethodSource("strategies")
   void evacuateHandsTheParkedRequestsBackInOrder(FullRingStrategy s) {
