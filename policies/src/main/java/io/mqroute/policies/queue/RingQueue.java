@@ -112,8 +112,8 @@ public final class RingQueue<T> {
 
   /**
    * @param port where the decisions take effect
-   * @param ring the slots, with the transport to the server; its size is the queue's ring size and
-   *     its limit is reset to it
+   * @param ring the slots, with the transport to the server, none held yet; its size is the queue's
+   *     ring size
    */
   public static <T> Builder<T> newBuilder(Port<T> port, Ring<T> ring) {
     return new Builder<>(port, ring);
@@ -466,7 +466,6 @@ public final class RingQueue<T> {
       if (ring.held() != 0) {
         throw new IllegalStateException("the ring already holds " + ring.held() + " slots");
       }
-      ring.limit(ring.size());
       return new RingQueue<>(this);
     }
   }

@@ -409,6 +409,10 @@ class RingQueueContractTest {
         .hasMessageContaining("enomem-probability must be in [0, 1]");
     assertThatThrownBy(() -> RingQueue.newBuilder(port, ring(128)).enomem(0.5, null).build())
         .hasMessageContaining("random source");
+    Ring<String> used = ring(2);
+    used.offer("x");
+    assertThatThrownBy(() -> RingQueue.newBuilder(port, used).build())
+        .hasMessageContaining("already holds 1");
     RingQueue<String> noFaults = RingQueue.newBuilder(port, ring(128)).build();
     assertThatThrownBy(() -> noFaults.setEnomemProbability(0.1))
         .hasMessageContaining("random source");
