@@ -27,6 +27,8 @@ class SlowPollerRealTimeTest {
             i -> new JobStats(JobInfo.named("producer")),
             1,
             Duration.ofSeconds(60));
-    SlowPollerTest.check(o.result(), o.mailboxes(), 20, 301);
+    // a busy machine fires the device's timers late and may end the run before many complete: only
+    // an upper bound on the pace is the clock's
+    SlowPollerTest.check(o.result(), o.mailboxes(), 0, 301);
   }
 }
