@@ -112,6 +112,10 @@ final class FioOptions {
                 "shared or split"),
         "shared or split");
     value("ioengine", FioOptions::engine, "one of fio's I/O engines");
+    value(
+        "stat_type",
+        raw -> choice(raw, Map.of("stat", raw, "lstat", raw, "statx", raw), "stat, lstat or statx"),
+        "stat, lstat or statx");
     value("direct", FioValues::bool, "0 or 1");
     value("buffered", FioValues::bool, "0 or 1");
     value("clat_percentiles", FioValues::bool, "0 or 1");
@@ -662,9 +666,11 @@ final class FioOptions {
     String name = colon >= 0 ? raw.substring(0, colon) : raw;
     String modifier = colon >= 0 ? raw.substring(colon + 1).trim() : null;
     RwMode m = RwMode.fromFio(name.trim());
-    if (m == null && name.contains("trim")) {
+    if (m == null && name.contains("trim")) { // trimwrite, randtrimwrite
       throw new BadValue(
-          "trim (discard) has no request in the model: its jobs issue reads and writes only", true);
+          "fio's trim-then-write modes are not modelled (rw=trim and randtrim run with"
+              + " ioengine=falloc)",
+          true);
     }
     if (m == null) {
       throw new BadValue(RW_NAMES + ", with an optional offset modifier like randread:8");
