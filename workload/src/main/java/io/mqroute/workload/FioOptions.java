@@ -658,6 +658,13 @@ final class FioOptions {
     return v;
   }
 
+  /** Why a trim is refused: fio trims a file with ioctl(BLKDISCARD) (os/os-linux.h os_trim). */
+  static final String TRIM_ON_FUSE =
+      "fio trims a file with ioctl(BLKDISCARD), which FUSE passes to the server as FUSE_IOCTL:"
+          + " libfuse's passthrough_hp answers ENOSYS (measured: the first trim fails with ENOTTY,"
+          + " fio's err=25) and no modelled server discards; only ioengine=falloc trims a file, with"
+          + " a hole-punching fallocate";
+
   /** {@code rw=} and its offset modifier ({@code randread:8}, {@code read:4k}), or null. */
   record RwValue(RwMode mode, String modifier) {}
 
@@ -668,9 +675,7 @@ final class FioOptions {
     RwMode m = RwMode.fromFio(name.trim());
     if (m == null && name.contains("trim")) { // trimwrite, randtrimwrite
       throw new BadValue(
-          "fio's trim-then-write modes are not modelled (rw=trim and randtrim run with"
-              + " ioengine=falloc)",
-          true);
+          TRIM_ON_FUSE + " (its trim-then-write modes are not modelled with falloc either)", true);
     }
     if (m == null) {
       throw new BadValue(RW_NAMES + ", with an optional offset modifier like randread:8");

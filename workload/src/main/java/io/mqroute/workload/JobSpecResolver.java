@@ -930,13 +930,6 @@ final class JobSpecResolver {
     }
   }
 
-  /** fio trims a file with ioctl(BLKDISCARD) (os/os-linux.h os_trim). */
-  static final String TRIM_ON_FUSE =
-      "fio trims a file with ioctl(BLKDISCARD), which FUSE passes to the server as FUSE_IOCTL:"
-          + " libfuse's passthrough_hp answers ENOSYS (measured: the first trim fails with ENOTTY,"
-          + " fio's err=25) and no modelled server discards; only ioengine=falloc trims a file, with"
-          + " a hole-punching fallocate";
-
   /**
    * What the engines whose I/O is another system call (falloc, ftruncate, the file-operation
    * engines) cannot do, and trims, which only falloc does.
@@ -948,7 +941,7 @@ final class JobSpecResolver {
     int engineLine = lineOf(eff, "ioengine", sectionLine);
     String job = "job \"" + name + "\": ioengine=" + engine.fioName();
     if (rw.trims() && calls != IoCalls.FALLOCATE) {
-      throw error(rwLine, "rw=" + rw.fioName() + " is not supported: " + TRIM_ON_FUSE);
+      throw error(rwLine, "rw=" + rw.fioName() + " is not supported: " + FioOptions.TRIM_ON_FUSE);
     }
     if (calls == IoCalls.FTRUNCATE && rw.reads()) {
       throw error(

@@ -85,8 +85,12 @@ class FioJobParserErrorsTest {
                 + " hole-punching fallocate"),
         bad(
             JOB + "rw=trimwrite\n",
-            "bad.fio:3: rw=trimwrite is not supported: fio's trim-then-write modes are not"
-                + " modelled (rw=trim and randtrim run with ioengine=falloc)"),
+            "bad.fio:3: rw=trimwrite is not supported: fio trims a file with ioctl(BLKDISCARD),"
+                + " which FUSE passes to the server as FUSE_IOCTL: libfuse's passthrough_hp"
+                + " answers ENOSYS (measured: the first trim fails with ENOTTY, fio's err=25) and"
+                + " no modelled server discards; only ioengine=falloc trims a file, with a"
+                + " hole-punching fallocate (its trim-then-write modes are not modelled with falloc"
+                + " either)"),
         bad(
             JOB + "cpus_allowed=0-x\n",
             "bad.fio:3: bad value \"0-x\" for cpus_allowed (expected a CPU list like 0-3,8,10-11)"),
