@@ -162,14 +162,8 @@ public final class JobStats {
    *     failed request counts only as an error
    */
   public void record(Direction direction, long bytes, long slatNs, long clatNs, int status) {
-    if (!isOpen()) {
-      ignored++;
-      return;
-    }
-    DirectionStats d = directions.get(direction);
-    if (status != OK) {
-      countError(status);
-      d.recordError();
+    DirectionStats d = counted(direction, status);
+    if (d == null) {
       return;
     }
     if (bytes < 0) {
@@ -177,6 +171,24 @@ public final class JobStats {
     }
     d.recordOk(bytes, slatNs, clatNs);
     latencyBuckets[LatencyBuckets.index(clatNs)]++;
+  }
+
+  /**
+   * The statistics a successful completion of {@code direction} goes to, or null when it is not
+   * counted there: outside the window (ignored) or failed (an error).
+   */
+  private DirectionStats counted(Direction direction, int status) {
+    if (!isOpen()) {
+      ignored++;
+      return null;
+    }
+    DirectionStats d = directions.get(direction);
+    if (status != OK) {
+      countError(status);
+      d.recordError();
+      return null;
+    }
+    return d;
   }
 
   /** The errno fio ends a job with when it misses rate_min ({@code td_verror(td, EIO, ...)}). */
@@ -260,14 +272,8 @@ public final class JobStats {
    * {@code slat}, no latency bucket ({@code FIO_NOSTATS}). A failed call is an error.
    */
   public void recordCall(Direction direction, long clatNs, int status, long nowNs) {
-    if (!isOpen()) {
-      ignored++;
-      return;
-    }
-    DirectionStats d = directions.get(direction);
-    if (status != OK) {
-      countError(status);
-      d.recordError();
+    DirectionStats d = counted(direction, status);
+    if (d == null) {
       return;
     }
     d.recordClat(clatNs);

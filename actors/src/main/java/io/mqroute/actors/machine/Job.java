@@ -744,14 +744,7 @@ public final class Job extends AbstractBehavior<Command> {
             completions,
             data != null,
             data != null ? data.issued(id, read, offset, bs) : null);
-    if (wakeTargets != null) {
-      wakeTargets.workQueued(plan.index());
-    }
-    cores
-        .get(cpu)
-        .tell(
-            new CoreProtocol.Exec<>(
-                costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
+    submitOnCore(r);
     if (readBack) {
       // the backlog's own reads end nothing
     } else if (verifying) {
@@ -767,6 +760,18 @@ public final class Job extends AbstractBehavior<Command> {
     if (plan.pattern().maxIos() > 0 && seq >= plan.pattern().maxIos()) {
       stopping = true; // number_ios= reached, time_based or not (fio's HOWTO)
     }
+  }
+
+  /** The application's submit work on the CPU the thread runs on, then the request is routed. */
+  private void submitOnCore(Request r) {
+    if (wakeTargets != null) {
+      wakeTargets.workQueued(plan.index());
+    }
+    cores
+        .get(cpu)
+        .tell(
+            new CoreProtocol.Exec<>(
+                costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
   }
 
   private Behavior<Command> onCompleted(Completed m) {
@@ -839,17 +844,7 @@ public final class Job extends AbstractBehavior<Command> {
               plan.index()); // where the wake-up put this thread (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
     }
-    if (thinking && !quiesced && freeCount == plan.inFlight()) {
-      thinkQuiesced();
-    } else if (thinkDue() && !stopping) {
-      think();
-    }
-    if (flowPaused && !flowSleepStarted && freeCount == plan.inFlight()) {
-      startFlowSleep();
-    }
-    submit();
-    finishIfDone();
-    return this;
+    return afterIoEnded();
   }
 
   /**
@@ -928,14 +923,7 @@ public final class Job extends AbstractBehavior<Command> {
     Request r =
         new Request(
             id, op, plan.fileId(), calls.offset(slot), 0, background, cpu, now, completions);
-    if (wakeTargets != null) {
-      wakeTargets.workQueued(plan.index());
-    }
-    cores
-        .get(cpu)
-        .tell(
-            new CoreProtocol.Exec<>(
-                costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
+    submitOnCore(r);
   }
 
   /**
@@ -985,7 +973,7 @@ public final class Job extends AbstractBehavior<Command> {
           stopping = true; // fio's td_verror: the job ends with the error
           verifyDue = false;
         }
-        return afterCall();
+        return afterIoEnded();
       }
     }
     if (calls.moreWaited(slot)) {
@@ -997,7 +985,7 @@ public final class Job extends AbstractBehavior<Command> {
     }
     calls.end(slot);
     freeSlots[freeCount++] = slot;
-    return afterCall();
+    return afterIoEnded();
   }
 
   /**
@@ -1030,8 +1018,8 @@ public final class Job extends AbstractBehavior<Command> {
     }
   }
 
-  /** What follows the end of an I/O, as for reads and writes: pauses, the flow, the next I/O. */
-  private Behavior<Command> afterCall() {
+  /** What follows the end of an I/O (a read, a write or a call): pauses, the flow, the next I/O. */
+  private Behavior<Command> afterIoEnded() {
     if (thinking && !quiesced && freeCount == plan.inFlight()) {
       thinkQuiesced();
     } else if (thinkDue() && !stopping) {
