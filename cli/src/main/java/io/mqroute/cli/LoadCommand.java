@@ -1,5 +1,6 @@
 package io.mqroute.cli;
 
+import io.mqroute.actors.machine.IoCalls;
 import io.mqroute.cluster.ClusterNode;
 import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
@@ -32,6 +33,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
 import org.apache.pekko.actor.typed.ActorRef;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -111,13 +113,23 @@ final class LoadCommand implements Callable<Integer> {
   private static void refuseWhatTheLoadDoesNotDo(FioJobFile file) {
     for (JobSpec j : file.jobs()) {
       String what =
-          j.fsyncEvery() > 0
-              ? "fsync"
-              : j.nrfiles() > 1
-                  ? "nrfiles > 1"
-                  : !j.cpusAllowed().isAll() || !j.numaCpuNodes().equals(CpuList.ALL)
-                      ? "cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)"
-                      : null;
+          j.ioengine().calls() != IoCalls.DATA
+              ? "ioengine="
+                  + j.ioengine().fioName()
+                  + " (it sends FUSE "
+                  + j.ioengine().calls().ops().stream()
+                      .map(Enum::name)
+                      .collect(Collectors.joining(", "))
+                  + " requests; a device node's file backend keeps files by number, with no names,"
+                  + " and serves READ, WRITE, FSYNC and FLUSH only)"
+              : j.fsyncEvery() > 0
+                  ? "fsync"
+                  : j.nrfiles() > 1
+                      ? "nrfiles > 1"
+                      : !j.cpusAllowed().isAll() || !j.numaCpuNodes().equals(CpuList.ALL)
+                          ? "cpus_allowed / numa_cpu_nodes (the load client does not pin its"
+                              + " threads)"
+                          : null;
       if (what == null && j.verify().enabled() && !j.verify().loadComputes()) {
         what =
             "verify="

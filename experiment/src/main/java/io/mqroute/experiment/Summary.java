@@ -1,14 +1,16 @@
 package io.mqroute.experiment;
 
 import io.mqroute.metrics.Direction;
+import io.mqroute.metrics.DirectionStats;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.metrics.LatencyStat;
 import java.util.List;
 import org.HdrHistogram.Histogram;
 
 /**
- * One variant's headline numbers over all its job clones and both directions: the row of the
- * comparison table. Latencies are fio's {@code lat} (submission to reaped completion), in
+ * One variant's headline numbers over all its job clones and every direction: the row of the
+ * comparison table. Latencies are fio's {@code lat} (submission to reaped completion), or {@code
+ * clat} for a direction fio times only that way (the file-operation engines' calls), in
  * nanoseconds.
  *
  * <p>Computed like fio's own per-job numbers, so that a one-job variant's summary equals its fio
@@ -39,11 +41,11 @@ public record Summary(
     long max = 0;
     for (JobStats s : clones) {
       errors += s.totalErrors();
-      for (Direction d : new Direction[] {Direction.READ, Direction.WRITE}) {
+      for (Direction d : Direction.values()) {
         iops += s.iops(d);
         bw += s.bwBytes(d);
         ios += s.direction(d).totalIos();
-        LatencyStat lat = s.direction(d).lat();
+        LatencyStat lat = latency(s.direction(d));
         if (lat.count() > 0) {
           latSum += lat.mean() * lat.count();
           latCount += lat.count();
@@ -71,6 +73,14 @@ public record Summary(
         at(all, 99.99, min, max),
         ios,
         errors);
+  }
+
+  /**
+   * The latency a direction's I/Os took: fio's {@code lat}, or its {@code clat} where fio records
+   * only that (the file-operation engines time their calls as completion latencies).
+   */
+  public static LatencyStat latency(DirectionStats d) {
+    return d.lat().count() > 0 ? d.lat() : d.clat();
   }
 
   /**

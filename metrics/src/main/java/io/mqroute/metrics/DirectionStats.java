@@ -24,6 +24,17 @@ public final class DirectionStats {
     lat.record(Math.max(0, slatNs) + clatNs);
   }
 
+  /** A completion latency without an I/O (fio's add_clat_sample for a file-operation call). */
+  void recordClat(long clatNs) {
+    clat.record(clatNs);
+  }
+
+  /** I/Os without latencies (an engine's fake I/Os). */
+  void recordIos(long count, long bytes) {
+    totalIos += count;
+    ioBytes += bytes;
+  }
+
   void recordError() {
     errors++;
   }

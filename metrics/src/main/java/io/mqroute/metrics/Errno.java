@@ -20,6 +20,7 @@ public final class Errno {
       case 11 -> "Resource temporarily unavailable";
       case 12 -> "Cannot allocate memory";
       case 16 -> "Device or resource busy";
+      case 17 -> "File exists";
       case 19 -> "No such device";
       case 22 -> "Invalid argument";
       case 28 -> "No space left on device";

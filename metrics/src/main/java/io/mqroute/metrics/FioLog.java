@@ -5,9 +5,9 @@ import java.util.Arrays;
 /**
  * One of fio's log files ({@code write_lat_log}, {@code write_bw_log}, {@code write_iops_log}) in
  * fio's own format (iolog.c {@code flush_samples}, without {@code log_offset} and {@code
- * log_prio}): one line per entry, {@code time (ms), value, data direction (0 read, 1 write), block
- * size (bytes, 0 when the job's sizes vary), priority (0)}. fio's fio2gnuplot, fiologparser and
- * fio_generate_plots read these files.
+ * log_prio}): one line per entry, {@code time (ms), value, data direction (0 read, 1 write, 2
+ * trim), block size (bytes, 0 when the job's sizes vary), priority (0)}. fio's fio2gnuplot,
+ * fiologparser and fio_generate_plots read these files.
  */
 final class FioLog {
   private long[] data = new long[64];
@@ -47,8 +47,8 @@ final class FioLog {
     private final FioLog log;
     private final long avgNs;
     private final long blockSize;
-    private final long[] sum = new long[2];
-    private final long[] count = new long[2];
+    private final long[] sum = new long[3];
+    private final long[] count = new long[3];
     private long startNs;
     private long next;
 
@@ -71,7 +71,7 @@ final class FioLog {
 
     void advance(long nowNs) {
       while (nowNs >= next) {
-        for (int d = 0; d < 2; d++) {
+        for (int d = 0; d < count.length; d++) {
           if (count[d] > 0) {
             log.add((next - startNs) / 1_000_000L, sum[d] / count[d], d, blockSize);
             sum[d] = 0;

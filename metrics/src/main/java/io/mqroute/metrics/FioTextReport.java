@@ -225,8 +225,14 @@ public final class FioTextReport {
     if (ds.slat().count() > 0) {
       FioTextBlocks.displayLat(out, "slat", ds.slat());
     }
-    FioTextBlocks.displayLat(out, "clat", ds.clat());
-    FioTextBlocks.displayLat(out, " lat", ds.lat());
+    // fio's calc_lat: a series without samples is not shown (the file-operation engines have no
+    // lat)
+    if (ds.clat().count() > 0) {
+      FioTextBlocks.displayLat(out, "clat", ds.clat());
+    }
+    if (ds.lat().count() > 0) {
+      FioTextBlocks.displayLat(out, " lat", ds.lat());
+    }
     ReportOptions r = s.info().report();
     if (r.slatPercentiles() && ds.slat().count() > 0) {
       FioTextBlocks.percentileGrid(out, "slat", ds.slat(), s.info().percentiles());
@@ -234,7 +240,7 @@ public final class FioTextReport {
     if (r.clatPercentiles()) {
       FioTextBlocks.percentileGrid(out, "clat", ds.clat(), s.info().percentiles());
     }
-    if (r.latPercentiles()) {
+    if (r.latPercentiles() && ds.lat().count() > 0) {
       FioTextBlocks.percentileGrid(out, " lat", ds.lat(), s.info().percentiles());
     }
     samples(out, s, d, iec, group);

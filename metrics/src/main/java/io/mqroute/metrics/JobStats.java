@@ -162,14 +162,8 @@ public final class JobStats {
    *     failed request counts only as an error
    */
   public void record(Direction direction, long bytes, long slatNs, long clatNs, int status) {
-    if (!isOpen()) {
-      ignored++;
-      return;
-    }
-    DirectionStats d = directions.get(direction);
-    if (status != OK) {
-      countError(status);
-      d.recordError();
+    DirectionStats d = counted(direction, status);
+    if (d == null) {
       return;
     }
     if (bytes < 0) {
@@ -177,6 +171,24 @@ public final class JobStats {
     }
     d.recordOk(bytes, slatNs, clatNs);
     latencyBuckets[LatencyBuckets.index(clatNs)]++;
+  }
+
+  /**
+   * The statistics a successful completion of {@code direction} goes to, or null when it is not
+   * counted there: outside the window (ignored) or failed (an error).
+   */
+  private DirectionStats counted(Direction direction, int status) {
+    if (!isOpen()) {
+      ignored++;
+      return null;
+    }
+    DirectionStats d = directions.get(direction);
+    if (status != OK) {
+      countError(status);
+      d.recordError();
+      return null;
+    }
+    return d;
   }
 
   /** The errno fio ends a job with when it misses rate_min ({@code td_verror(td, EIO, ...)}). */
@@ -217,11 +229,13 @@ public final class JobStats {
    */
   public void recordAt(
       Direction direction, long bytes, long slatNs, long clatNs, int status, long nowNs) {
-    if (isOpen() && status == OK && direction != Direction.TRIM) {
-      int d = direction == Direction.READ ? 0 : 1;
+    if (isOpen() && status == OK) {
+      int d = direction.ordinal();
       samples.record(d, bytes, nowNs);
       checkRate(nowNs);
-      cycleBytes[d] += bytes;
+      if (d < cycleBytes.length) { // rate_min: reads and writes (the model has no trim minimum)
+        cycleBytes[d] += bytes;
+      }
       long lat = clatNs + Math.max(0, slatNs);
       long t = (nowNs - sampleStartNs) / NS_PER_MS;
       if (info.report().logAvgMs() == 0) {
@@ -249,6 +263,47 @@ public final class JobStats {
       }
     }
     record(direction, bytes, slatNs, clatNs, status);
+  }
+
+  /**
+   * One system call of fio's file-operation engines (fileoperations.c: the create, stat or delete
+   * done when fio opens a file): fio records its time as a completion latency sample of the job's
+   * direction ({@code add_clat_sample}) and nothing else: no I/O, no bytes, no {@code lat} or
+   * {@code slat}, no latency bucket ({@code FIO_NOSTATS}). A failed call is an error.
+   */
+  public void recordCall(Direction direction, long clatNs, int status, long nowNs) {
+    DirectionStats d = counted(direction, status);
+    if (d == null) {
+      return;
+    }
+    d.recordClat(clatNs);
+    if (latLog != null) {
+      long t = (nowNs - sampleStartNs) / NS_PER_MS;
+      if (averagers != null) {
+        averagers[1].add(direction.ordinal(), clatNs, nowNs);
+      } else {
+        clatLog.add(t, clatNs, direction.ordinal(), 0);
+      }
+    }
+  }
+
+  /**
+   * {@code count} I/Os of {@code bytes} in all that an engine pretends to do ({@code FIO_FAKEIO},
+   * the file-operation engines): fio counts them ({@code total_ios}, {@code io_bytes}, bandwidth
+   * and IOPS samples) but records no latency for them ({@code FIO_NOSTATS}).
+   */
+  public void recordFakeIos(Direction direction, long count, long bytes, long nowNs) {
+    if (!isOpen()) {
+      ignored += count;
+      return;
+    }
+    directions.get(direction).recordIos(count, bytes);
+    int d = direction.ordinal();
+    samples.record(d, bytes, count, nowNs);
+    checkRate(nowNs);
+    if (d < cycleBytes.length) {
+      cycleBytes[d] += bytes;
+    }
   }
 
   /**
@@ -290,10 +345,7 @@ public final class JobStats {
   }
 
   private static double[] series(Samples.Series[] s, Direction direction) {
-    if (direction == Direction.TRIM) {
-      return new double[5];
-    }
-    Samples.Series x = s[direction == Direction.READ ? 0 : 1];
+    Samples.Series x = s[direction.ordinal()];
     return new double[] {x.minOrZero(), x.max, x.n == 0 ? 0 : x.mean, x.stddev(), x.n};
   }
 

@@ -9,7 +9,7 @@ package io.mqroute.metrics;
  * adds no sample for it ({@code __add_samples}: "No entries for interval"). Only whole windows
  * inside the measurement window count.
  *
- * <p>Per direction (read, write). Not thread-safe; records do not allocate.
+ * <p>Per direction (read, write, trim). Not thread-safe; records do not allocate.
  */
 final class Samples {
 
@@ -64,15 +64,15 @@ final class Samples {
   private final long iopsPeriodNs;
   private final long bwMs;
   private final long iopsMs;
-  final Series[] bw = {new Series(), new Series()};
-  final Series[] iops = {new Series(), new Series()};
-  private final long[] bytes = new long[2];
-  private final long[] ios = new long[2];
+  final Series[] bw = {new Series(), new Series(), new Series()};
+  final Series[] iops = {new Series(), new Series(), new Series()};
+  private final long[] bytes = new long[3];
+  private final long[] ios = new long[3];
   private long nextBw;
   private long nextIops;
   private boolean started;
 
-  /** Called for each sample: (time ms since start, value, direction 0/1, block size). */
+  /** Called for each sample: (time ms since start, value, direction 0/1/2, block size). */
   interface Sink {
     void sample(long timeMs, long value, int direction);
   }
@@ -99,9 +99,14 @@ final class Samples {
 
   /** Takes every sample due by {@code nowNs}, then counts an I/O that completed at it. */
   void record(int direction, long n, long nowNs) {
+    record(direction, n, 1, nowNs);
+  }
+
+  /** {@code count} I/Os of {@code n} bytes in all that completed at {@code nowNs}. */
+  void record(int direction, long n, long count, long nowNs) {
     advance(nowNs);
     bytes[direction] += n;
-    ios[direction]++;
+    ios[direction] += count;
   }
 
   /** Takes the samples due by {@code nowNs} (the end of the measurement window). */
@@ -111,7 +116,7 @@ final class Samples {
     }
     while (nowNs >= nextBw) {
       long t = (nextBw - startNs) / 1_000_000L;
-      for (int d = 0; d < 2; d++) {
+      for (int d = 0; d < bytes.length; d++) {
         if (bytes[d] == 0) {
           continue;
         }
@@ -126,7 +131,7 @@ final class Samples {
     }
     while (nowNs >= nextIops) {
       long t = (nextIops - startNs) / 1_000_000L;
-      for (int d = 0; d < 2; d++) {
+      for (int d = 0; d < bytes.length; d++) {
         if (ios[d] == 0) {
           continue;
         }
@@ -142,7 +147,7 @@ final class Samples {
   }
 
   void merge(Samples o) {
-    for (int d = 0; d < 2; d++) {
+    for (int d = 0; d < bytes.length; d++) {
       bw[d].merge(o.bw[d]);
       iops[d].merge(o.iops[d]);
     }

@@ -256,4 +256,50 @@ class JobStatsTest {
     assertThat(clat.max()).isEqualTo(twoHours);
     assertThat(clat.histogramCopy().getTotalCount()).isEqualTo(1);
   }
+
+  /**
+   * fio's file-operation engines (FIO_FAKEIO | FIO_NOSTATS): each call is a clat sample and nothing
+   * else, each fake I/O counts in IOPS and bandwidth with no latency; the text shows no lat line.
+   */
+  @Test
+  void fileOperationCallsAreCompletionLatenciesAndTheirFakeIosCountWithoutOne() {
+    JobStats s = new JobStats(JobInfo.named("stat"));
+    s.openWindow(0);
+    for (int i = 1; i <= 100; i++) {
+      s.recordCall(Direction.READ, 300_000, JobStats.OK, i * 200_000L);
+      s.recordFakeIos(Direction.READ, 2, 8192, i * 200_000L);
+    }
+    s.recordCall(Direction.READ, 50_000, 2, 20_100_000L); // ENOENT: an error, no sample
+    s.closeWindow(20 * MS);
+    DirectionStats read = s.direction(Direction.READ);
+    assertThat(read.clat().count()).isEqualTo(100);
+    assertThat(read.clat().mean()).isEqualTo(300_000.0);
+    assertThat(read.totalIos()).isEqualTo(200);
+    assertThat(read.ioBytes()).isEqualTo(100 * 8192);
+    assertThat(read.lat().count()).isZero();
+    assertThat(read.slat().count()).isZero();
+    assertThat(s.iops(Direction.READ)).isEqualTo(10_000.0);
+    assertThat(s.totalErrors()).isEqualTo(1);
+    assertThat(s.firstError()).isEqualTo(2);
+    assertThat(s.latencyBucketCounts()).as("fio's io_u_lat buckets: none").containsOnly(0L);
+    String text = FioTextReport.render(List.of(s));
+    assertThat(text)
+        .contains("    clat (nsec): min=300000, max=300000, avg=300000.00")
+        .doesNotContain(" lat (")
+        .doesNotContain("slat");
+  }
+
+  @Test
+  void trimsHaveSamplesAsReadsAndWritesDo() {
+    JobStats s = new JobStats(JobInfo.named("trim"));
+    s.openWindow(0);
+    for (int i = 1; i <= 2000; i++) {
+      s.recordAt(Direction.TRIM, 4096, JobStats.NO_SLAT, 100_000, JobStats.OK, i * 500_000L);
+    }
+    s.closeWindow(1_000 * MS);
+    assertThat(s.bwSamples(Direction.TRIM)[4]).as("bw samples, every 500 ms").isEqualTo(2);
+    assertThat(s.iopsSamples(Direction.TRIM)[2])
+        .as("999 and 1001 I/Os in the two windows")
+        .isEqualTo(1999.0);
+  }
 }

@@ -112,6 +112,10 @@ final class FioOptions {
                 "shared or split"),
         "shared or split");
     value("ioengine", FioOptions::engine, "one of fio's I/O engines");
+    value(
+        "stat_type",
+        raw -> choice(raw, Map.of("stat", raw, "lstat", raw, "statx", raw), "stat, lstat or statx"),
+        "stat, lstat or statx");
     value("direct", FioValues::bool, "0 or 1");
     value("buffered", FioValues::bool, "0 or 1");
     value("clat_percentiles", FioValues::bool, "0 or 1");
@@ -654,6 +658,13 @@ final class FioOptions {
     return v;
   }
 
+  /** Why a trim is refused: fio trims a file with ioctl(BLKDISCARD) (os/os-linux.h os_trim). */
+  static final String TRIM_ON_FUSE =
+      "fio trims a file with ioctl(BLKDISCARD), which FUSE passes to the server as FUSE_IOCTL:"
+          + " libfuse's passthrough_hp answers ENOSYS (measured: the first trim fails with ENOTTY,"
+          + " fio's err=25) and no modelled server discards; only ioengine=falloc trims a file, with"
+          + " a hole-punching fallocate";
+
   /** {@code rw=} and its offset modifier ({@code randread:8}, {@code read:4k}), or null. */
   record RwValue(RwMode mode, String modifier) {}
 
@@ -662,9 +673,9 @@ final class FioOptions {
     String name = colon >= 0 ? raw.substring(0, colon) : raw;
     String modifier = colon >= 0 ? raw.substring(colon + 1).trim() : null;
     RwMode m = RwMode.fromFio(name.trim());
-    if (m == null && name.contains("trim")) {
+    if (m == null && name.contains("trim")) { // trimwrite, randtrimwrite
       throw new BadValue(
-          "trim (discard) has no request in the model: its jobs issue reads and writes only", true);
+          TRIM_ON_FUSE + " (its trim-then-write modes are not modelled with falloc either)", true);
     }
     if (m == null) {
       throw new BadValue(RW_NAMES + ", with an optional offset modifier like randread:8");

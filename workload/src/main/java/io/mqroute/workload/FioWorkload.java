@@ -1,5 +1,7 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.device.Device;
+import io.mqroute.actors.machine.IoCalls;
 import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.JobPlan;
@@ -9,6 +11,7 @@ import io.mqroute.actors.machine.Workload;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.topology.CpuTopology;
+import io.mqroute.protocol.Op;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -95,7 +98,32 @@ public final class FioWorkload implements Workload {
 
   @Override
   public List<JobPlan> plans(MachineSpec machine) {
-    return plans(machine.topology());
+    List<JobPlan> plans = plans(machine.topology());
+    Device device = null;
+    for (JobSpec j : file.jobs()) {
+      IoCalls calls = j.ioengine().calls();
+      if (calls == IoCalls.DATA) {
+        continue;
+      }
+      device = device != null ? device : machine.device().get();
+      for (Op op : calls.ops()) {
+        if (!device.serves(op)) {
+          throw new FioParseException(
+              file.source(),
+              j.line(),
+              "job "
+                  + j.name()
+                  + ": ioengine="
+                  + j.ioengine().fioName()
+                  + " sends FUSE "
+                  + op
+                  + " requests, which device "
+                  + machine.deviceSpec()
+                  + " does not model (it serves reads and writes); use a latency device");
+        }
+      }
+    }
+    return plans;
   }
 
   /** The job clones' plans on a machine of {@code topology} (its CPUs for cpus_allowed). */
@@ -336,7 +364,9 @@ public final class FioWorkload implements Workload {
         j.startDelayNs(),
         j.think(),
         j.pattern(),
-        ctl);
+        ctl,
+        j.ioengine().calls(),
+        j.rw().trims());
   }
 
   @Override

@@ -1,5 +1,6 @@
 package io.mqroute.workload;
 
+import io.mqroute.actors.machine.IoCalls;
 import java.util.Map;
 import java.util.Objects;
 
@@ -21,8 +22,12 @@ import java.util.Objects;
  *       honours {@code iodepth}, so the model runs it as the async family.
  * </ul>
  *
- * <p>Engines that do something other than reads and writes at offsets are refused with why (see
- * {@link #REFUSED}). The flags come from fio's own source ({@link FioTable}).
+ * <p>Engines whose I/O is a system call that sends other FUSE requests are in the sync family (fio
+ * flags them {@code FIO_SYNCIO}) and send those requests instead ({@link #calls()}): {@code falloc}
+ * (FALLOCATE), {@code ftruncate} (SETATTR) and the file-operation engines {@code filecreate},
+ * {@code filestat}, {@code filedelete}, {@code dircreate}, {@code dirstat}, {@code dirdelete}
+ * (LOOKUP, GETATTR, CREATE, UNLINK, MKDIR, RMDIR). Engines that send no FUSE request are refused
+ * with why (see {@link #REFUSED}). The flags come from fio's own source ({@link FioTable}).
  */
 public record IoEngine(String fioName, Family family) {
 
@@ -39,9 +44,17 @@ public record IoEngine(String fioName, Family family) {
   public static final IoEngine IO_URING = new IoEngine("io_uring", Family.ASYNC);
   public static final IoEngine NULL = new IoEngine("null", Family.NULL);
 
-  private static final String METADATA =
-      "issues file-system metadata operations (create, stat, unlink, mkdir, rmdir);"
-          + " the model's jobs issue reads and writes only";
+  /** The engines whose I/O is a system call other than a read or write, and what it sends. */
+  private static final Map<String, IoCalls> CALLS =
+      Map.of(
+          "falloc", IoCalls.FALLOCATE,
+          "ftruncate", IoCalls.FTRUNCATE,
+          "filecreate", IoCalls.FILE_CREATE,
+          "filestat", IoCalls.FILE_STAT,
+          "filedelete", IoCalls.FILE_DELETE,
+          "dircreate", IoCalls.DIR_CREATE,
+          "dirstat", IoCalls.DIR_STAT,
+          "dirdelete", IoCalls.DIR_DELETE);
 
   /** Engines fio has that the model cannot honour, and why. */
   static final Map<String, String> REFUSED =
@@ -55,16 +68,11 @@ public record IoEngine(String fioName, Family family) {
           Map.entry(
               "http",
               "sends HTTP object requests (S3, Swift, WebDAV), not reads and writes at offsets"),
-          Map.entry("filecreate", METADATA),
-          Map.entry("filestat", METADATA),
-          Map.entry("filedelete", METADATA),
-          Map.entry("dircreate", METADATA),
-          Map.entry("dirstat", METADATA),
-          Map.entry("dirdelete", METADATA),
-          Map.entry("ftruncate", "truncates files; the model's jobs issue reads and writes only"),
           Map.entry(
-              "falloc", "issues fallocate calls; the model's jobs issue reads and writes only"),
-          Map.entry("e4defrag", "issues ext4 defragmentation ioctls, not reads and writes"),
+              "e4defrag",
+              "issues ext4's defragmentation ioctl (EXT4_IOC_MOVE_EXT): on a FUSE file it is a"
+                  + " FUSE_IOCTL, which libfuse's passthrough_hp answers ENOSYS (measured) and no"
+                  + " modelled server serves"),
           Map.entry(
               "page_fault",
               "does its I/O by page faults on a mapped file, through the page cache, which the model"
@@ -74,6 +82,11 @@ public record IoEngine(String fioName, Family family) {
   public IoEngine {
     Objects.requireNonNull(fioName, "fioName");
     Objects.requireNonNull(family, "family");
+  }
+
+  /** What each I/O of this engine sends: a read or write, or another system call's requests. */
+  public IoCalls calls() {
+    return CALLS.getOrDefault(fioName, IoCalls.DATA);
   }
 
   /** True for engines that block per request (one in flight, foreground requests). */

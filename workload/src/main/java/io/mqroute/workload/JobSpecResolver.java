@@ -1,6 +1,7 @@
 package io.mqroute.workload;
 
 import io.mqroute.actors.machine.BlockSizes;
+import io.mqroute.actors.machine.IoCalls;
 import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
 import io.mqroute.actors.machine.OffsetDistribution;
@@ -227,16 +228,21 @@ final class JobSpecResolver {
               + name
               + "\"");
     }
+    int nrfiles = value(eff, "nrfiles", 1);
     if (size == 0) {
-      size = fileSize - offset;
+      // fio's setup_files: without size=, the job does every file's io_size (filesize - offset)
+      size =
+          Math.multiplyHigh(fileSize - offset, nrfiles) != 0
+              ? Long.MAX_VALUE
+              : (fileSize - offset) * nrfiles;
     }
     long region = fileSize > 0 ? Math.min(size, fileSize - offset) : size;
-    int nrfiles = value(eff, "nrfiles", 1);
     if (nrfiles > 1) {
       // fio: size is the job's total over its files; each file is filesize, or size / nrfiles
       region = fileSize > 0 ? fileSize - offset : size / nrfiles;
     }
-    long largestBlock = Math.max(rw.reads() ? bsRead : 0, rw.writes() ? bsWrite : 0);
+    refuseWhatTheEngineCannot(eff, engine, rw, name, section.line());
+    long largestBlock = Math.max(rw.reads() ? bsRead : 0, rw.writes() || rw.trims() ? bsWrite : 0);
     if (largestBlock > region && nrfiles > 1) {
       throw error(
           lineOf(eff, "nrfiles", sizeLine),
@@ -921,6 +927,66 @@ final class JobSpecResolver {
       throw error(
           s.line(),
           badValue(s.raw(), s.writtenKey(), FioValues.SIZE_HINT + "; the size is too large"));
+    }
+  }
+
+  /**
+   * What the engines whose I/O is another system call (falloc, ftruncate, the file-operation
+   * engines) cannot do, and trims, which only falloc does.
+   */
+  private void refuseWhatTheEngineCannot(
+      Map<String, Setting> eff, IoEngine engine, RwMode rw, String name, int sectionLine) {
+    IoCalls calls = engine.calls();
+    int rwLine = lineOf(eff, "rw", sectionLine);
+    int engineLine = lineOf(eff, "ioengine", sectionLine);
+    String job = "job \"" + name + "\": ioengine=" + engine.fioName();
+    if (rw.trims() && calls != IoCalls.FALLOCATE) {
+      throw error(rwLine, "rw=" + rw.fioName() + " is not supported: " + FioOptions.TRIM_ON_FUSE);
+    }
+    if (calls == IoCalls.FTRUNCATE && rw.reads()) {
+      throw error(
+          rwLine,
+          job
+              + " with rw="
+              + rw.fioName()
+              + " is not supported: fio's ftruncate engine truncates on writes and fails every"
+              + " read with EINVAL");
+    }
+    if (calls.perFile() && (rw.isMixed() || rw.trims())) {
+      throw error(
+          rwLine,
+          job
+              + " with rw="
+              + rw.fioName()
+              + " is not supported: the engine's calls are reported in one direction (reads, or"
+              + " writes for a write-only rw=), and its fake I/Os in rw='s");
+    }
+    if (calls.perFile() && (eff.containsKey("bssplit") || eff.containsKey("bsrange"))) {
+      throw error(
+          lineOf(eff, eff.containsKey("bssplit") ? "bssplit" : "bsrange", engineLine),
+          job
+              + " with several block sizes is not supported: a file's fake I/Os are counted as"
+              + " whole blocks of one bs=");
+    }
+    if (calls != IoCalls.DATA && !"0".equals(value(eff, "verify", "0"))) {
+      throw error(
+          lineOf(eff, "verify", engineLine),
+          job + " with verify= is not supported: the engine moves no data to read back");
+    }
+    String zoneMode = value(eff, "zonemode", "none");
+    if (calls != IoCalls.DATA && (!"none".equals(zoneMode) || eff.containsKey("zonesize"))) {
+      throw error(
+          lineOf(eff, eff.containsKey("zonesize") ? "zonesize" : "zonemode", engineLine),
+          job + " with zones is not supported: zones hold data, the engine writes none");
+    }
+    if ((calls == IoCalls.FILE_STAT || calls == IoCalls.DIR_STAT)
+        && "statx".equals(value(eff, "stat_type", "stat"))) {
+      throw error(
+          lineOf(eff, "stat_type", engineLine),
+          "stat_type=statx is not supported: fio first resolves the name with realpath(3), which"
+              + " walks every component of the absolute path (on the mount, a GETATTR and a LOOKUP"
+              + " each): how many requests that is depends on where the mount is, which the job"
+              + " does not say; stat and lstat are modelled");
     }
   }
 

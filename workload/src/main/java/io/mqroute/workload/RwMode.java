@@ -1,8 +1,9 @@
 package io.mqroute.workload;
 
 /**
- * fio's {@code rw=} (alias {@code readwrite=}): the I/O pattern of a job. The trim modes and the
- * {@code rw=randread:8} offset modifier are not modelled.
+ * fio's {@code rw=} (alias {@code readwrite=}): the I/O pattern of a job. The trim modes run only
+ * with the falloc engine, whose trim is a hole-punching fallocate ({@code trimwrite} and {@code
+ * randtrimwrite} are refused by the parser).
  */
 public enum RwMode {
   READ("read", false, true, false),
@@ -11,7 +12,10 @@ public enum RwMode {
   RANDWRITE("randwrite", true, false, true),
   /** Mixed sequential reads and writes; fio accepts it as {@code rw} or {@code readwrite}. */
   READWRITE("rw", false, true, true),
-  RANDRW("randrw", true, true, true);
+  RANDRW("randrw", true, true, true),
+  /** Sequential trims; a job's trims use its write block size, offsets and rate. */
+  TRIM("trim", false, false, false),
+  RANDTRIM("randtrim", true, false, false);
 
   private final String fioName;
   private final boolean random;
@@ -43,6 +47,11 @@ public enum RwMode {
   /** Issues writes. */
   public boolean writes() {
     return writes;
+  }
+
+  /** Issues trims (and nothing else). */
+  public boolean trims() {
+    return this == TRIM || this == RANDTRIM;
   }
 
   /** Both reads and writes, split by {@code rwmixread}. */

@@ -78,8 +78,19 @@ class FioJobParserErrorsTest {
             "bad.fio:3: bad value \"randread:x\" for rw (expected a whole number >= 1)"),
         bad(
             JOB + "rw=randtrim\n",
-            "bad.fio:3: rw=randtrim is not supported: trim (discard) has no request in the model:"
-                + " its jobs issue reads and writes only"),
+            "bad.fio:3: rw=randtrim is not supported: fio trims a file with ioctl(BLKDISCARD),"
+                + " which FUSE passes to the server as FUSE_IOCTL: libfuse's passthrough_hp"
+                + " answers ENOSYS (measured: the first trim fails with ENOTTY, fio's err=25) and"
+                + " no modelled server discards; only ioengine=falloc trims a file, with a"
+                + " hole-punching fallocate"),
+        bad(
+            JOB + "rw=trimwrite\n",
+            "bad.fio:3: rw=trimwrite is not supported: fio trims a file with ioctl(BLKDISCARD),"
+                + " which FUSE passes to the server as FUSE_IOCTL: libfuse's passthrough_hp"
+                + " answers ENOSYS (measured: the first trim fails with ENOTTY, fio's err=25) and"
+                + " no modelled server discards; only ioengine=falloc trims a file, with a"
+                + " hole-punching fallocate (its trim-then-write modes are not modelled with falloc"
+                + " either)"),
         bad(
             JOB + "cpus_allowed=0-x\n",
             "bad.fio:3: bad value \"0-x\" for cpus_allowed (expected a CPU list like 0-3,8,10-11)"),

@@ -3,10 +3,18 @@ package io.mqroute.workload;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.typesafe.config.ConfigFactory;
+import io.mqroute.actors.machine.IoCalls;
 import io.mqroute.actors.machine.IoPattern;
 import io.mqroute.actors.machine.JobControl;
+import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.actors.machine.MachineSpec;
+import io.mqroute.actors.machine.MachineSpecParser;
 import io.mqroute.actors.machine.OffsetDistribution;
 import io.mqroute.actors.machine.SteadyState;
+import io.mqroute.config.StrictConfig;
+import io.mqroute.policies.topology.CpuTopology;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -75,7 +83,96 @@ class FioJobsAsWrittenTest {
     assertThatThrownBy(() -> job("[j]\nrandom_distribution=zoned:60/10:30/20\n"))
         .hasMessageContaining("add up to 100");
     assertThatThrownBy(() -> job("[j]\nrw=randtrim\n"))
-        .hasMessageContaining("rw=randtrim is not supported: trim (discard) has no request");
+        .hasMessageContaining(
+            "rw=randtrim is not supported: fio trims a file with ioctl(BLKDISCARD)");
+  }
+
+  @Test
+  void enginesWhoseIoIsAnotherSystemCallSendItsRequests() {
+    JobSpec falloc = job("[j]\nioengine=falloc\nrw=randtrim\nsize=1m\n");
+    assertThat(falloc.ioengine().synchronous()).isTrue();
+    assertThat(falloc.ioengine().calls()).isEqualTo(IoCalls.FALLOCATE);
+    assertThat(falloc.rw().trims()).isTrue();
+    assertThat(job("[j]\nioengine=ftruncate\nrw=write\n").ioengine().calls())
+        .isEqualTo(IoCalls.FTRUNCATE);
+    assertThat(job("[j]\nioengine=psync\n").ioengine().calls()).isEqualTo(IoCalls.DATA);
+    Map<String, IoCalls> perFile =
+        Map.of(
+            "filecreate", IoCalls.FILE_CREATE,
+            "filestat", IoCalls.FILE_STAT,
+            "filedelete", IoCalls.FILE_DELETE,
+            "dircreate", IoCalls.DIR_CREATE,
+            "dirstat", IoCalls.DIR_STAT,
+            "dirdelete", IoCalls.DIR_DELETE);
+    perFile.forEach(
+        (engine, calls) -> {
+          JobSpec j = job("[j]\nioengine=" + engine + "\nnrfiles=200\nfilesize=4k\n");
+          assertThat(j.ioengine().calls()).as(engine).isEqualTo(calls);
+          assertThat(j.ioengine().synchronous()).as(engine).isTrue();
+          assertThat(j.pattern().files()).isEqualTo(200);
+          assertThat(j.pattern().fileBytes()).isEqualTo(4096);
+          assertThat(j.size()).as("fio: every file's io_size").isEqualTo(200 * 4096);
+        });
+    JobPlan plan =
+        FioWorkload.parse("[j]\nioengine=falloc\nrw=trim\nsize=1m\n", "t.fio")
+            .plans(CpuTopology.uniform(1, 1))
+            .get(0);
+    assertThat(plan.calls()).isEqualTo(IoCalls.FALLOCATE);
+    assertThat(plan.trims()).isTrue();
+    assertThat(plan.readFraction()).isZero();
+  }
+
+  @Test
+  void withoutSizeAJobDoesEveryFile() {
+    JobSpec j = job("[j]\nnrfiles=4\nfilesize=16k\n");
+    assertThat(j.size()).isEqualTo(4 * 16384);
+    assertThat(j.ioRegionBytes()).isEqualTo(4 * 16384);
+    assertThat(job("[j]\nnrfiles=4\nfilesize=16k\nsize=32k\n").pattern().ioLimitBytes())
+        .as("size= below the files: fio stops after it")
+        .isEqualTo(32768);
+  }
+
+  @Test
+  void whatTheCallEnginesCannotDoIsRefusedWithItsLine() {
+    assertThatThrownBy(() -> job("[j]\nioengine=ftruncate\nrw=randread\n"))
+        .hasMessage(
+            "t.fio:3: job \"j\": ioengine=ftruncate with rw=randread is not supported: fio's"
+                + " ftruncate engine truncates on writes and fails every read with EINVAL");
+    assertThatThrownBy(() -> job("[j]\nioengine=filestat\nrw=randrw\nnrfiles=2\nfilesize=4k\n"))
+        .hasMessageStartingWith("t.fio:3: job \"j\": ioengine=filestat with rw=randrw is not");
+    assertThatThrownBy(
+            () -> job("[j]\nioengine=filecreate\nbssplit=4k/50:8k/50\nnrfiles=2\nfilesize=8k\n"))
+        .hasMessageContaining("with several block sizes is not supported");
+    assertThatThrownBy(() -> job("[j]\nioengine=falloc\nrw=write\nsize=1m\nverify=md5\n"))
+        .hasMessageContaining("t.fio:5: job \"j\": ioengine=falloc with verify= is not supported");
+    assertThatThrownBy(() -> job("[j]\nioengine=falloc\nzonemode=zbd\nsize=1g\n"))
+        .hasMessageContaining("with zones is not supported");
+    assertThatThrownBy(
+            () -> job("[j]\nioengine=filestat\nstat_type=statx\nnrfiles=2\nfilesize=4k\n"))
+        .hasMessageStartingWith("t.fio:3: stat_type=statx is not supported: fio first resolves");
+    assertThat(job("[j]\nioengine=filestat\nstat_type=lstat\n").ioengine().calls())
+        .isEqualTo(IoCalls.FILE_STAT);
+    assertThatThrownBy(() -> job("[j]\nioengine=dirstat\nstat_type=fstat\n"))
+        .hasMessageContaining("bad value \"fstat\" for stat_type (expected stat, lstat or statx)");
+  }
+
+  @Test
+  void aDeviceThatModelsDataOnlyRefusesTheCallEngines() {
+    MachineSpec hdd =
+        MachineSpecParser.parse(
+            StrictConfig.of(
+                ConfigFactory.parseString("device = \"hdd(8.5ms, 7200, 180MB/s, 1ms)\""),
+                "",
+                MachineSpecParser.KEYS),
+            Path.of("."));
+    FioWorkload stat =
+        FioWorkload.parse("[j]\nioengine=filestat\nnrfiles=2\nfilesize=4k\n", "t.fio");
+    assertThatThrownBy(() -> stat.plans(hdd))
+        .hasMessage(
+            "t.fio:1: job j: ioengine=filestat sends FUSE GETATTR requests, which device"
+                + " hdd(8.5ms, 7200, 180MB/s, 1ms) does not model (it serves reads and writes);"
+                + " use a latency device");
+    assertThat(FioWorkload.parse("[j]\nrw=randread\nsize=1g\n", "t.fio").plans(hdd)).hasSize(1);
   }
 
   @Test

@@ -49,6 +49,18 @@ public interface Device {
     return false;
   }
 
+  /**
+   * Whether this model gives a service time to requests of {@code op}. The latency models (fixed,
+   * exponential, lognormal, empirical, dpu, cpu, null) serve every request kind with the one
+   * distribution they were given, as they serve every request size with it: the spec is the
+   * server's time per request, and no source the model has gives that device's time per kind. A
+   * model that knows where data lies on the medium (hdd) has no model of metadata and serves data
+   * only.
+   */
+  default boolean serves(Op op) {
+    return true;
+  }
+
   /** The spec string this device was built from, e.g. {@code exponential(40us)}. */
   String spec();
 }

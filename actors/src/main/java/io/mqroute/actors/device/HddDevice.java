@@ -63,6 +63,15 @@ public final class HddDevice implements Device {
     return busyUntil - nowNanos; // the wait for the head, then the request's own time
   }
 
+  /**
+   * Reads and writes only: a metadata request's cost on a disk depends on where the file system
+   * keeps inodes, directories and its journal, which this model of data placement does not have.
+   */
+  @Override
+  public boolean serves(Op op) {
+    return op.isData();
+  }
+
   @Override
   public boolean onePerMachine() {
     return true;

@@ -93,6 +93,26 @@ public final class Job extends AbstractBehavior<Command> {
   private int cpu;
   private boolean started;
 
+  /**
+   * The calls in flight when the job's I/Os are system calls (fio's falloc, ftruncate and
+   * file-operation engines), null for reads and writes.
+   */
+  private final CallSlots calls;
+
+  /** Sequence numbers of the requests of calls (a call sends several; seq counts fio's I/Os). */
+  private long requestSeq;
+
+  /**
+   * fio I/Os in flight in their timed part: what Little's law's L counts (a call's close after a
+   * create is not part of any I/O fio measures).
+   */
+  private int timedInFlight;
+
+  /** The per-file engines: the next file to visit and how many passes over the files are done. */
+  private int fileIndex;
+
+  private int filePass;
+
   /** Online CPUs as last heard (null: all). */
   private boolean[] online;
 
@@ -170,6 +190,9 @@ public final class Job extends AbstractBehavior<Command> {
   private long edgeAfter;
   private double failedLatencySum;
   private long ended;
+
+  /** FUSE requests ended (a call's every request; one per I/O for reads and writes). */
+  private long requestsEnded;
 
   public static Behavior<Command> create(
       JobPlan plan,
@@ -324,6 +347,11 @@ public final class Job extends AbstractBehavior<Command> {
             ? new VerifyBacklog(plan.pattern().verifyBacklog(), plan.pattern().verifyBacklogBatch())
             : null;
     this.slotWrite = backlog != null ? new long[plan.inFlight()][] : null;
+    this.calls = plan.calls() != IoCalls.DATA ? new CallSlots(plan.inFlight()) : null;
+    if (calls != null && (data != null || backlog != null || zones != null)) {
+      throw new IllegalArgumentException(
+          plan.calls() + ": a job of system calls carries no data, verifies nothing, has no zones");
+    }
   }
 
   @Override
@@ -651,6 +679,10 @@ public final class Job extends AbstractBehavior<Command> {
 
   private void issue(boolean read) {
     advanceRate(read ? 0 : 1);
+    if (calls != null) {
+      issueCall(read);
+      return;
+    }
     int bs = (read && !verifying ? readSizes : writeSizes).next(sizeRandom);
     long offset;
     if (verifying && data != null) {
@@ -685,6 +717,7 @@ public final class Job extends AbstractBehavior<Command> {
           now; // nothing was outstanding (a think or rate pause): the stall clock starts now
     }
     int slot = freeSlots[--freeCount];
+    timedInFlight++;
     long s = seq++;
     slots[slot] = s + 1;
     slotSubmit[slot] = now;
@@ -711,14 +744,7 @@ public final class Job extends AbstractBehavior<Command> {
             completions,
             data != null,
             data != null ? data.issued(id, read, offset, bs) : null);
-    if (wakeTargets != null) {
-      wakeTargets.workQueued(plan.index());
-    }
-    cores
-        .get(cpu)
-        .tell(
-            new CoreProtocol.Exec<>(
-                costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
+    submitOnCore(r);
     if (readBack) {
       // the backlog's own reads end nothing
     } else if (verifying) {
@@ -736,10 +762,25 @@ public final class Job extends AbstractBehavior<Command> {
     }
   }
 
+  /** The application's submit work on the CPU the thread runs on, then the request is routed. */
+  private void submitOnCore(Request r) {
+    if (wakeTargets != null) {
+      wakeTargets.workQueued(plan.index());
+    }
+    cores
+        .get(cpu)
+        .tell(
+            new CoreProtocol.Exec<>(
+                costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
+  }
+
   private Behavior<Command> onCompleted(Completed m) {
     Completion c = m.completion();
     long id = c.id();
     int slot = JobPlan.slotOf(id);
+    if (calls != null && JobPlan.jobOf(id) == plan.index()) {
+      return onCallCompleted(c, slot);
+    }
     if (JobPlan.jobOf(id) != plan.index()
         || slot >= slots.length
         || slots[slot] != JobPlan.seqOf(id) + 1) {
@@ -757,6 +798,7 @@ public final class Job extends AbstractBehavior<Command> {
     long now = clock.nanoTime();
     accumulate(now);
     slots[slot] = 0;
+    timedInFlight--;
     if (data != null) {
       data.ended(id, c);
       if (data.fatal()) {
@@ -768,6 +810,7 @@ public final class Job extends AbstractBehavior<Command> {
     lastProgress = now;
     long lat = now - c.submitNanos();
     ended++;
+    requestsEnded++;
     if (measuring()) {
       if (slotSubmit[slot] < windowStart) {
         edgeBefore += windowStart - slotSubmit[slot]; // its wait before the window is in W only
@@ -801,6 +844,182 @@ public final class Job extends AbstractBehavior<Command> {
               plan.index()); // where the wake-up put this thread (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
     }
+    return afterIoEnded();
+  }
+
+  /**
+   * One I/O of an engine whose I/O is a system call: falloc and ftruncate at the I/O's offset; the
+   * file-operation engines visit the job's next file (fio opens it and the engine's {@code
+   * open_file} does the call), and the file's I/Os are fake ({@code FIO_FAKEIO}: fio counts them,
+   * they send nothing), so all of them are counted when the call has been timed.
+   */
+  private void issueCall(boolean read) {
+    int bs = (read ? readSizes : writeSizes).next(sizeRandom);
+    if (!plan.calls().perFile()) {
+      long offset = (read ? readOffsets : writeOffsets).next(bs);
+      if (offset < 0) { // fio's get_next_offset failed: the job issues no more
+        stopping = true;
+        return;
+      }
+      startCall(read, plan.calls().call(false), offset, bs, 1);
+      return;
+    }
+    int files = plan.pattern().files();
+    long fileBytes = files > 1 ? plan.pattern().fileBytes() : plan.sizeBytes();
+    long offset = plan.offset() + fileIndex * fileBytes;
+    boolean again = filePass > 0; // created names exist, deleted ones are gone
+    if (++fileIndex == files) {
+      fileIndex = 0;
+      filePass++;
+    }
+    // fio does whole blocks of the file's io_size (io_u_fits); the resolver keeps a block in each
+    startCall(read, plan.calls().call(again), offset, bs, Math.max(1, fileBytes / bs));
+  }
+
+  private void startCall(boolean read, IoCalls.Call call, long offset, int bs, long ios) {
+    long now = clock.nanoTime();
+    accumulate(now);
+    if (freeCount == plan.inFlight()) {
+      lastProgress = now;
+    }
+    int slot = freeSlots[--freeCount];
+    timedInFlight++;
+    seq += ios; // fio's I/O count (number_ios, thinktime_blocks)
+    slotSubmit[slot] = now;
+    slotRead[slot] = read;
+    slotBytes[slot] = bs;
+    calls.start(slot, call, offset, ios);
+    bytesIssued += ios * bs;
+    stats.markDepth(plan.inFlight() - freeCount);
+    sendCallRequest(calls.op(slot), slot, false, now);
+    if (!plan.timeBased()) {
+      boolean sizeDone =
+          plan.calls().perFile() && plan.pattern().ioLimitBytes() == 0
+              ? fileIndex == 0 && filePass >= plan.loops() // every file, loops= times
+              : bytesIssued >= plan.ioBytes();
+      if (sizeDone) {
+        stopping = true;
+      }
+    }
+    if (plan.pattern().maxIos() > 0 && seq >= plan.pattern().maxIos()) {
+      stopping = true;
+    }
+  }
+
+  /**
+   * Sends one request of a call from the job's CPU: a waited one in {@code slot}, or one in the
+   * background that no slot waits for. Each is its own fuse_simple_request (or
+   * fuse_simple_background), so each pays the submit work. No data: length 0 (a fallocate's range
+   * and a truncate's size are arguments, not a payload).
+   */
+  private void sendCallRequest(Op op, int slot, boolean background, long now) {
+    long s = requestSeq++;
+    long id = plan.requestId(s, background ? CallSlots.BACKGROUND : slot);
+    if (background) {
+      calls.sentInBackground(s);
+    } else {
+      slots[slot] = s + 1;
+    }
+    Request r =
+        new Request(
+            id, op, plan.fileId(), calls.offset(slot), 0, background, cpu, now, completions);
+    submitOnCore(r);
+  }
+
+  /**
+   * A request of a call ended. The thread was woken for it (or reaps it where it runs) and sends
+   * the call's next request; once the timed requests have ended, the I/O is measured as fio
+   * measures it; after the waited ones, the call's background requests go out and the slot is free.
+   * A failed request ends its call there (the system call returns the error); a call whose name is
+   * missing or taken on a later pass fails with ENOENT or EEXIST, which ends the job as fio's
+   * td_verror does.
+   */
+  private Behavior<Command> onCallCompleted(Completion c, int slot) {
+    long seqOfId = JobPlan.seqOf(c.id());
+    long now = clock.nanoTime();
+    if (slot == CallSlots.BACKGROUND) {
+      // fuse_release_end runs where the request ended: nobody waits, nothing is measured
+      if (!calls.backgroundEnded(seqOfId)) {
+        return foreignCompletion(c);
+      }
+      requestsEnded++;
+      lastProgress = now;
+      finishIfDone();
+      return this;
+    }
+    if (slot >= slots.length || slots[slot] != seqOfId + 1) {
+      return foreignCompletion(c);
+    }
+    accumulate(now);
+    slots[slot] = 0;
+    requestsEnded++;
+    lastProgress = now;
+    if (wakeTargets != null && c.queue() >= 0) {
+      wakeTargets.workDone(plan.index());
+      cpu = wakeTargets.taskCpu(plan.index());
+      fallBack();
+    }
+    IoCalls.Call call = calls.call(slot);
+    boolean wasTimed = calls.timed(slot);
+    boolean timedDone = calls.advance(slot);
+    boolean failed = c.status() != Status.OK;
+    if (wasTimed && (timedDone || failed)) {
+      int status = failed ? c.status().errno() : call.errno();
+      measureCall(slot, status, now);
+      if (status != 0) {
+        calls.end(slot);
+        freeSlots[freeCount++] = slot;
+        if (call.errno() != 0) {
+          stopping = true; // fio's td_verror: the job ends with the error
+          verifyDue = false;
+        }
+        return afterIoEnded();
+      }
+    }
+    if (calls.moreWaited(slot)) {
+      sendCallRequest(calls.op(slot), slot, false, now);
+      return this;
+    }
+    for (Op op : call.background()) {
+      sendCallRequest(op, slot, true, now);
+    }
+    calls.end(slot);
+    freeSlots[freeCount++] = slot;
+    return afterIoEnded();
+  }
+
+  /**
+   * The timed part of the call in {@code slot} is over: one fio I/O ended. falloc and ftruncate
+   * report it as any synchronous I/O; the file-operation engines as fio's fileoperations.c does:
+   * the call's time as a completion latency of the job's direction (reads unless it only writes),
+   * then the file's fake I/Os.
+   */
+  private void measureCall(int slot, int status, long now) {
+    timedInFlight--;
+    ended++;
+    long lat = now - slotSubmit[slot];
+    if (measuring()) {
+      if (slotSubmit[slot] < windowStart) {
+        edgeBefore += windowStart - slotSubmit[slot];
+      }
+      if (status != 0) {
+        failedLatencySum += lat;
+      }
+    }
+    Direction d = plan.trims() ? Direction.TRIM : slotRead[slot] ? Direction.READ : Direction.WRITE;
+    if (!plan.calls().perFile()) {
+      stats.recordAt(d, slotBytes[slot], JobStats.NO_SLAT, lat, status, now);
+      return;
+    }
+    stats.recordCall(d, lat, status, now);
+    if (status == 0) {
+      long ios = calls.ios(slot);
+      stats.recordFakeIos(d, ios, ios * slotBytes[slot], now);
+    }
+  }
+
+  /** What follows the end of an I/O (a read, a write or a call): pauses, the flow, the next I/O. */
+  private Behavior<Command> afterIoEnded() {
     if (thinking && !quiesced && freeCount == plan.inFlight()) {
       thinkQuiesced();
     } else if (thinkDue() && !stopping) {
@@ -811,6 +1030,19 @@ public final class Job extends AbstractBehavior<Command> {
     }
     submit();
     finishIfDone();
+    return this;
+  }
+
+  private Behavior<Command> foreignCompletion(Completion c) {
+    machine.tell(
+        new MachineProtocol.Violation(
+            "job "
+                + plan.name()
+                + "["
+                + plan.index()
+                + "]: completion for request "
+                + c.id()
+                + " that is not outstanding (duplicate or foreign)"));
     return this;
   }
 
@@ -833,7 +1065,7 @@ public final class Job extends AbstractBehavior<Command> {
 
   private void accumulate(long now) {
     if (measuring()) {
-      area += (long) (plan.inFlight() - freeCount) * (now - areaAt);
+      area += (long) timedInFlight * (now - areaAt);
     }
     areaAt = now;
   }
@@ -857,7 +1089,8 @@ public final class Job extends AbstractBehavior<Command> {
     if (!windowClosed) {
       accumulate(now);
       for (int i = 0; i < slots.length; i++) {
-        if (slots[i] != 0) { // still in flight: its time in the window is in L only
+        if (slots[i] != 0 && (calls == null || calls.timed(i))) {
+          // still in flight: its time in the window is in L only
           edgeAfter += now - Math.max(slotSubmit[i], windowStart);
         }
       }
@@ -877,12 +1110,18 @@ public final class Job extends AbstractBehavior<Command> {
 
   private Behavior<Command> onStallCheck() {
     long now = clock.nanoTime();
-    if (!reported && freeCount < plan.inFlight() && now - lastProgress >= stallLimit) {
+    boolean outstanding = freeCount < plan.inFlight() || (calls != null && !calls.backgroundIdle());
+    if (!reported && outstanding && now - lastProgress >= stallLimit) {
       reported = true;
       List<Long> stuck = new ArrayList<>();
       for (int i = 0; i < slots.length; i++) {
         if (slots[i] != 0) {
           stuck.add(plan.requestId(slots[i] - 1, i));
+        }
+      }
+      if (calls != null) {
+        for (long s : calls.outstandingBackground()) {
+          stuck.add(plan.requestId(s, CallSlots.BACKGROUND));
         }
       }
       stopping = true;
@@ -898,11 +1137,16 @@ public final class Job extends AbstractBehavior<Command> {
     double latencySum = failedLatencySum;
     for (Direction d : Direction.values()) {
       DirectionStats ds = stats.direction(d);
-      requests += ds.totalIos() + ds.errors();
-      latencySum += ds.totalIos() * ds.lat().mean();
+      if (plan.calls().perFile()) { // fio reports these calls as completion latencies only
+        requests += ds.clat().count() + ds.errors();
+        latencySum += ds.clat().count() * ds.clat().mean();
+      } else {
+        requests += ds.totalIos() + ds.errors();
+        latencySum += ds.totalIos() * ds.lat().mean();
+      }
     }
     return new LittlesLaw(
-        ended,
+        requestsEnded,
         stats.windowEndNs() - stats.windowStartNs(),
         area,
         requests,
@@ -928,7 +1172,10 @@ public final class Job extends AbstractBehavior<Command> {
       submit();
       return;
     }
-    if (stopping && freeCount == plan.inFlight() && !reported) {
+    if (stopping
+        && freeCount == plan.inFlight()
+        && (calls == null || calls.backgroundIdle())
+        && !reported) {
       reported = true;
       timers.cancelAll();
       if (flow != null && started) {

@@ -34,6 +34,11 @@ import java.util.Objects;
  *     one size per direction, uniform offsets, size= times loops=); {@code bsRead}/{@code bsWrite}
  *     are then the largest sizes
  * @param control wait_for, exitall and flow control between jobs ({@link JobControl#NONE}: none)
+ * @param calls what each I/O sends: a READ or WRITE ({@link IoCalls#DATA}), or the FUSE requests of
+ *     the system call of fio's falloc, ftruncate or file-operation engines
+ * @param trims the job's I/Os are trims ({@code rw=trim}, {@code randtrim}; only the falloc engine,
+ *     whose trim is a hole-punching fallocate): reported as trims, with the write block sizes,
+ *     offsets and rate ({@code readFraction} 0)
  */
 public record JobPlan(
     int index,
@@ -60,7 +65,66 @@ public record JobPlan(
     long startDelayNanos,
     ThinkTime think,
     IoPattern pattern,
-    JobControl control) {
+    JobControl control,
+    IoCalls calls,
+    boolean trims) {
+
+  /** A plan whose I/Os are reads and writes ({@link IoCalls#DATA}). */
+  public JobPlan(
+      int index,
+      String name,
+      int group,
+      int[] cpus,
+      int startCpu,
+      int inFlight,
+      boolean foreground,
+      double readFraction,
+      boolean random,
+      int bsRead,
+      int bsWrite,
+      long sizeBytes,
+      long fileId,
+      long offset,
+      long runtimeNanos,
+      long rampNanos,
+      boolean timeBased,
+      double rateReadIops,
+      double rateWriteIops,
+      boolean poisson,
+      int loops,
+      long startDelayNanos,
+      ThinkTime think,
+      IoPattern pattern,
+      JobControl control) {
+    this(
+        index,
+        name,
+        group,
+        cpus,
+        startCpu,
+        inFlight,
+        foreground,
+        readFraction,
+        random,
+        bsRead,
+        bsWrite,
+        sizeBytes,
+        fileId,
+        offset,
+        runtimeNanos,
+        rampNanos,
+        timeBased,
+        rateReadIops,
+        rateWriteIops,
+        poisson,
+        loops,
+        startDelayNanos,
+        think,
+        pattern,
+        control,
+        IoCalls.DATA,
+        false);
+  }
 
   /** A plan that runs on its own ({@link JobControl#NONE}). */
   public JobPlan(
@@ -251,6 +315,13 @@ public record JobPlan(
     Objects.requireNonNull(think, "think");
     Objects.requireNonNull(pattern, "pattern");
     Objects.requireNonNull(control, "control");
+    Objects.requireNonNull(calls, "calls");
+    if (trims && (calls != IoCalls.FALLOCATE || readFraction != 0)) {
+      throw new IllegalArgumentException("only fallocate jobs trim, and they trim only");
+    }
+    if (calls != IoCalls.DATA && !foreground) {
+      throw new IllegalArgumentException(calls + ": fio's engine is synchronous");
+    }
     cpus = cpus.clone();
   }
 

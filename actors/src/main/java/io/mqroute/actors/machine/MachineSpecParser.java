@@ -6,6 +6,7 @@ import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.cpu.Governor;
 import io.mqroute.actors.device.Device;
 import io.mqroute.actors.device.Devices;
+import io.mqroute.actors.device.PerOpDevice;
 import io.mqroute.config.StrictConfig;
 import io.mqroute.policies.QueueSelector;
 import io.mqroute.policies.selector.GroupCpusEvenly;
@@ -14,9 +15,11 @@ import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.policies.strategy.Durations;
 import io.mqroute.policies.strategy.Strategies;
 import io.mqroute.policies.topology.CpuTopology;
+import io.mqroute.protocol.Op;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -44,6 +47,7 @@ import java.util.stream.IntStream;
  *           congestion-threshold = 9, pending-queue = off | (cost) }
  * wake = waiter-cpu | completing-cpu
  * device = "exponential(40us)"
+ * device-ops { unlink = "exponential(60us)", ... }   (none: every request kind takes device)
  * stall-limit = 1s
  * </pre>
  */
@@ -58,7 +62,17 @@ public final class MachineSpecParser {
           + " per-cpu fuse-over-io-uring queues have no such path (ring-full models a ring without free entries)";
 
   public static final List<String> KEYS =
-      List.of("machine", "queues", "router", "wake", "device", "stall-limit");
+      List.of("machine", "queues", "router", "wake", "device", "device-ops", "stall-limit");
+
+  /**
+   * {@code device-ops}: the request kinds a server may be given its own time for (FORGET has no
+   * reply and is never sent on a request queue).
+   */
+  static final List<String> DEVICE_OP_KEYS =
+      Arrays.stream(Op.values())
+          .filter(Op::expectsReply)
+          .map(o -> o.name().toLowerCase(Locale.ROOT))
+          .toList();
 
   /** intel_idle's Skylake-SP table (skx_cstates): exit latency and target residency. */
   public static final List<CState> SKX_CSTATES =
@@ -228,10 +242,38 @@ public final class MachineSpecParser {
     MachineSpec.Queues queues = queues(root, topology);
     MachineSpec.Router router = router(root, queues);
     var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
-    String deviceSpec = root.string("device", "exponential(40us)");
+    String baseSpec = root.string("device", "exponential(40us)");
     root.parse(
-        "device", deviceSpec, s -> Devices.parse(s, baseDir)); // validate once, with a location
-    Supplier<Device> device = () -> Devices.parse(deviceSpec, baseDir);
+        "device", baseSpec, s -> Devices.parse(s, baseDir)); // validate once, with a location
+    // device-ops: a time of its own per request kind (none by default: one for every kind)
+    StrictConfig opsConfig = root.object("device-ops", DEVICE_OP_KEYS);
+    Map<Op, String> opSpecs = new EnumMap<>(Op.class);
+    for (String k : DEVICE_OP_KEYS) {
+      if (opsConfig.has(k)) {
+        String spec = opsConfig.string(k, null);
+        opsConfig.parse(k, spec, x -> Devices.parse(x, baseDir));
+        opSpecs.put(Op.valueOf(k.toUpperCase(Locale.ROOT)), spec);
+      }
+    }
+    Supplier<Device> device;
+    String deviceSpec;
+    if (opSpecs.isEmpty()) {
+      device = () -> Devices.parse(baseSpec, baseDir);
+      deviceSpec = baseSpec;
+    } else {
+      device =
+          () -> {
+            Map<Op, Device> byOp = new EnumMap<>(Op.class);
+            opSpecs.forEach((op, x) -> byOp.put(op, Devices.parse(x, baseDir)));
+            return new PerOpDevice(Devices.parse(baseSpec, baseDir), byOp);
+          };
+      try {
+        deviceSpec = device.get().spec();
+      } catch (IllegalArgumentException e) {
+        throw opsConfig.error(
+            opSpecs.keySet().iterator().next().name().toLowerCase(Locale.ROOT), e.getMessage());
+      }
+    }
     long stall = root.nanos("stall-limit", 1_000_000_000L);
     if (stall == 0) {
       throw root.error("stall-limit", "must be > 0");

@@ -245,6 +245,11 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (r.background()) {
       gate.ended(q);
     }
+    if (!r.op().hasWaiter()) {
+      // args->end (fuse_release_end) runs where the request ends: no task is woken, none reaps
+      r.replyTo().tell(c);
+      return this;
+    }
     int home =
         e.completingCpu(); // the waker's CPU: the queue's, or its ring thread's after hotplug
     // moved it

@@ -1,12 +1,17 @@
 package io.mqroute.experiment.report;
 
+import io.mqroute.experiment.Summary;
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobStats;
+import io.mqroute.metrics.LatencyStat;
 import java.util.List;
 import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
-/** One variant's total latencies ({@code lat}, both directions, all jobs) as a single histogram. */
+/**
+ * One variant's total latencies ({@code lat}, or {@code clat} where fio has only that; every
+ * direction, all jobs) as a single histogram.
+ */
 final class LatencyCurve {
   private LatencyCurve() {}
 
@@ -17,11 +22,12 @@ final class LatencyCurve {
   static Optional<Histogram> of(List<JobStats> clones) {
     Histogram all = null;
     for (JobStats s : clones) {
-      for (Direction d : new Direction[] {Direction.READ, Direction.WRITE}) {
-        if (s.direction(d).lat().count() == 0) {
+      for (Direction d : Direction.values()) {
+        LatencyStat lat = Summary.latency(s.direction(d));
+        if (lat.count() == 0) {
           continue;
         }
-        Histogram h = s.direction(d).lat().histogramCopy();
+        Histogram h = lat.histogramCopy();
         if (all == null) {
           all = h;
         } else {
