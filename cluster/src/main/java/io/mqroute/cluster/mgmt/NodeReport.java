@@ -67,6 +67,8 @@ public final class NodeReport {
     root.set("dropped", JSON.valueToTree(m.dropped()));
     // queues suspected and reinstated, requests fenced, completions after their request ended
     root.set("events", JSON.valueToTree(m.events()));
+    // the guard in front of Artery, malformed messages, the NBD server: refusals by kind
+    root.set("inbound", JSON.valueToTree(m.inboundCounters()));
     NodeMetrics.LatencySnapshot quiet = m.silences();
     if (quiet.count() > 0) {
       ObjectNode sl = root.putObject("queue_silence_us");
@@ -160,6 +162,40 @@ public final class NodeReport {
     quantile(sb, "mqroute_queue_silence_seconds", "0.999", quiet.p999());
     quantile(sb, "mqroute_queue_silence_seconds", "1", quiet.max());
     sb.append("mqroute_queue_silence_seconds_count ").append(quiet.count()).append('\n');
+    sb.append(
+        "# HELP mqroute_inbound_total What reached this node from outside, by source (artery: the"
+            + " guard in front of Artery's port; kryo: messages that failed to decode; nbd: the NBD"
+            + " server) and event (accepted, established, refused_limit, handshake_timeout,"
+            + " bad_framing, malformed, ...).\n");
+    sb.append("# TYPE mqroute_inbound_total counter\n");
+    m.inboundCounters()
+        .forEach(
+            (source, events) ->
+                events.forEach(
+                    (e, n) ->
+                        sb.append("mqroute_inbound_total{source=\"")
+                            .append(escape(source))
+                            .append("\",event=\"")
+                            .append(escape(e))
+                            .append("\"} ")
+                            .append(n)
+                            .append('\n')));
+    sb.append(
+        "# HELP mqroute_inbound_connections Inbound connections now, by source and state (open;"
+            + " pending: not past the handshake yet).\n");
+    sb.append("# TYPE mqroute_inbound_connections gauge\n");
+    m.inboundGauges()
+        .forEach(
+            (source, states) ->
+                states.forEach(
+                    (st, n) ->
+                        sb.append("mqroute_inbound_connections{source=\"")
+                            .append(escape(source))
+                            .append("\",state=\"")
+                            .append(escape(st))
+                            .append("\"} ")
+                            .append(n)
+                            .append('\n')));
     sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
     sb.append("# TYPE mqroute_in_flight gauge\n");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');
