@@ -2,9 +2,6 @@ package io.mqroute.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.AppenderBase;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import io.mqroute.cluster.bench.ClosedLoopClient;
@@ -12,6 +9,7 @@ import io.mqroute.cluster.bench.ClosedLoopClientProtocol;
 import io.mqroute.cluster.guard.ArteryGuard;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.cluster.mgmt.NodeReport;
+import io.mqroute.metrics.LogLineCounter;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
@@ -61,7 +59,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.slf4j.LoggerFactory;
 
 /**
  * Seeded malformed input against real nodes over real sockets (issue #15's done-when: at least
@@ -346,47 +343,6 @@ class WireFuzzTest {
     return closed;
   }
 
-  /** Counts what the nodes log (WARN and above) while a phase runs. */
-  private static final class LogCounter extends AppenderBase<ILoggingEvent> {
-    final AtomicLong lines = new AtomicLong();
-    final AtomicLong traces = new AtomicLong();
-    final ConcurrentLinkedQueue<String> sample = new ConcurrentLinkedQueue<>();
-
-    @Override
-    protected void append(ILoggingEvent e) {
-      if (!e.getLevel().isGreaterOrEqual(Level.WARN)) {
-        return;
-      }
-      lines.incrementAndGet();
-      // a stack trace: an exception with frames (a stackless one prints its one line only)
-      for (var t = e.getThrowableProxy(); t != null; t = t.getCause()) {
-        if (t.getStackTraceElementProxyArray().length > 0) {
-          traces.incrementAndGet();
-          break;
-        }
-      }
-      if (sample.size() < 40) {
-        sample.add(e.getLoggerName() + ": " + e.getFormattedMessage());
-      }
-    }
-
-    static LogCounter attach() {
-      LogCounter c = new LogCounter();
-      ch.qos.logback.classic.Logger root =
-          (ch.qos.logback.classic.Logger)
-              LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-      c.setContext(root.getLoggerContext());
-      c.start();
-      root.addAppender(c);
-      return c;
-    }
-
-    void detach() {
-      ((ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME))
-          .detachAppender(this);
-    }
-  }
-
   private static long heapAfterGc() {
     System.gc();
     System.gc();
@@ -403,7 +359,7 @@ class WireFuzzTest {
       ActorRef<Request> entry,
       Load load,
       Tally tally,
-      LogCounter log,
+      LogLineCounter log,
       long heapBefore,
       int threadsBefore,
       long startNanos)
@@ -420,9 +376,9 @@ class WireFuzzTest {
         tally.frames() * 1000.0 / Math.max(1, tookMs),
         load.ok.get(),
         load.errors.get(),
-        log.lines.get(),
-        log.traces.get());
-    log.sample.forEach(l -> System.out.println("  log: " + l));
+        log.lines(),
+        log.traces());
+    log.sample().forEach(l -> System.out.println("  log: " + l));
     assertThat(load.failures).as("load batches that did not finish").isEmpty();
     assertThat(load.errors.get()).as("load errors while the fuzz ran").isZero();
     assertThat(load.ok.get()).as("the load ran").isPositive();
@@ -439,8 +395,8 @@ class WireFuzzTest {
     System.out.printf(
         "%s: heap after GC %,d -> %,d KiB%n", phase, heapBefore >> 10, heapAfter >> 10);
     assertThat(heapAfter - heapBefore).as("heap growth (bytes)").isLessThan(HEAP_GROWTH_MAX);
-    assertThat(log.traces.get()).as("log lines with a stack trace").isZero();
-    assertThat(log.lines.get()).as("log lines").isLessThanOrEqualTo(LOG_LINES_MAX);
+    assertThat(log.traces()).as("log lines with a stack trace").isZero();
+    assertThat(log.lines()).as("log lines").isLessThanOrEqualTo(LOG_LINES_MAX);
     // the guards are back to the members' own connections
     TestProbe<Object> probe = ActorTestKit.create(host.system()).createTestProbe();
     for (ClusterNode.Started n : List.of(host, device)) {
@@ -466,20 +422,27 @@ class WireFuzzTest {
     return s;
   }
 
+  /** Scripts from {@code next} until they hold at least {@code frames} frames. */
+  private static List<FuzzFrames.Script> scripts(
+      int frames, java.util.function.Supplier<FuzzFrames.Script> next) {
+    List<FuzzFrames.Script> scripts = new ArrayList<>();
+    for (long n = 0; n < frames; ) {
+      FuzzFrames.Script s = next.get();
+      scripts.add(s);
+      n += s.frames();
+    }
+    return scripts;
+  }
+
   @Test
   void plainTcpNodesSurviveTenThousandsOfBadFrames() throws Exception {
     ActorRef<Request> entry = startCluster(false);
     SplittableRandom random = new SplittableRandom(SEED);
-    List<FuzzFrames.Script> scripts = new ArrayList<>();
-    long frames = 0;
-    while (frames < ARTERY_TCP_FRAMES) {
-      FuzzFrames.Script s = FuzzFrames.arteryTcp(random, MAX_FRAME);
-      scripts.add(s);
-      frames += s.frames();
-    }
+    List<FuzzFrames.Script> scripts =
+        scripts(ARTERY_TCP_FRAMES, () -> FuzzFrames.arteryTcp(random, MAX_FRAME));
     long heapBefore = heapAfterGc();
     int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-    LogCounter log = LogCounter.attach();
+    LogLineCounter log = LogLineCounter.attach(40);
     long start = System.nanoTime();
     Tally tally;
     long idleClosed;
@@ -507,13 +470,7 @@ class WireFuzzTest {
     ActorRef<Request> entry = startCluster(true);
     SplittableRandom random = new SplittableRandom(SEED + 1);
     byte[] hello = FuzzFrames.clientHello();
-    List<FuzzFrames.Script> scripts = new ArrayList<>();
-    long records = 0;
-    while (records < TLS_RECORDS) {
-      FuzzFrames.Script s = FuzzFrames.tls(random, hello);
-      scripts.add(s);
-      records += s.frames();
-    }
+    List<FuzzFrames.Script> scripts = scripts(TLS_RECORDS, () -> FuzzFrames.tls(random, hello));
     // a member of another cluster (its own key) and a client with no key: real handshakes
     Path otherKeys = Files.createDirectories(dir).resolve("other");
     ClusterKeys.create(otherKeys);
@@ -526,7 +483,7 @@ class WireFuzzTest {
 
     long heapBefore = heapAfterGc();
     int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-    LogCounter log = LogCounter.attach();
+    LogLineCounter log = LogLineCounter.attach(40);
     long start = System.nanoTime();
     Tally tally;
     long idleClosed;

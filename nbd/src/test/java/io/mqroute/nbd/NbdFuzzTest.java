@@ -2,9 +2,7 @@ package io.mqroute.nbd;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import ch.qos.logback.classic.Level;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.AppenderBase;
+import io.mqroute.metrics.LogLineCounter;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -31,7 +29,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.slf4j.LoggerFactory;
 
 /**
  * Seeded malformed NBD against a real server over real sockets (issue #15's frame fuzz, the NBD
@@ -308,29 +305,6 @@ class NbdFuzzTest {
     }
   }
 
-  private static final class LogCounter extends AppenderBase<ILoggingEvent> {
-    final AtomicLong lines = new AtomicLong();
-    final AtomicLong traces = new AtomicLong();
-    final ConcurrentLinkedQueue<String> sample = new ConcurrentLinkedQueue<>();
-
-    @Override
-    protected void append(ILoggingEvent e) {
-      if (!e.getLevel().isGreaterOrEqual(Level.WARN)) {
-        return;
-      }
-      lines.incrementAndGet();
-      for (var t = e.getThrowableProxy(); t != null; t = t.getCause()) {
-        if (t.getStackTraceElementProxyArray().length > 0) {
-          traces.incrementAndGet();
-          break;
-        }
-      }
-      if (sample.size() < 20) {
-        sample.add(e.getLoggerName() + ": " + e.getFormattedMessage());
-      }
-    }
-  }
-
   @Test
   void twoThousandBadMessagesAndAnIdleFloodLeaveTheServerServing() throws Exception {
     kit = ActorTestKit.create();
@@ -345,18 +319,13 @@ class NbdFuzzTest {
       scripts.add(s);
       frames += s.frames();
     }
-    ch.qos.logback.classic.Logger root =
-        (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    LogCounter log = new LogCounter();
-    log.setContext(root.getLoggerContext());
-    log.start();
     try (NbdServer server =
         NbdServer.startAndWait(
             kit.system(), settings, new MemoryBackend(SIZE), Duration.ofSeconds(10))) {
       System.gc();
       long heapBefore = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-      root.addAppender(log);
+      LogLineCounter log = LogLineCounter.attach(20);
       long start = System.nanoTime();
       Load load = new Load(server.address());
       pool = Executors.newFixedThreadPool(CONCURRENT);
@@ -398,7 +367,7 @@ class NbdFuzzTest {
       load.stop();
       pool.shutdown();
       assertThat(pool.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
-      root.detachAppender(log);
+      log.detach();
       long tookMs = (System.nanoTime() - start) / 1_000_000;
       System.out.printf(
           "nbd: %,d messages on %,d connections (%,d closed by the server) in %,d ms: %.0f/s;"
@@ -411,9 +380,9 @@ class NbdFuzzTest {
           load.ok.get(),
           load.errors.size(),
           server.counters(),
-          log.lines.get(),
-          log.traces.get());
-      log.sample.forEach(l -> System.out.println("  log: " + l));
+          log.lines(),
+          log.traces());
+      log.sample().forEach(l -> System.out.println("  log: " + l));
       assertThat(load.errors).as("errors the load saw").isEmpty();
       assertThat(load.ok.get()).isPositive();
       assertThat(hung).as("connections the server never closed").isEmpty();
@@ -441,8 +410,8 @@ class NbdFuzzTest {
       System.gc();
       long heapAfter = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       assertThat(heapAfter - heapBefore).as("heap growth").isLessThan(64L << 20);
-      assertThat(log.traces.get()).as("stack traces in the log").isZero();
-      assertThat(log.lines.get()).as("log lines").isLessThanOrEqualTo(LOG_LINES_MAX);
+      assertThat(log.traces()).as("stack traces in the log").isZero();
+      assertThat(log.lines()).as("log lines").isLessThanOrEqualTo(LOG_LINES_MAX);
     }
   }
 }

@@ -65,6 +65,9 @@ public final class ArteryGuard implements AutoCloseable {
   public static final String BAD_FRAMING = "bad_framing";
   public static final String CLOSED_BEFORE_ESTABLISHED = "closed_before_established";
   public static final String NODE_UNREACHABLE = "node_unreachable";
+  public static final String ACCEPT_FAILED = "accept_failed";
+  public static final String INTERNAL = "internal_error";
+  private static final long ACCEPT_PAUSE_MS = 100;
 
   /**
    * What the guard bounds.
@@ -119,6 +122,7 @@ public final class ArteryGuard implements AutoCloseable {
   private volatile boolean closed;
   private InetSocketAddress node;
   private Thread thread;
+  private long acceptPausedUntil;
 
   private ArteryGuard(Settings settings, ServerSocketChannel server, Selector selector) {
     this.settings = settings;
@@ -134,7 +138,9 @@ public final class ArteryGuard implements AutoCloseable {
             HANDSHAKE_TIMEOUT,
             BAD_FRAMING,
             CLOSED_BEFORE_ESTABLISHED,
-            NODE_UNREACHABLE)) {
+            NODE_UNREACHABLE,
+            ACCEPT_FAILED,
+            INTERNAL)) {
       counters.put(k, new LongAdder());
     }
   }
@@ -231,7 +237,16 @@ public final class ArteryGuard implements AutoCloseable {
   private void run() {
     try {
       while (!closed) {
-        long wait = expirePending(System.nanoTime());
+        long now = System.nanoTime();
+        long wait = expirePending(now);
+        if (acceptPausedUntil != 0) {
+          if (now - acceptPausedUntil >= 0) {
+            acceptPausedUntil = 0;
+            server.keyFor(selector).interestOps(SelectionKey.OP_ACCEPT);
+          } else {
+            wait = wait == 0 ? ACCEPT_PAUSE_MS : Math.min(wait, ACCEPT_PAUSE_MS);
+          }
+        }
         selector.select(wait);
         Iterator<SelectionKey> it = selector.selectedKeys().iterator();
         while (it.hasNext()) {
@@ -243,7 +258,14 @@ public final class ArteryGuard implements AutoCloseable {
           if (k.channel() == server) {
             accept();
           } else {
-            ((End) k.attachment()).ready(k);
+            End e = (End) k.attachment();
+            try {
+              e.ready(k);
+            } catch (RuntimeException bug) {
+              // one connection's trouble must not stop the guard, and with it the node's port
+              refuse(INTERNAL, e.conn.peer, bug.toString());
+              e.conn.close();
+            }
           }
         }
       }
@@ -285,49 +307,78 @@ public final class ArteryGuard implements AutoCloseable {
     return 0;
   }
 
-  private void accept() throws IOException {
+  private void accept() {
     SocketChannel ch;
-    while ((ch = server.accept()) != null) {
-      String peer = String.valueOf(ch.getRemoteAddress());
-      if (open >= settings.maxConnections() || pending >= settings.maxPending()) {
-        boolean all = open >= settings.maxConnections();
-        refuse(
-            all ? REFUSED_LIMIT : REFUSED_PENDING,
-            peer,
-            all
-                ? open + " connections open (max-connections)"
-                : pending + " connections not established yet (max-pending)");
-        // a reset, not a FIN: the peer learns at once and no TIME_WAIT is left here
-        ch.setOption(StandardSocketOptions.SO_LINGER, 0);
-        ch.close();
-        continue;
-      }
-      counters.get(ACCEPTED).increment();
-      SocketChannel up = SocketChannel.open();
+    while ((ch = acceptOne()) != null) {
       try {
-        ch.configureBlocking(false);
-        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        up.configureBlocking(false);
-        up.setOption(StandardSocketOptions.TCP_NODELAY, true);
-        Conn c = new Conn(peer, System.nanoTime(), settings.framing().get());
-        c.peerEnd = new End(c, ch, true, TO_NODE_BUFFER);
-        c.nodeEnd = new End(c, up, false, TO_PEER_BUFFER);
-        c.peerEnd.other = c.nodeEnd;
-        c.nodeEnd.other = c.peerEnd;
-        c.nodeEnd.connected = up.connect(node);
-        c.peerEnd.key = ch.register(selector, 0, c.peerEnd);
-        c.nodeEnd.key = up.register(selector, 0, c.nodeEnd);
-        open++;
-        pending++;
-        all.add(c);
-        pendingQueue.addLast(c);
-        c.peerEnd.interest();
-        c.nodeEnd.interest();
-      } catch (IOException e) {
-        refuse(NODE_UNREACHABLE, peer, "cannot reach the node's Artery port: " + e.getMessage());
-        ch.close();
-        up.close();
+        admit(ch);
+      } catch (IOException | RuntimeException e) {
+        // the peer reset it already, or no descriptor was left for the socket to the node
+        refuse(NODE_UNREACHABLE, "-", "cannot relay a new connection: " + e);
+        try {
+          ch.close();
+        } catch (IOException ignored) {
+          // gone
+        }
       }
+    }
+  }
+
+  private void admit(SocketChannel ch) throws IOException {
+    String peer = String.valueOf(ch.getRemoteAddress());
+    if (open >= settings.maxConnections() || pending >= settings.maxPending()) {
+      boolean full = open >= settings.maxConnections();
+      refuse(
+          full ? REFUSED_LIMIT : REFUSED_PENDING,
+          peer,
+          full
+              ? open + " connections open (max-connections)"
+              : pending + " connections not established yet (max-pending)");
+      // a reset, not a FIN: the peer learns at once and no TIME_WAIT is left here
+      ch.setOption(StandardSocketOptions.SO_LINGER, 0);
+      ch.close();
+      return;
+    }
+    SocketChannel up = SocketChannel.open();
+    try {
+      ch.configureBlocking(false);
+      ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      up.configureBlocking(false);
+      up.setOption(StandardSocketOptions.TCP_NODELAY, true);
+      Conn c = new Conn(peer, System.nanoTime(), settings.framing().get());
+      c.peerEnd = new End(c, ch, true, TO_NODE_BUFFER);
+      c.nodeEnd = new End(c, up, false, TO_PEER_BUFFER);
+      c.peerEnd.other = c.nodeEnd;
+      c.nodeEnd.other = c.peerEnd;
+      c.nodeEnd.connected = up.connect(node);
+      c.peerEnd.key = ch.register(selector, 0, c.peerEnd);
+      c.nodeEnd.key = up.register(selector, 0, c.nodeEnd);
+      counters.get(ACCEPTED).increment();
+      open++;
+      pending++;
+      all.add(c);
+      pendingQueue.addLast(c);
+      c.peerEnd.interest();
+      c.nodeEnd.interest();
+    } catch (IOException | RuntimeException e) {
+      up.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The next pending connection, or null. When accepting fails (out of file descriptors), accepting
+   * pauses for {@link #ACCEPT_PAUSE_MS}: the listening socket would otherwise stay ready and spin
+   * this thread.
+   */
+  private SocketChannel acceptOne() {
+    try {
+      return server.accept();
+    } catch (IOException e) {
+      refuse(ACCEPT_FAILED, "-", "cannot accept: " + e.getMessage());
+      server.keyFor(selector).interestOps(0);
+      acceptPausedUntil = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ACCEPT_PAUSE_MS);
+      return null;
     }
   }
 
