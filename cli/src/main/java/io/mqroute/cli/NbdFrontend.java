@@ -97,18 +97,18 @@ final class NbdFrontend {
 
   /** The server's bounds from {@code mqroute.nbd} (nbd's reference.conf documents them). */
   static NbdServerSettings settings(Config nodeConfig, String host, int port) {
-    String prefix = "mqroute.nbd.";
+    String p = "mqroute.nbd.";
     try {
-      Config c = nodeConfig.getConfig("mqroute.nbd");
-      int maxConnections = positive(c, prefix, "max-connections", 4096);
-      int maxInFlight = positive(c, prefix, "max-in-flight", 65536);
-      int maxOptions = positive(c, prefix, "max-options", 4096);
-      Duration timeout = c.getDuration("handshake-timeout");
+      // full paths, so that Typesafe's own messages name the key as the node file writes it
+      int maxConnections = positive(nodeConfig, p + "max-connections", 4096);
+      int maxInFlight = positive(nodeConfig, p + "max-in-flight", 65536);
+      int maxOptions = positive(nodeConfig, p + "max-options", 4096);
+      Duration timeout = nodeConfig.getDuration(p + "handshake-timeout");
       if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofHours(1)) > 0) {
         throw new UserError(
-            prefix
+            p
                 + "handshake-timeout must be in 1ms..1h, was "
-                + c.getString("handshake-timeout"));
+                + nodeConfig.getString(p + "handshake-timeout"));
       }
       return new NbdServerSettings(
           host, port, "", maxInFlight, maxConnections, timeout, maxOptions);
@@ -117,10 +117,10 @@ final class NbdFrontend {
     }
   }
 
-  private static int positive(Config c, String prefix, String key, int max) {
+  private static int positive(Config c, String key, int max) {
     long v = c.getLong(key);
     if (v < 1 || v > max) {
-      throw new UserError(prefix + key + " must be in 1.." + max + ", was " + c.getString(key));
+      throw new UserError(key + " must be in 1.." + max + ", was " + c.getString(key));
     }
     return (int) v;
   }

@@ -354,16 +354,22 @@ class WireFuzzTest {
   }
 
   /** What every phase must end with, whatever it threw at the nodes. */
+  /** What a phase starts from: heap after GC, threads, the log counter, the time. */
+  private record Baseline(long heap, int threads, LogLineCounter log, long startNanos) {
+    static Baseline take() {
+      long heap = heapAfterGc();
+      int threads = ManagementFactory.getThreadMXBean().getThreadCount();
+      return new Baseline(heap, threads, LogLineCounter.attach(40), System.nanoTime());
+    }
+  }
+
   private void checkAfter(
-      String phase,
-      ActorRef<Request> entry,
-      Load load,
-      Tally tally,
-      LogLineCounter log,
-      long heapBefore,
-      int threadsBefore,
-      long startNanos)
+      String phase, ActorRef<Request> entry, Load load, Tally tally, Baseline before)
       throws Exception {
+    LogLineCounter log = before.log();
+    long heapBefore = before.heap();
+    int threadsBefore = before.threads();
+    long startNanos = before.startNanos();
     long tookMs = (System.nanoTime() - startNanos) / 1_000_000;
     System.out.printf(
         "%s: %,d frames on %,d connections (%,d closed by the node) in %,d ms: %.0f frames/s;"
@@ -440,10 +446,8 @@ class WireFuzzTest {
     SplittableRandom random = new SplittableRandom(SEED);
     List<FuzzFrames.Script> scripts =
         scripts(ARTERY_TCP_FRAMES, () -> FuzzFrames.arteryTcp(random, MAX_FRAME));
-    long heapBefore = heapAfterGc();
-    int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-    LogLineCounter log = LogLineCounter.attach(40);
-    long start = System.nanoTime();
+    Baseline before = Baseline.take();
+    LogLineCounter log = before.log();
     Tally tally;
     long idleClosed;
     try (Load load = new Load(entry)) {
@@ -451,7 +455,7 @@ class WireFuzzTest {
       idleClosed = idleFlood(port(device));
       load.close();
       log.detach();
-      checkAfter("plain tcp", entry, load, tally, log, heapBefore, threadsBefore, start);
+      checkAfter("plain tcp", entry, load, tally, before);
     }
     assertThat(tally.frames()).isGreaterThanOrEqualTo(ARTERY_TCP_FRAMES);
     assertThat(idleClosed).as("idle connections closed").isEqualTo(IDLE_FLOOD);
@@ -481,10 +485,8 @@ class WireFuzzTest {
     ActorRef<RequestBatch> queue = deviceQueueFrom(garbage);
     TestProbe<CompletionBatch> outsider = ActorTestKit.create(garbage).createTestProbe();
 
-    long heapBefore = heapAfterGc();
-    int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
-    LogLineCounter log = LogLineCounter.attach(40);
-    long start = System.nanoTime();
+    Baseline before = Baseline.take();
+    LogLineCounter log = before.log();
     Tally tally;
     long idleClosed;
     int strangers = 0;
@@ -513,7 +515,7 @@ class WireFuzzTest {
       idleClosed = idleFlood(port(device));
       load.close();
       log.detach();
-      checkAfter("tls", entry, load, tally, log, heapBefore, threadsBefore, start);
+      checkAfter("tls", entry, load, tally, before);
     }
     outsider.expectNoMessage(Duration.ofMillis(100));
     assertThat(tally.frames()).isGreaterThanOrEqualTo(TLS_RECORDS);

@@ -115,6 +115,7 @@ public final class ArteryGuard implements AutoCloseable {
   private final Selector selector;
   private final Map<String, LongAdder> counters = new ConcurrentSkipListMap<>();
   private final LogRateLimit logLimit;
+  // connections not established yet, oldest first (all have the same deadline after accept)
   private final ArrayDeque<Conn> pendingQueue = new ArrayDeque<>();
   private final List<Conn> all = new ArrayList<>();
   private volatile int open;
@@ -283,15 +284,10 @@ public final class ArteryGuard implements AutoCloseable {
     long timeout = settings.handshakeTimeout().toNanos();
     while (!pendingQueue.isEmpty()) {
       Conn c = pendingQueue.peekFirst();
-      if (c.closed || c.established) {
-        pendingQueue.pollFirst();
-        continue;
-      }
       long left = c.acceptedNanos + timeout - now;
       if (left > 0) {
         return Math.max(1, TimeUnit.NANOSECONDS.toMillis(left) + 1);
       }
-      pendingQueue.pollFirst();
       refuse(
           HANDSHAKE_TIMEOUT,
           c.peer,
@@ -302,7 +298,7 @@ public final class ArteryGuard implements AutoCloseable {
               + ", "
               + c.fromPeer
               + " bytes from it)");
-      c.close();
+      c.close(); // takes it off the queue
     }
     return 0;
   }
@@ -424,6 +420,7 @@ public final class ArteryGuard implements AutoCloseable {
       if (!established && framing.established()) {
         established = true;
         pending--;
+        pendingQueue.remove(this);
         counters.get(ESTABLISHED).increment();
       }
     }
@@ -448,6 +445,9 @@ public final class ArteryGuard implements AutoCloseable {
       open--;
       if (!established) {
         pending--;
+        // the queue holds pending connections only (at most max-pending): a closed one would keep
+        // its buffers until its deadline came round
+        pendingQueue.remove(this);
       }
       all.remove(this);
       peerEnd.closeChannel();
