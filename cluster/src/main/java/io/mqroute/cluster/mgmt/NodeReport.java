@@ -7,6 +7,7 @@ import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.protocol.Status;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -168,34 +169,12 @@ public final class NodeReport {
             + " server) and event (accepted, established, refused_limit, handshake_timeout,"
             + " bad_framing, malformed, ...).\n");
     sb.append("# TYPE mqroute_inbound_total counter\n");
-    m.inboundCounters()
-        .forEach(
-            (source, events) ->
-                events.forEach(
-                    (e, n) ->
-                        sb.append("mqroute_inbound_total{source=\"")
-                            .append(escape(source))
-                            .append("\",event=\"")
-                            .append(escape(e))
-                            .append("\"} ")
-                            .append(n)
-                            .append('\n')));
+    bySource(sb, "mqroute_inbound_total", "event", m.inboundCounters());
     sb.append(
         "# HELP mqroute_inbound_connections Inbound connections now, by source and state (open;"
             + " pending: not past the handshake yet).\n");
     sb.append("# TYPE mqroute_inbound_connections gauge\n");
-    m.inboundGauges()
-        .forEach(
-            (source, states) ->
-                states.forEach(
-                    (st, n) ->
-                        sb.append("mqroute_inbound_connections{source=\"")
-                            .append(escape(source))
-                            .append("\",state=\"")
-                            .append(escape(st))
-                            .append("\"} ")
-                            .append(n)
-                            .append('\n')));
+    bySource(sb, "mqroute_inbound_connections", "state", m.inboundGauges());
     sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
     sb.append("# TYPE mqroute_in_flight gauge\n");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');
@@ -214,6 +193,25 @@ public final class NodeReport {
                 .append(n)
                 .append('\n'));
     return sb.toString();
+  }
+
+  /** One line per source and {@code label} value: {@code metric{source="..",label=".."} n}. */
+  private static void bySource(
+      StringBuilder sb, String metric, String label, Map<String, Map<String, Long>> values) {
+    values.forEach(
+        (source, byLabel) ->
+            byLabel.forEach(
+                (v, n) ->
+                    sb.append(metric)
+                        .append("{source=\"")
+                        .append(escape(source))
+                        .append("\",")
+                        .append(label)
+                        .append("=\"")
+                        .append(escape(v))
+                        .append("\"} ")
+                        .append(n)
+                        .append('\n')));
   }
 
   private static void quantile(StringBuilder sb, String q, long nanos) {
