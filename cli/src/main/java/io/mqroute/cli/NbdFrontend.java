@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
+import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.config.UserError;
 import io.mqroute.nbd.NbdServer;
@@ -91,7 +92,37 @@ final class NbdFrontend {
     } catch (IOException e) {
       throw new UserError("--nbd " + nbd + ": the port is not free (" + e.getMessage() + ")");
     }
-    return new Plan(NbdServerSettings.loopback(p).withHost(host), size);
+    return new Plan(settings(nodeConfig, host, p), size);
+  }
+
+  /** The server's bounds from {@code mqroute.nbd} (nbd's reference.conf documents them). */
+  static NbdServerSettings settings(Config nodeConfig, String host, int port) {
+    String p = "mqroute.nbd.";
+    try {
+      // full paths, so that Typesafe's own messages name the key as the node file writes it
+      int maxConnections = positive(nodeConfig, p + "max-connections", 4096);
+      int maxInFlight = positive(nodeConfig, p + "max-in-flight", 65536);
+      int maxOptions = positive(nodeConfig, p + "max-options", 4096);
+      Duration timeout = nodeConfig.getDuration(p + "handshake-timeout");
+      if (timeout.isNegative() || timeout.isZero() || timeout.compareTo(Duration.ofHours(1)) > 0) {
+        throw new UserError(
+            p
+                + "handshake-timeout must be in 1ms..1h, was "
+                + nodeConfig.getString(p + "handshake-timeout"));
+      }
+      return new NbdServerSettings(
+          host, port, "", maxInFlight, maxConnections, timeout, maxOptions);
+    } catch (ConfigException e) {
+      throw new UserError(e.getMessage());
+    }
+  }
+
+  private static int positive(Config c, String key, int max) {
+    long v = c.getLong(key);
+    if (v < 1 || v > max) {
+      throw new UserError(key + " must be in 1.." + max + ", was " + c.getString(key));
+    }
+    return (int) v;
   }
 
   static long parseSize(String value) {
@@ -144,6 +175,7 @@ final class NbdFrontend {
               + ": cannot listen: "
               + e.getMessage());
     }
+    NodeMetrics.get(system).inbound("nbd", server::counters, server::gauges);
     CoordinatedShutdown.get(system)
         .addTask(
             CoordinatedShutdown.PhaseServiceUnbind(),

@@ -71,6 +71,38 @@ class ClusterCommandsTest {
   }
 
   @Test
+  void nbdBoundsOutOfRangeAreOneLine(@TempDir Path dir) throws IOException {
+    Path f = dir.resolve("host.conf");
+    int port;
+    try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+      port = free.getLocalPort();
+    }
+    String[][] cases = {
+      {"mqroute.nbd.max-connections = 0", "mqroute.nbd.max-connections must be in 1..4096, was 0"},
+      {"mqroute.nbd.max-in-flight = 100000", "mqroute.nbd.max-in-flight must be in 1..65536"},
+      {"mqroute.nbd.handshake-timeout = 0s", "mqroute.nbd.handshake-timeout must be in 1ms..1h"},
+      {"mqroute.nbd.handshake-timeout = soon", "mqroute.nbd.handshake-timeout"},
+    };
+    for (String[] c : cases) {
+      Files.writeString(f, c[0] + "\n");
+      err.getBuffer().setLength(0);
+      assertOneLineError(
+          run(
+              "node",
+              "--role",
+              "host",
+              "--plain-tcp",
+              "--config",
+              f.toString(),
+              "--nbd",
+              Integer.toString(port),
+              "--export-size",
+              "1m"),
+          c[1]);
+    }
+  }
+
+  @Test
   void clusterBenchRefusesMoreQueuesThanTheRouterHasSlots() {
     assertOneLineError(run("cluster-bench", "--queues", "65"), "--queues must be at most 64");
   }

@@ -2,16 +2,27 @@ package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import io.mqroute.cluster.guard.ArteryGuard;
+import io.mqroute.protocol.Request;
+import io.mqroute.protocol.wire.KryoSerializer;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.management.javadsl.PekkoManagement;
+import org.apache.pekko.remote.RemoteActorRefProvider;
+import org.apache.pekko.remote.RemoteTransport;
+import org.apache.pekko.remote.artery.ArteryTransport;
+import org.apache.pekko.serialization.SerializationExtension;
 
 /**
  * Starts one cluster node: the ActorSystem {@code mqroute} with the role's actors, joined to the
@@ -38,7 +49,32 @@ public final class ClusterNode {
   public static Started start(NodeSettings.Role role, Config config) {
     // Checked before the system starts: Pekko would log the bind failure with a stack trace first
     String host = config.getString("pekko.remote.artery.canonical.hostname");
-    requireFree(host, config.getInt("pekko.remote.artery.canonical.port"), "Artery");
+    ArteryGuard guard = null;
+    if (config.getString("pekko.remote.artery.transport").equals("tcp")) {
+      // Artery keeps compression tables per origin uid a frame names, and frees them only when an
+      // association with that uid is quarantined: over unauthenticated tcp every stranger's
+      // envelope with a new uid would hold tables for good (the fuzz test saw +35 MiB for 5,000
+      // frames). Without compression there are none.
+      config =
+          ConfigFactory.parseString(
+                  "pekko.remote.artery.advanced.compression.actor-refs.max = 0\n"
+                      + "pekko.remote.artery.advanced.compression.manifests.max = 0")
+              .withFallback(config);
+    }
+    if (config.getBoolean("mqroute.cluster.inbound.guard")) {
+      // the guard takes the canonical port; Artery binds a free loopback port behind it
+      guard = bindGuard(config, host);
+      config =
+          ConfigFactory.parseString(
+                  "pekko.remote.artery.canonical.port = "
+                      + guard.port()
+                      + "\npekko.remote.artery.bind.port = 0\npekko.remote.artery.bind.hostname = \""
+                      + (NodeSettings.isLoopback(host) ? host : "127.0.0.1")
+                      + "\"")
+              .withFallback(config);
+    } else {
+      requireFree(host, config.getInt("pekko.remote.artery.canonical.port"), "Artery");
+    }
     boolean management =
         config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT;
     if (management) {
@@ -62,8 +98,17 @@ public final class ClusterNode {
     try {
       system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);
     } catch (RuntimeException e) {
+      if (guard != null) {
+        guard.close();
+      }
       throw new NodeConfigException("cannot start the node: " + rootMessage(e));
     }
+    if (guard != null) {
+      startGuard(system, guard);
+    }
+    countMalformed(system);
+    NodeMetrics.get(system)
+        .inbound("log", () -> Map.of("lines_held_back", PeerLogFilter.held()), Map::of);
     String uri = null;
     if (management) {
       try {
@@ -88,6 +133,75 @@ public final class ClusterNode {
       }
     }
     return new Started(system, uri);
+  }
+
+  /** The guard's settings from {@code mqroute.cluster.inbound}, bound on the canonical address. */
+  private static ArteryGuard bindGuard(Config config, String host) {
+    Config in = config.getConfig("mqroute.cluster.inbound");
+    String transport = config.getString("pekko.remote.artery.transport");
+    Config advanced = config.getConfig("pekko.remote.artery.advanced");
+    ArteryGuard.Settings settings =
+        new ArteryGuard.Settings(
+            in.getInt("max-connections"),
+            in.getInt("max-pending"),
+            in.getDuration("handshake-timeout"),
+            in.getDuration("log-interval"),
+            transport.equals("tls-tcp")
+                ? ArteryGuard.Settings.tls()
+                : ArteryGuard.Settings.arteryTcp(
+                    advanced.getStringList("tcp-magic").stream()
+                        .map(m -> m.getBytes(StandardCharsets.US_ASCII))
+                        .toList(),
+                    (int) advanced.getBytes("maximum-frame-size").longValue(),
+                    // without large-message-destinations Artery drops whatever comes on that stream
+                    config.getStringList("pekko.remote.artery.large-message-destinations").isEmpty()
+                        ? 0
+                        : (int) advanced.getBytes("maximum-large-frame-size").longValue()));
+    int port = config.getInt("pekko.remote.artery.canonical.port");
+    try {
+      return ArteryGuard.bind(host, port, settings);
+    } catch (IOException e) {
+      throw new NodeConfigException(
+          "Artery port " + host + ":" + port + " is not free (" + e.getMessage() + ")");
+    }
+  }
+
+  /** The Kryo serializer's count of malformed messages, in /metrics. */
+  private static void countMalformed(ActorSystem<Void> system) {
+    Object serializer;
+    try {
+      serializer = SerializationExtension.get(system.classicSystem()).serializerFor(Request.class);
+    } catch (Exception e) {
+      return; // a test system without the protocol's bindings
+    }
+    if (serializer instanceof KryoSerializer kryo) {
+      NodeMetrics.get(system).inbound("kryo", () -> Map.of("malformed", kryo.malformed()), Map::of);
+    }
+  }
+
+  /** Relays to where Artery bound, for as long as the system runs; counters in /metrics. */
+  private static void startGuard(ActorSystem<Void> system, ArteryGuard guard) {
+    RemoteTransport transport =
+        ((RemoteActorRefProvider) ((ExtendedActorSystem) system.classicSystem()).provider())
+            .transport();
+    Address bound = ((ArteryTransport) transport).bindAddress().address();
+    try {
+      guard.start(new InetSocketAddress(bound.getHost().get(), bound.getPort().get()));
+    } catch (IOException e) {
+      guard.close();
+      throw new NodeConfigException("cannot start the Artery guard: " + e.getMessage());
+    }
+    NodeMetrics.get(system)
+        .inbound(
+            "artery",
+            guard::counters,
+            () ->
+                Map.of(
+                    "open",
+                    (long) guard.openConnections(),
+                    "pending",
+                    (long) guard.pendingConnections()));
+    system.getWhenTerminated().thenRun(guard::close);
   }
 
   /**

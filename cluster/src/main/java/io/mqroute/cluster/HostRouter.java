@@ -108,6 +108,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
    */
   static final String DROPPED_WRONG_QUEUE = "completion-wrong-queue";
 
+  /** A request or batch that names no reply address: nobody could receive its completion. */
+  static final String DROPPED_NO_REPLY_TO = "request-without-reply-to";
+
   /** A second end of one request (an invariant broken); never sent to the client. */
   static final String EVENT_DUPLICATE_END = "duplicate-end";
 
@@ -271,9 +274,12 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private Behavior<Command> onSubmit(Submit submit) {
     Request r = submit.request();
     if (r.replyTo() == null) {
-      getContext()
-          .getLog()
-          .warn("request {} without replyTo dropped: nobody could receive its completion", r.id());
+      metrics.dropped(DROPPED_NO_REPLY_TO);
+      PeerLog.warn(
+          getContext().getLog(),
+          DROPPED_NO_REPLY_TO,
+          "request {} without replyTo dropped: nobody could receive its completion",
+          r.id());
       return this;
     }
     accept(r, r.replyTo(), null);
@@ -284,9 +290,12 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private Behavior<Command> onSubmitBatch(SubmitBatch submit) {
     ActorRef<CompletionBatch> client = submit.batch().replyTo();
     if (client == null) {
-      getContext()
-          .getLog()
-          .warn("batch of {} requests without replyTo dropped", submit.batch().requests().size());
+      metrics.dropped(DROPPED_NO_REPLY_TO);
+      PeerLog.warn(
+          getContext().getLog(),
+          DROPPED_NO_REPLY_TO,
+          "batch of {} requests without replyTo dropped",
+          submit.batch().requests().size());
       return this;
     }
     for (Request r : submit.batch().requests()) {

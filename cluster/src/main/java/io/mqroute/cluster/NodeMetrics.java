@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -93,6 +94,12 @@ public final class NodeMetrics implements Extension {
   private final Recorder silence = new Recorder(2);
   private final Histogram silenceTotal = new Histogram(2);
 
+  // inbound connections by port ("artery", "nbd"): counters by outcome and gauges by state
+  private final Map<String, Supplier<Map<String, Long>>> inboundCounters =
+      new ConcurrentSkipListMap<>();
+  private final Map<String, Supplier<Map<String, Long>>> inboundGauges =
+      new ConcurrentSkipListMap<>();
+
   private NodeMetrics() {
     for (int i = 0; i < byStatus.length; i++) {
       byStatus[i] = new LongAdder();
@@ -123,6 +130,33 @@ public final class NodeMetrics implements Extension {
    */
   public void event(String kind) {
     events.computeIfAbsent(kind, k -> new LongAdder()).increment();
+  }
+
+  /**
+   * What a listener of this node reports about its inbound connections: {@code counters} by outcome
+   * (accepted, refused, timed out, ...) and {@code gauges} by state (open, pending), read when
+   * /metrics is.
+   */
+  public void inbound(
+      String port, Supplier<Map<String, Long>> counters, Supplier<Map<String, Long>> gauges) {
+    inboundCounters.put(port, counters);
+    inboundGauges.put(port, gauges);
+  }
+
+  /** Inbound connection counters: port, then outcome. */
+  public Map<String, Map<String, Long>> inboundCounters() {
+    return read(inboundCounters);
+  }
+
+  /** Inbound connection gauges: port, then state. */
+  public Map<String, Map<String, Long>> inboundGauges() {
+    return read(inboundGauges);
+  }
+
+  private static Map<String, Map<String, Long>> read(Map<String, Supplier<Map<String, Long>>> m) {
+    Map<String, Map<String, Long>> out = new TreeMap<>();
+    m.forEach((k, v) -> out.put(k, new TreeMap<>(v.get())));
+    return out;
   }
 
   /** Events by kind, so far. */

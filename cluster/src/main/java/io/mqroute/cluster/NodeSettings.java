@@ -518,6 +518,17 @@ public record NodeSettings(
     } catch (RuntimeException e) {
       throw new NodeConfigException("mqroute.cluster.host.selector: " + e.getMessage());
     }
+    Config in = c.getConfig("mqroute.cluster.inbound");
+    in.getBoolean("guard");
+    long maxConnections = range(in, "mqroute.cluster.inbound.", "max-connections", 1, 65536);
+    range(in, "mqroute.cluster.inbound.", "max-pending", 1, maxConnections);
+    for (String key : List.of("handshake-timeout", "log-interval")) {
+      Duration t = in.getDuration(key);
+      if (t.isNegative() || t.isZero() || t.compareTo(Duration.ofHours(1)) > 0) {
+        throw new NodeConfigException(
+            "mqroute.cluster.inbound." + key + " must be in 1ms..1h, was " + in.getString(key));
+      }
+    }
     checkSeedsReachable(c);
     String transport = c.getString("pekko.remote.artery.transport");
     if (!transport.equals("tcp") && !transport.equals("tls-tcp")) {

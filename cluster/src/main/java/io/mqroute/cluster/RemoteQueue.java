@@ -712,13 +712,13 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
 
   private void dropWrongQueue(Completion c, int expected) {
     metrics.dropped(HostRouter.DROPPED_WRONG_QUEUE);
-    getContext()
-        .getLog()
-        .warn(
-            "completion {} from queue {} dropped: request was sent to queue {}",
-            c.id(),
-            c.queue(),
-            expected);
+    PeerLog.warn(
+        getContext().getLog(),
+        HostRouter.DROPPED_WRONG_QUEUE,
+        "completion {} from queue {} dropped: request was sent to queue {}",
+        c.id(),
+        c.queue(),
+        expected);
   }
 
   private Behavior<Command> onBind(Bind b) {

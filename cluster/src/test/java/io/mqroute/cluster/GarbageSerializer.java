@@ -1,9 +1,12 @@
 package io.mqroute.cluster;
 
 import io.mqroute.protocol.Request;
+import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.WireMessage;
 import io.mqroute.protocol.wire.KryoCodec;
 import java.util.Arrays;
+import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -20,6 +23,12 @@ public final class GarbageSerializer extends JSerializer {
   static final long UNKNOWN_ID = -667;
   static final long OVERSIZED = -668;
   static final long TRAILING = -669;
+
+  /**
+   * File ids at or below this are seeded mutations of the request's real encoding (seed: {@code
+   * FUZZ - fileId}), for {@link WireFuzzTest}.
+   */
+  static final long FUZZ = -1_000_000;
 
   private final int identifier;
   private final KryoCodec codec;
@@ -41,6 +50,25 @@ public final class GarbageSerializer extends JSerializer {
 
   @Override
   public byte[] toBinary(Object o) {
+    if (o instanceof RequestBatch b
+        && !b.requests().isEmpty()
+        && b.requests().get(0).fileId() <= FUZZ) {
+      Request r = b.requests().get(0);
+      Request clean =
+          new Request(
+              r.id(),
+              r.op(),
+              1,
+              r.offset(),
+              r.length(),
+              r.background(),
+              r.cpu(),
+              r.submitNanos(),
+              r.replyTo());
+      RequestBatch ok =
+          new RequestBatch(List.of(clean), b.replyTo(), b.sentNanos(), b.fenceNanos());
+      return mutate(codec.encode(ok), new SplittableRandom(FUZZ - r.fileId()));
+    }
     if (o instanceof Request r) {
       if (r.fileId() == GARBAGE) {
         return new byte[] {
@@ -61,6 +89,43 @@ public final class GarbageSerializer extends JSerializer {
       }
     }
     return codec.encode((WireMessage) o);
+  }
+
+  /** One of the ways a peer's bytes go wrong: flipped bits, cut, padded, replaced, re-tagged. */
+  static byte[] mutate(byte[] ok, SplittableRandom r) {
+    byte[] b = ok.clone();
+    switch (r.nextInt(7)) {
+      case 0 -> {
+        for (int i = r.nextInt(1, 4); i > 0; i--) {
+          b[r.nextInt(b.length)] ^= (byte) (1 << r.nextInt(8));
+        }
+      }
+      case 1 -> b = Arrays.copyOf(ok, r.nextInt(ok.length));
+      case 2 -> {
+        b = Arrays.copyOf(ok, ok.length + r.nextInt(1, 64));
+        for (int i = ok.length; i < b.length; i++) {
+          b[i] = (byte) r.nextInt();
+        }
+      }
+      case 3 -> {
+        b = new byte[r.nextInt(1, 512)];
+        r.nextBytes(b);
+      }
+      case 4 -> b[0] = (byte) r.nextInt(); // another (or no) registered class
+      case 5 -> {
+        // a varint that never ends, or a length that claims the world
+        int at = r.nextInt(b.length);
+        for (int i = at; i < Math.min(b.length, at + 5); i++) {
+          b[i] = (byte) 0xff;
+        }
+      }
+      default -> {
+        b = new byte[r.nextInt(60 * 1024, 70 * 1024)];
+        r.nextBytes(b);
+        b[0] = ok[0];
+      }
+    }
+    return b;
   }
 
   @Override

@@ -322,6 +322,18 @@ class NodeSettingsTest {
         "mqroute.cluster.host.suspect-after = soon",
         "mqroute.cluster.host.suspect-after: a duration (e.g. 250ms) or off, was \"soon\""
       },
+      {
+        "mqroute.cluster.inbound.max-connections = 0",
+        "mqroute.cluster.inbound.max-connections must be in 1..65536, was 0"
+      },
+      {
+        "mqroute.cluster.inbound.max-pending = 300",
+        "mqroute.cluster.inbound.max-pending must be in 1..256, was 300"
+      },
+      {
+        "mqroute.cluster.inbound.handshake-timeout = 0s",
+        "mqroute.cluster.inbound.handshake-timeout must be in 1ms..1h, was 0s"
+      },
     };
     for (String[] c : cases) {
       Files.writeString(f, c[0] + "\n");

@@ -46,12 +46,19 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
   private final NbdBackend backend;
   private final int index;
   private final String peer;
+  private final NbdServerStats stats;
 
-  NbdConnectionStage(NbdServerSettings settings, NbdBackend backend, int index, String peer) {
+  NbdConnectionStage(
+      NbdServerSettings settings,
+      NbdBackend backend,
+      int index,
+      String peer,
+      NbdServerStats stats) {
     this.settings = settings;
     this.backend = backend;
     this.index = index;
     this.peer = peer;
+    this.stats = stats;
   }
 
   @Override
@@ -71,6 +78,7 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
       private boolean ending; // no more actions: a close or a disconnect, or the client went away
       private boolean hardClose;
       private boolean upstreamDone;
+      private boolean transmission;
 
       {
         setHandler(
@@ -122,6 +130,9 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
 
       @Override
       public void postStop() {
+        if (transmission) {
+          stats.inTransmission.decrementAndGet();
+        }
         if (session != null) {
           session.close();
         }
@@ -130,9 +141,10 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
       @Override
       public void onTimer(Object key) {
         if (!conn.inTransmission() && !ending) {
-          log.info(
-              "nbd connection {} ({}): no transmission phase after {}, closing",
-              index,
+          stats.countAndLog(
+              log,
+              NbdServerStats.HANDSHAKE_TIMEOUT,
+              "nbd connection from {}: no transmission phase after {} (handshake-timeout), closed",
               peer,
               settings.handshakeTimeout());
           completeStage();
@@ -157,7 +169,10 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
           }
           act(a);
         }
-        if (conn.inTransmission()) {
+        if (conn.inTransmission() && !transmission) {
+          transmission = true;
+          stats.inTransmission.incrementAndGet();
+          stats.count(NbdServerStats.TRANSMISSION);
           cancelTimer(HANDSHAKE_TIMER);
         }
         if (needInput && !upstreamDone && !hasBeenPulled(in) && !isClosed(in)) {
@@ -183,11 +198,21 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
                                 cookie,
                                 e == null && r != null ? r : NbdBackend.Reply.error(NbdWire.EIO))));
           } catch (RuntimeException e) {
-            log.warn("nbd connection {}: backend refused a request: {}", index, e.toString());
+            stats.countAndLog(
+                log,
+                NbdServerStats.BACKEND_REFUSED,
+                "nbd connection {}: backend refused a request: {}",
+                index,
+                e.toString());
             replied.invoke(Pair.create(cookie, NbdBackend.Reply.error(NbdWire.EIO)));
           }
         } else if (a instanceof Close c) {
-          log.info("nbd connection {} ({}): closing: {}", index, peer, c.reason());
+          stats.countAndLog(
+              log,
+              NbdServerStats.PROTOCOL_ERROR,
+              "nbd connection from {}: closed: {}",
+              peer,
+              c.reason());
           ending = true;
           hardClose = true;
         } else if (a instanceof Disconnect d) {

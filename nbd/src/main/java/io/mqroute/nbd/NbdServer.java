@@ -3,6 +3,7 @@ package io.mqroute.nbd;
 import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -25,19 +26,21 @@ import org.slf4j.LoggerFactory;
  * The NBD server: binds with Pekko Streams TCP ({@code Tcp.get(system).bind}) and runs every
  * accepted connection through its own {@link NbdConnectionStage} in front of one {@link
  * NbdBackend}. Connections over {@link NbdServerSettings#maxConnections()} are closed as they
- * arrive; TCP_NODELAY is set on every connection, as the spec recommends.
+ * arrive (before the greeting: NBD has no way to say "busy"); TCP_NODELAY is set on every
+ * connection, as the spec recommends. What bad clients cause is counted ({@link #counters()}) and
+ * logged at most once per kind per {@link NbdServerStats#LOG_INTERVAL}.
  */
 public final class NbdServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NbdServer.class);
 
   private final Tcp.ServerBinding binding;
   private final SharedKillSwitch connections;
-  private final AtomicInteger open;
+  private final NbdServerStats stats;
 
-  private NbdServer(Tcp.ServerBinding binding, SharedKillSwitch connections, AtomicInteger open) {
+  private NbdServer(Tcp.ServerBinding binding, SharedKillSwitch connections, NbdServerStats stats) {
     this.binding = binding;
     this.connections = connections;
-    this.open = open;
+    this.stats = stats;
   }
 
   /**
@@ -48,7 +51,8 @@ public final class NbdServer implements AutoCloseable {
       ActorSystem<?> system, NbdServerSettings settings, NbdBackend backend) {
     Materializer mat = Materializer.matFromSystem(system);
     SharedKillSwitch kill = KillSwitches.shared("nbd-connections");
-    AtomicInteger open = new AtomicInteger();
+    NbdServerStats stats = new NbdServerStats();
+    AtomicInteger open = stats.open;
     AtomicInteger accepted = new AtomicInteger();
     List<Inet.SocketOption> options = List.of(TcpSO.tcpNoDelay(true));
     Source<Tcp.IncomingConnection, CompletionStage<Tcp.ServerBinding>> incoming =
@@ -62,8 +66,11 @@ public final class NbdServer implements AutoCloseable {
                       String peer = c.remoteAddress().toString();
                       if (open.incrementAndGet() > settings.maxConnections()) {
                         open.decrementAndGet();
-                        log.warn(
-                            "nbd: {} connections open already, closing the one from {}",
+                        stats.countAndLog(
+                            log,
+                            NbdServerStats.REFUSED_LIMIT,
+                            "nbd: {} connections open already (max-connections), closed the one"
+                                + " from {}",
                             settings.maxConnections(),
                             peer);
                         c.handleWith(
@@ -71,11 +78,12 @@ public final class NbdServer implements AutoCloseable {
                             mat);
                         return;
                       }
+                      stats.count(NbdServerStats.ACCEPTED);
                       int index = accepted.getAndIncrement();
                       Flow<ByteString, ByteString, ?> flow =
                           Flow.<ByteString>create()
                               .via(kill.flow())
-                              .via(new NbdConnectionStage(settings, backend, index, peer))
+                              .via(new NbdConnectionStage(settings, backend, index, peer, stats))
                               .watchTermination(
                                   (m, done) -> {
                                     done.whenComplete((d, e) -> open.decrementAndGet());
@@ -84,7 +92,7 @@ public final class NbdServer implements AutoCloseable {
                       c.handleWith(flow, mat);
                     }))
             .run(mat);
-    return bound.thenApply(b -> new NbdServer(b, kill, open));
+    return bound.thenApply(b -> new NbdServer(b, kill, stats));
   }
 
   /** Binds with {@link #start} and waits for it, at most {@code timeout}. */
@@ -103,7 +111,21 @@ public final class NbdServer implements AutoCloseable {
 
   /** Connections open now. */
   public int openConnections() {
-    return open.get();
+    return stats.open.get();
+  }
+
+  /**
+   * Connections by outcome so far: accepted, refused_limit (over max-connections),
+   * handshake_timeout, protocol_error (closed for what the client sent), transmission (reached the
+   * transmission phase).
+   */
+  public Map<String, Long> counters() {
+    return stats.counters();
+  }
+
+  /** Connections open now ({@code open}) and of them still in the handshake ({@code pending}). */
+  public Map<String, Long> gauges() {
+    return stats.gauges();
   }
 
   /** Stops accepting and ends every open connection. */

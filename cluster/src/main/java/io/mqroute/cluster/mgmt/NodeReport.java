@@ -7,6 +7,7 @@ import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.protocol.Status;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -67,6 +68,8 @@ public final class NodeReport {
     root.set("dropped", JSON.valueToTree(m.dropped()));
     // queues suspected and reinstated, requests fenced, completions after their request ended
     root.set("events", JSON.valueToTree(m.events()));
+    // the guard in front of Artery, malformed messages, the NBD server: refusals by kind
+    root.set("inbound", JSON.valueToTree(m.inboundCounters()));
     NodeMetrics.LatencySnapshot quiet = m.silences();
     if (quiet.count() > 0) {
       ObjectNode sl = root.putObject("queue_silence_us");
@@ -160,6 +163,18 @@ public final class NodeReport {
     quantile(sb, "mqroute_queue_silence_seconds", "0.999", quiet.p999());
     quantile(sb, "mqroute_queue_silence_seconds", "1", quiet.max());
     sb.append("mqroute_queue_silence_seconds_count ").append(quiet.count()).append('\n');
+    sb.append(
+        "# HELP mqroute_inbound_total What reached this node from outside, by source (artery: the"
+            + " guard in front of Artery's port; kryo: messages that failed to decode; nbd: the NBD"
+            + " server) and event (accepted, established, refused_limit, handshake_timeout,"
+            + " bad_framing, malformed, ...).\n");
+    sb.append("# TYPE mqroute_inbound_total counter\n");
+    bySource(sb, "mqroute_inbound_total", "event", m.inboundCounters());
+    sb.append(
+        "# HELP mqroute_inbound_connections Inbound connections now, by source and state (open;"
+            + " pending: not past the handshake yet).\n");
+    sb.append("# TYPE mqroute_inbound_connections gauge\n");
+    bySource(sb, "mqroute_inbound_connections", "state", m.inboundGauges());
     sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
     sb.append("# TYPE mqroute_in_flight gauge\n");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');
@@ -178,6 +193,25 @@ public final class NodeReport {
                 .append(n)
                 .append('\n'));
     return sb.toString();
+  }
+
+  /** One line per source and {@code label} value: {@code metric{source="..",label=".."} n}. */
+  private static void bySource(
+      StringBuilder sb, String metric, String label, Map<String, Map<String, Long>> values) {
+    values.forEach(
+        (source, byLabel) ->
+            byLabel.forEach(
+                (v, n) ->
+                    sb.append(metric)
+                        .append("{source=\"")
+                        .append(escape(source))
+                        .append("\",")
+                        .append(label)
+                        .append("=\"")
+                        .append(escape(v))
+                        .append("\"} ")
+                        .append(n)
+                        .append('\n')));
   }
 
   private static void quantile(StringBuilder sb, String q, long nanos) {

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import java.util.function.Supplier;
+import java.util.regex.Pattern;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 
@@ -15,6 +16,15 @@ import org.apache.pekko.actor.typed.ActorRefResolver;
  * serializers while the ActorSystem is still starting.
  */
 final class ActorRefSerializer extends Serializer<ActorRef<?>> {
+  /**
+   * What {@code toSerializationFormat} writes: {@code pekko://system[@host:port]/path#uid}, path
+   * elements in Pekko's ActorPath.ElementRegex characters.
+   */
+  private static final Pattern ACTOR_PATH =
+      Pattern.compile(
+          "pekko://[A-Za-z0-9][-A-Za-z0-9_]*(@[-A-Za-z0-9.\\[\\]:]+:[0-9]{1,5})?"
+              + "(/[-\\w:@&=+,.!~*'$;%]+)+(#-?[0-9]+)?");
+
   private final Supplier<ActorRefResolver> resolverSupplier;
   private volatile ActorRefResolver resolver;
 
@@ -48,6 +58,10 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
     String path = BoundedStringSerializer.readString(input);
     if (path == null) {
       throw new KryoException("null actor path");
+    }
+    if (!ACTOR_PATH.matcher(path).matches()) {
+      // refused here: Pekko's provider would log a warning for each one it cannot resolve
+      throw new KryoException("not an actor path");
     }
     return resolver().resolveActorRef(path);
   }

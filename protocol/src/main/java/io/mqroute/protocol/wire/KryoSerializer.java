@@ -2,6 +2,7 @@ package io.mqroute.protocol.wire;
 
 import com.typesafe.config.Config;
 import io.mqroute.protocol.WireMessage;
+import java.util.concurrent.atomic.LongAdder;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
@@ -15,6 +16,7 @@ import org.apache.pekko.serialization.JSerializer;
 public final class KryoSerializer extends JSerializer {
   private final int identifier;
   private final KryoCodec codec;
+  private final LongAdder malformed = new LongAdder();
 
   public KryoSerializer(ExtendedActorSystem system) {
     Config cfg = system.settings().config().getConfig("mqroute.wire");
@@ -51,6 +53,16 @@ public final class KryoSerializer extends JSerializer {
 
   @Override
   public Object fromBinaryJava(byte[] bytes, Class<?> manifest) {
-    return codec.decode(bytes);
+    try {
+      return codec.decode(bytes);
+    } catch (WireFormatException e) {
+      malformed.increment();
+      throw e;
+    }
+  }
+
+  /** Messages this system's serializer refused as malformed so far (Pekko drops and logs each). */
+  public long malformed() {
+    return malformed.sum();
   }
 }

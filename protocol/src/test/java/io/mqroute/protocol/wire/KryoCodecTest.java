@@ -138,7 +138,10 @@ class KryoCodecTest {
     assertThatThrownBy(
             () -> c.decode(new byte[] {(byte) (900 + 2 & 0x7f | 0x80), (byte) ((900 + 2) >>> 7)}))
         .isInstanceOf(WireFormatException.class)
-        .hasCauseInstanceOf(StackOverflowError.class);
+        .hasMessageContaining("StackOverflowError")
+        // a bad peer's frame: no cause and no stack trace for Pekko to log with it
+        .hasNoCause()
+        .satisfies(e -> assertThat(e.getStackTrace()).isEmpty());
     // and the codec goes on decoding
     assertThat(c.decode(c.encode(WireSamples.COMPLETION))).isEqualTo(WireSamples.COMPLETION);
   }
