@@ -62,14 +62,18 @@ public final class ClusterNode {
               .withFallback(config);
     }
     if (config.getBoolean("mqroute.cluster.inbound.guard")) {
-      // the guard takes the canonical port; Artery binds a free loopback port behind it
-      guard = bindGuard(config, host);
+      // the guard takes Artery's bind address (the canonical one unless bind.* says otherwise, as
+      // behind NAT); Artery binds a free loopback port behind it
+      String bindHost = config.getString("pekko.remote.artery.bind.hostname");
+      bindHost = bindHost.isEmpty() ? host : bindHost;
+      guard = bindGuard(config, bindHost);
+      int canonicalPort = config.getInt("pekko.remote.artery.canonical.port");
       config =
           ConfigFactory.parseString(
                   "pekko.remote.artery.canonical.port = "
-                      + guard.port()
+                      + (canonicalPort == 0 ? guard.port() : canonicalPort)
                       + "\npekko.remote.artery.bind.port = 0\npekko.remote.artery.bind.hostname = \""
-                      + (NodeSettings.isLoopback(host) ? host : "127.0.0.1")
+                      + (NodeSettings.isLoopback(bindHost) ? bindHost : "127.0.0.1")
                       + "\"")
               .withFallback(config);
     } else {
@@ -157,7 +161,11 @@ public final class ClusterNode {
                     config.getStringList("pekko.remote.artery.large-message-destinations").isEmpty()
                         ? 0
                         : (int) advanced.getBytes("maximum-large-frame-size").longValue()));
-    int port = config.getInt("pekko.remote.artery.canonical.port");
+    String bindPort = config.getString("pekko.remote.artery.bind.port");
+    int port =
+        bindPort.isEmpty()
+            ? config.getInt("pekko.remote.artery.canonical.port")
+            : config.getInt("pekko.remote.artery.bind.port");
     try {
       return ArteryGuard.bind(host, port, settings);
     } catch (IOException e) {
