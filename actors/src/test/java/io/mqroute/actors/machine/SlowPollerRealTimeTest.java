@@ -22,7 +22,8 @@ class SlowPollerRealTimeTest {
     MachineRun.RealTimeOutcome o =
         MachineRun.runRealTimeMeasuringMailboxes(
             "slow-poller-rt",
-            SlowPollerTest.machine(),
+            // a second without a completion is a stall in virtual time, not on a loaded machine
+            SlowPollerTest.machine("20s"),
             List.of(SlowPollerTest.producer(rate, 300_000_000L)),
             i -> new JobStats(JobInfo.named("producer")),
             1,
