@@ -174,6 +174,8 @@ class ClusterCommandsTest {
       cpus_allowed=0-1 | cpus_allowed / numa_cpu_nodes (the load client does not pin its threads)
       exitall | exitall
       flow=2 | flow
+      ioengine=falloc | ioengine=falloc (it sends FUSE FALLOCATE, GETXATTR requests; a device node's file backend keeps files by number, with no names, and serves READ, WRITE, FSYNC and FLUSH only)
+      ioengine=filestat | ioengine=filestat (it sends FUSE GETATTR, LOOKUP requests; a device node's file backend keeps files by number, with no names, and serves READ, WRITE, FSYNC and FLUSH only)
       """)
   void loadRefusesOptionsItDoesNotDo(String option, String named, @TempDir Path dir)
       throws IOException {

@@ -979,8 +979,15 @@ final class JobSpecResolver {
           lineOf(eff, eff.containsKey("zonesize") ? "zonesize" : "zonemode", engineLine),
           job + " with zones is not supported: zones hold data, the engine writes none");
     }
-    if ((calls == IoCalls.FILE_STAT || calls == IoCalls.DIR_STAT)
-        && "statx".equals(value(eff, "stat_type", "stat"))) {
+    boolean stats = calls == IoCalls.FILE_STAT || calls == IoCalls.DIR_STAT;
+    if (!stats && eff.containsKey("stat_type") && noted.add("stat_type/" + engine.fioName())) {
+      notes.add(
+          location(lineOf(eff, "stat_type", engineLine))
+              + "note: stat_type has no effect with ioengine="
+              + engine.fioName()
+              + " (only filestat and dirstat take it, as in fio)");
+    }
+    if (stats && "statx".equals(value(eff, "stat_type", "stat"))) {
       throw error(
           lineOf(eff, "stat_type", engineLine),
           "stat_type=statx is not supported: fio first resolves the name with realpath(3), which"
