@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Tag("integration")
 class ClusterDemoTest {
-  private static final Duration FORM = Duration.ofSeconds(90);
+  private static final Duration FORM = Duration.ofSeconds(150);
   private static final Duration STOP = Duration.ofSeconds(45);
 
   private final List<ProcessHandle> started = new ArrayList<>();
