@@ -74,6 +74,10 @@ class IoCallsRequestsTest {
 
   private static List<Run> runs;
 
+  private static Map<Op, Long> allOps;
+
+  private static List<CoreProtocol.CoreStats> cores;
+
   /**
    * Each case as one clone over {@link #FILES} files of 4 KiB (bs 4k), {@code loops} passes, on two
    * CPUs with two fuse-over-io-uring rings.
@@ -155,6 +159,9 @@ class IoCallsRequestsTest {
     MachineResult r =
         MachineRun.run("calls", spec, plans, i -> new JobStats(JobInfo.named("j" + i)), 3).result();
     assertThat(r.healthy()).as("%s", r).isTrue();
+    allOps = new EnumMap<>(Op.class);
+    seen.values().forEach(m -> m.forEach((op, n) -> allOps.merge(op, n, Long::sum)));
+    cores = r.cores();
     runs = new ArrayList<>();
     for (int i = 0; i < CASES.size(); i++) {
       runs.add(new Run(seen.getOrDefault(100L + i, Map.of()), r.jobs().get(i), r.little().get(i)));
@@ -266,5 +273,24 @@ class IoCallsRequestsTest {
   @Test
   void readsAndWritesStillSendOneRequestEach() {
     assertThat(run(IoCalls.DATA, 1.0, false, 1).ops()).isEqualTo(ops(Op.READ, FILES));
+  }
+
+  /**
+   * Every request is submitted from a job's CPU; every one but RELEASE wakes (or is reaped by) the
+   * thread that waits for it, and RELEASE none: fuse_release_end runs where it ends.
+   */
+  @Test
+  void everyRequestButReleaseIsDeliveredToAWaitingThread() {
+    long requests = allOps.values().stream().mapToLong(Long::longValue).sum();
+    long releases = allOps.getOrDefault(Op.RELEASE, 0L);
+    assertThat(releases).isEqualTo(2 * FILES);
+    long submits = 0;
+    long delivered = 0;
+    for (CoreProtocol.CoreStats c : cores) {
+      submits += c.byKind()[Work.SUBMIT.ordinal()];
+      delivered += c.byKind()[Work.WAKE.ordinal()] + c.byKind()[Work.REAP.ordinal()];
+    }
+    assertThat(submits).isEqualTo(requests);
+    assertThat(delivered).isEqualTo(requests - releases);
   }
 }
