@@ -17,6 +17,7 @@ Exit codes: 0 done, 2 cannot run here, 1 a step failed.
 import ctypes
 import os
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -151,6 +152,8 @@ def main():
             server.kill()
             subprocess.run(["umount", "-l", mnt], check=False)
         subprocess.run(["umount", back], check=False)
+        if not os.path.ismount(mnt) and not os.path.ismount(back):
+            shutil.rmtree(work, ignore_errors=True)
     print(f"# {os.uname().release}, {os.cpu_count()} CPUs, passthrough_hp --nocache over tmpfs (/dev/fuse),"
           f" {CALLS} calls x {REPEATS}; server CPU us per call: median (min-max)")
     for name, v in results.items():

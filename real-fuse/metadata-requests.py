@@ -19,6 +19,7 @@ import errno
 import fcntl
 import os
 import re
+import shutil
 import struct
 import subprocess
 import sys
@@ -135,8 +136,12 @@ def main():
         os.chdir("/")
         subprocess.run(["umount", mnt], check=False)
         server.wait(timeout=10)
+        with open(log) as f:
+            lines = f.read().splitlines()
+        if not os.path.ismount(mnt):
+            shutil.rmtree(work, ignore_errors=True)
     seq = collections.defaultdict(list)
-    for line in open(log):
+    for line in lines:
         m = re.search(r"opcode: (\w+) \(\d+\).*pid: (\d+)", line)
         if m:
             seq[int(m.group(2))].append(m.group(1))
