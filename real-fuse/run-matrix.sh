@@ -324,4 +324,5 @@ for point, rs in ratios.items():
     print(f"{point}\tall\t\t\t{statistics.mean(rs):.3f} (min {min(rs):.3f}, max {max(rs):.3f})\t")
 EOF
 cat "$OUT/ratio.tsv" >&2
+rm -f "$OUT/.pair" "$OUT/.times0" "$OUT/.times1" # scratch of the last pair
 log "done: $OUT"

@@ -53,7 +53,7 @@ rc=0
 ( for _ in $(seq 1 12000); do grep -q "^summary" "$W/load.log" 2>/dev/null && break; sleep 0.01; done
   echo "summary printed $(awk "BEGIN{print $(date +%s.%N) - $signalled}") s after the signal" ) &
 watcher=$!
-timeout 120 tail --pid=$load -f /dev/null || { echo "load did not end within 120 s after the signal"; rc=1; }
+timeout 120 tail -s 0.02 --pid=$load -f /dev/null || { echo "load did not end within 120 s after the signal"; rc=1; }
 sleep 0.1; kill "$watcher" 2>/dev/null || true; wait "$watcher" 2>/dev/null || true
 wait "$load" || rc=$?
 now=$(date +%s.%N)

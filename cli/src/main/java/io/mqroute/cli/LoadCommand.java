@@ -90,10 +90,10 @@ final class LoadCommand implements Callable<Integer> {
           "A host that answers none of a clone's outstanding requests for this many milliseconds is"
               + " taken as lost: what was sent ends ECONNABORTED (its fate is unknown), the clone"
               + " stops (default ${DEFAULT-VALUE}; ten times as long before the host's first"
-              + " answer; 0: only when the host leaves the cluster). Keep"
-              + " it above the time the host takes to answer for a silent device (suspect-after"
-              + " + 2 x suspect-after: 750 ms by default), or a lost device looks like a lost host.",
-      defaultValue = "1500")
+              + " answer; 0: only when the host leaves the cluster). A host that holds requests"
+              + " waiting on a slow or silent device says so every 100 ms, so this bounds the"
+              + " host's own silence (a pause of its JVM), not the devices'.",
+      defaultValue = "1000")
   long hostTimeoutMs;
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -242,6 +242,16 @@ final class LoadCommand implements Callable<Integer> {
                 + waitSeconds
                 + " s (is a "
                 + "--role host node up?)");
+      }
+      try {
+        LoadRunner.awaitQueues(client.system(), Duration.ofSeconds(waitSeconds));
+      } catch (TimeoutException e) {
+        throw new UserError(
+            "no device queue in the cluster of "
+                + seeds
+                + " after "
+                + waitSeconds
+                + " s (is a --role device node up?)");
       }
       o.printf(
           "# %s: %d job clone(s) against %d host router(s)%n",

@@ -133,6 +133,9 @@ class ClusterDemoTest {
               "127.0.0.1:" + base,
               "--keys",
               dir.resolve("keys").toString(),
+              // a starved CI runner can pause the host's JVM past the 1 s default
+              "--host-timeout",
+              "10000",
               job.toString()
             },
             new PrintWriter(out, true),
@@ -168,6 +171,9 @@ class ClusterDemoTest {
               "127.0.0.1:" + base,
               "--keys",
               dir.resolve("keys").toString(),
+              // a starved CI runner can pause the host's JVM past the 1 s default
+              "--host-timeout",
+              "10000",
               verify.toString()
             },
             new PrintWriter(vout, true),

@@ -16,6 +16,7 @@ import io.mqroute.cluster.HostRouterProtocol.Finished;
 import io.mqroute.cluster.HostRouterProtocol.Flush;
 import io.mqroute.cluster.HostRouterProtocol.GetSlots;
 import io.mqroute.cluster.HostRouterProtocol.GetWaiting;
+import io.mqroute.cluster.HostRouterProtocol.KeepAliveTick;
 import io.mqroute.cluster.HostRouterProtocol.ListingChanged;
 import io.mqroute.cluster.HostRouterProtocol.NodeGone;
 import io.mqroute.cluster.HostRouterProtocol.NodeReachable;
@@ -30,6 +31,7 @@ import io.mqroute.policies.strategy.WakePolicy;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.runtime.NanoClock;
@@ -111,6 +113,12 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   /** A request or batch that names no reply address: nobody could receive its completion. */
   static final String DROPPED_NO_REPLY_TO = "request-without-reply-to";
 
+  /**
+   * How often a batch client that this host holds requests of, and sent nothing to since the last
+   * tick, gets a {@link HostAlive}: its host timeout measures this host, not a silent device.
+   */
+  static final Duration KEEP_ALIVE = Duration.ofMillis(100);
+
   /** A second end of one request (an invariant broken); never sent to the client. */
   static final String EVENT_DUPLICATE_END = "duplicate-end";
 
@@ -134,6 +142,10 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox =
       new HashMap<>();
   private boolean flushPending;
+  // batch clients' requests held here, and the clients sent something since the last keep-alive
+  private final HashMap<ActorRef<CompletionBatch>, Integer> held = new HashMap<>();
+  private final HashSet<ActorRef<CompletionBatch>> answered = new HashSet<>();
+  private boolean keepAliveArmed;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final NodeMetrics metrics;
   // nodes this host saw become unreachable and not yet reachable again
@@ -251,6 +263,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
         .onMessage(SubmitBatch.class, this::onSubmitBatch)
         .onMessage(Finished.class, this::onFinished)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
+        .onMessageEquals(KeepAliveTick.INSTANCE, this::onKeepAlive)
         .onMessage(ListingChanged.class, this::onListing)
         .onMessage(NodeGone.class, this::onNodeGone)
         .onMessage(
@@ -309,6 +322,13 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
     long id = nextId++;
     inFlight.put(id, new InFlight(r.id(), client, batchClient, clock.nanoTime()));
+    if (batchClient != null) {
+      held.merge(batchClient, 1, Integer::sum);
+      if (!keepAliveArmed) {
+        keepAliveArmed = true;
+        getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
+      }
+    }
     // the client's CPU as one of the view's (the cluster has no host CPUs to model)
     router.tell(
         new Route(
@@ -354,6 +374,8 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       f.client().tell(c);
       return;
     }
+    held.computeIfPresent(f.batchClient(), (k, n) -> n == 1 ? null : n - 1);
+    answered.add(f.batchClient());
     ArrayList<Completion> out =
         clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
     out.add(c);
@@ -364,6 +386,22 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       flushPending = true;
       getContext().getSelf().tell(Flush.INSTANCE);
     }
+  }
+
+  @SuppressWarnings("unchecked")
+  private Behavior<Command> onKeepAlive() {
+    for (var e : held.entrySet()) {
+      if (!answered.contains(e.getKey())) {
+        // the client's ref is its message adapter: it adapts HostAlive too (RouterClient)
+        ((ActorRef<HostAlive>) (ActorRef<?>) e.getKey()).tell(new HostAlive(e.getValue()));
+      }
+    }
+    answered.clear();
+    keepAliveArmed = !held.isEmpty();
+    if (keepAliveArmed) {
+      getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
+    }
+    return this;
   }
 
   private Behavior<Command> onFlush() {

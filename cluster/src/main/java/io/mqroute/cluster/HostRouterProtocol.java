@@ -62,4 +62,9 @@ public final class HostRouterProtocol {
   enum Flush implements Command {
     INSTANCE
   }
+
+  /** Every {@code HostRouter.KEEP_ALIVE}: tell silent batch clients that this host still lives. */
+  enum KeepAliveTick implements Command {
+    INSTANCE
+  }
 }

@@ -152,8 +152,14 @@ public record NodeSettings(
   /** Largest node file (and each file it includes). */
   static final long MAX_CONFIG_BYTES = 1L << 20;
 
-  /** How long a load client's leave phases may take (its run has ended; it holds nothing). */
-  static final String CLIENT_LEAVE_TIMEOUT = "1s";
+  /**
+   * How long a load client's leave phases may take (its run has ended; it holds nothing). With its
+   * host killed the cluster cannot converge, so cluster-exiting always runs to this bound.
+   */
+  static final String CLIENT_LEAVE_TIMEOUT = "500ms";
+
+  /** How long a load client's Artery waits to flush to peers at exit (a dead host never acks). */
+  static final String CLIENT_FLUSH_TIMEOUT = "300ms";
 
   /**
    * The role a node file names in {@code pekko.cluster.roles} (host or device), for {@code mqroute
@@ -272,7 +278,10 @@ public record NodeSettings(
                   ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT))
               .withValue(
                   "pekko.coordinated-shutdown.phases.cluster-exiting.timeout",
-                  ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT));
+                  ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT))
+              .withValue(
+                  "pekko.remote.artery.advanced.shutdown-flush-timeout",
+                  ConfigValueFactory.fromAnyRef(CLIENT_FLUSH_TIMEOUT));
     }
     if (firstQueue >= 0) {
       flags =

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
@@ -124,5 +126,39 @@ class HostCompletionForgeryTest {
     Completion c = client.receiveMessage(WAIT);
     assertThat(c.id()).isEqualTo(2);
     assertThat(c.status()).isEqualTo(Status.OK);
+  }
+
+  @Test
+  void aBatchClientWhoseRequestsWaitOnASilentQueueHearsThatTheHostLives() {
+    TestProbe<Object> queue = kit.createTestProbe();
+    routerWith(queue);
+    TestProbe<Object> client = kit.createTestProbe();
+    @SuppressWarnings("unchecked")
+    ActorRef<CompletionBatch> replies = (ActorRef<CompletionBatch>) (ActorRef<?>) client.ref();
+    @SuppressWarnings("unchecked")
+    ActorRef<RequestBatch> entry = (ActorRef<RequestBatch>) (ActorRef<?>) entry();
+    entry.tell(
+        new RequestBatch(List.of(new Request(9, Op.READ, 1, 0, 4096, false, 0, 0, null)), replies));
+    RequestBatch sent = queue.expectMessageClass(RequestBatch.class, WAIT);
+    // the queue says nothing: the host says it holds the request, every KEEP_ALIVE
+    assertThat(client.expectMessageClass(HostAlive.class, WAIT).held()).isEqualTo(1);
+    assertThat(client.expectMessageClass(HostAlive.class, WAIT).held()).isEqualTo(1);
+    sent.replyTo()
+        .tell(
+            new CompletionBatch(
+                List.of(new Completion(sent.requests().get(0).id(), Status.OK, 0, 0, 0, 3))));
+    Object answer =
+        client
+            .fishForMessage(
+                WAIT,
+                m ->
+                    m instanceof CompletionBatch
+                        ? FishingOutcomes.complete()
+                        : org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes
+                            .continueAndIgnore())
+            .get(0);
+    assertThat(((CompletionBatch) answer).completions().get(0).id()).isEqualTo(9);
+    // nothing held: no more keep-alives
+    client.expectNoMessage(HostRouter.KEEP_ALIVE.multipliedBy(3));
   }
 }

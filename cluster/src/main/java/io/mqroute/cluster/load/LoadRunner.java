@@ -1,6 +1,7 @@
 package io.mqroute.cluster.load;
 
 import io.mqroute.actors.machine.JobPlan;
+import io.mqroute.cluster.DeviceQueue;
 import io.mqroute.cluster.HostRouter;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.policies.topology.CpuTopology;
@@ -93,6 +94,35 @@ public final class LoadRunner {
       }
       // the Receptionist has no "wait until non-empty": ask again after a short pause (not a test)
       Thread.sleep(200);
+    }
+  }
+
+  /**
+   * Waits until at least one device queue is listed or {@code timeout} passes: a load started while
+   * the devices are still joining would have every request answered ENOTCONN (no queue to choose)
+   * until they arrive.
+   *
+   * @throws TimeoutException when no queue showed up in time
+   */
+  public static int awaitQueues(ActorSystem<?> system, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      Receptionist.Listing listing =
+          AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
+                  system.receptionist(),
+                  r -> Receptionist.find(DeviceQueue.QUEUES, r),
+                  Duration.ofSeconds(5),
+                  system.scheduler())
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
+      int n = listing.getServiceInstances(DeviceQueue.QUEUES).size();
+      if (n > 0) {
+        return n;
+      }
+      if (System.nanoTime() > deadline) {
+        throw new TimeoutException("no device queue found within " + timeout.toSeconds() + " s");
+      }
+      Thread.sleep(200); // as in awaitRouters: the Receptionist cannot wait for non-empty
     }
   }
 

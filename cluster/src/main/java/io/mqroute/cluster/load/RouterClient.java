@@ -9,9 +9,11 @@ import io.mqroute.cluster.load.RouterClientProtocol.Flush;
 import io.mqroute.cluster.load.RouterClientProtocol.ForJob;
 import io.mqroute.cluster.load.RouterClientProtocol.FromHost;
 import io.mqroute.cluster.load.RouterClientProtocol.GetStatuses;
+import io.mqroute.cluster.load.RouterClientProtocol.HostLives;
 import io.mqroute.cluster.load.RouterClientProtocol.Submitted;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
@@ -62,6 +64,12 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
    */
   static final int FIRST_ANSWER_FACTOR = 10;
 
+  /**
+   * How often per host timeout the silence is checked: a loss is found at most 1/10 of the timeout
+   * late (150 ms of the default 1.5 s), so a killed host reaches the load within 1.65 s.
+   */
+  static final int CHECKS_PER_TIMEOUT = 10;
+
   private final ActorRef<Request> host;
   private final ActorRef<CompletionBatch> replies;
   private final int pid;
@@ -110,6 +118,8 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     // completions one at a time too (the same ref): whatever answers a batch singly is understood
     ctx.messageAdapter(Completion.class, c -> new FromHost(List.of(c)));
     this.replies = ctx.messageAdapter(CompletionBatch.class, b -> new FromHost(b.completions()));
+    // the host's keep-alive while it holds requests it has not answered (a slow device)
+    ctx.messageAdapter(HostAlive.class, a -> HostLives.INSTANCE);
     ctx.watch(host);
   }
 
@@ -118,6 +128,14 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     return newReceiveBuilder()
         .onMessage(Submitted.class, m -> onRoute(m.request()))
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
+        .onMessageEquals(
+            HostLives.INSTANCE,
+            () -> {
+              if (!hostGone && !inFlight.isEmpty()) {
+                heard();
+              }
+              return this;
+            })
         .onMessage(
             FromHost.class,
             b -> {
@@ -160,7 +178,8 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
       // batch also opens the (TLS) connection (see onCheckHost)
       if (hostTimeoutNanos > 0 && !timers.isTimerActive(CheckHost.INSTANCE)) {
         timers.startTimerWithFixedDelay(
-            CheckHost.INSTANCE, Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / 4)));
+            CheckHost.INSTANCE,
+            Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / CHECKS_PER_TIMEOUT)));
       }
     }
     inFlight.put(r.id(), new Sent(r, 0));
@@ -202,19 +221,25 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     return this;
   }
 
-  private void complete(Completion c) {
-    Sent s = inFlight.remove(c.id());
-    if (s == null) {
-      return; // ended already (host gone, or abandoned)
-    }
+  /** The host answered or said it holds our requests (HostAlive): its silence starts again. */
+  private void heard() {
     lastHeard = clock.nanoTime();
     if (!heardOnce) {
       heardOnce = true;
       if (hostTimeoutNanos > 0 && !inFlight.isEmpty()) {
         timers.startTimerWithFixedDelay(
-            CheckHost.INSTANCE, Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / 4)));
+            CheckHost.INSTANCE,
+            Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / CHECKS_PER_TIMEOUT)));
       }
     }
+  }
+
+  private void complete(Completion c) {
+    Sent s = inFlight.remove(c.id());
+    if (s == null) {
+      return; // ended already (host gone, or abandoned)
+    }
+    heard();
     long dispatched = s.sentNanos() > 0 ? s.sentNanos() : c.submitNanos();
     end(
         s.request(),

@@ -34,6 +34,11 @@ public final class RouterClientProtocol {
     INSTANCE
   }
 
+  /** The host's {@code HostAlive}: it holds requests of ours that wait on a device. */
+  enum HostLives implements Command {
+    INSTANCE
+  }
+
   enum CheckHost implements Command {
     INSTANCE
   }

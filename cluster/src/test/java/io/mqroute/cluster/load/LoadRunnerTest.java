@@ -12,6 +12,7 @@ import io.mqroute.metrics.FioTextReport;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
@@ -206,6 +207,81 @@ class LoadRunnerTest {
     assertThat(r.byStatus().get(Status.ECONNABORTED)).as("the next, unanswered").isEqualTo(4L);
     assertThat(r.abandoned()).as("ended by the host timeout, not the stall limit").isZero();
     assertThat(r.violations()).isEmpty();
+  }
+
+  @Test
+  void aHostThatSaysItIsAliveIsNotTakenAsLostWhileItsDeviceIsSilent() throws Exception {
+    // answers the first batch, holds the second (its device is silent) for 6 host timeouts while
+    // sending HostAlive every 50 ms, then answers it and falls silent for good
+    long[] heldOk = {0};
+    ActorRef<Object> patient =
+        kit.spawn(
+            Behaviors.<Object>withTimers(
+                timers -> {
+                  int[] batches = {0};
+                  int[] alive = {0};
+                  RequestBatch[] held = {null};
+                  return Behaviors.receive(Object.class)
+                      .onMessage(
+                          RequestBatch.class,
+                          b -> {
+                            if (++batches[0] == 1) {
+                              b.replyTo().tell(ok(b));
+                            } else if (batches[0] == 2) {
+                              held[0] = b;
+                              timers.startTimerWithFixedDelay("alive", Duration.ofMillis(50));
+                            }
+                            return Behaviors.same();
+                          })
+                      .onMessageEquals(
+                          "alive",
+                          () -> {
+                            RequestBatch b = held[0];
+                            if (++alive[0] <= 60) {
+                              @SuppressWarnings("unchecked")
+                              ActorRef<HostAlive> to =
+                                  (ActorRef<HostAlive>) (ActorRef<?>) b.replyTo();
+                              to.tell(new HostAlive(b.requests().size()));
+                            } else {
+                              timers.cancel("alive");
+                              heldOk[0] = b.requests().size();
+                              b.replyTo().tell(ok(b));
+                            }
+                            return Behaviors.same();
+                          })
+                      .build();
+                }));
+    FioJobFile file =
+        FioJobParser.parse(
+            "patient.fio",
+            """
+        [patient]
+        ioengine=libaio
+        rw=randread
+        bs=4k
+        size=1m
+        iodepth=4
+        time_based
+        runtime=60s
+        """);
+    LoadRunner.Result r =
+        LoadRunner.run(
+            kit.system(), file, List.of(patient.narrow()), WAIT, Duration.ofMillis(500), WAIT);
+    assertThat(heldOk[0]).as("the held batch was answered at last").isPositive();
+    // without the keep-alive the held batch would have ended ECONNABORTED after 500 ms
+    assertThat(r.byStatus().get(Status.OK))
+        .as("the first batch and the held one, 3 s after it was sent")
+        .isGreaterThan(heldOk[0]);
+    assertThat(r.byStatus().get(Status.ECONNABORTED))
+        .as("what came after, unanswered")
+        .isPositive();
+    assertThat(r.abandoned()).isZero();
+    assertThat(r.violations()).isEmpty();
+  }
+
+  private static CompletionBatch ok(RequestBatch b) {
+    return new CompletionBatch(
+        b.requests().stream().map(q -> new Completion(q.id(), Status.OK, 0, 0, 0, 0)).toList());
   }
 
   @Test

@@ -3,6 +3,7 @@ package io.mqroute.protocol.wire;
 import com.esotericsoftware.kryo.Kryo;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
@@ -36,9 +37,9 @@ public final class WireRegistry {
   /**
    * Messages and their ids, in id order. The per-request messages and their batches have explicit
    * serializers ({@link RequestSerializer}, {@link CompletionSerializer}, {@link
-   * BatchSerializers}), and so has every other message ({@link QueueDrainingSerializer}): Kryo's
-   * RecordSerializer reads a field of an interface or Object type with readClassAndObject, which
-   * lets a frame nest messages without bound.
+   * BatchSerializers}), and so has every other message ({@link QueueDrainingSerializer}, {@link
+   * HostAliveSerializer}): Kryo's RecordSerializer reads a field of an interface or Object type
+   * with readClassAndObject, which lets a frame nest messages without bound.
    */
   private static final List<Entry> MESSAGES =
       List.of(
@@ -46,7 +47,8 @@ public final class WireRegistry {
           new Entry(Completion.class, 101),
           new Entry(RequestBatch.class, 102),
           new Entry(CompletionBatch.class, 103),
-          new Entry(QueueDraining.class, 104));
+          new Entry(QueueDraining.class, 104),
+          new Entry(HostAlive.class, 105));
 
   private record Entry(Class<? extends WireMessage> type, int id) {}
 
@@ -73,6 +75,7 @@ public final class WireRegistry {
         RequestBatch.class, new BatchSerializers.Requests(requests, actorRefSerializer), 102);
     kryo.register(CompletionBatch.class, new BatchSerializers.Completions(completions), 103);
     kryo.register(QueueDraining.class, new QueueDrainingSerializer(actorRefSerializer), 104);
+    kryo.register(HostAlive.class, new HostAliveSerializer(), 105);
     for (Entry e : MESSAGES) {
       // no default (reflective) serializer for a message: a new one must come with its own
       if (kryo.getClassResolver().getRegistration(e.id()) == null) {

@@ -9,6 +9,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
@@ -118,6 +119,18 @@ class KryoCodecTest {
     assertThatThrownBy(() -> codec.decode(frame)).isInstanceOf(WireFormatException.class);
     assertThat(codec.decode(codec.encode(WireSamples.COMPLETION)))
         .isEqualTo(WireSamples.COMPLETION);
+  }
+
+  @Test
+  void hostAliveIsOneVarintAndANegativeCountIsRefused() {
+    assertThat(hex(codec.encode(new HostAlive(3)))).isEqualTo("6b03");
+    assertThat(codec.decode(codec.encode(new HostAlive(1 << 30))))
+        .isEqualTo(new HostAlive(1 << 30));
+    // five varint bytes that read as -1
+    byte[] negative = {(byte) (105 + 2), (byte) 0xff, (byte) 0xff, (byte) 0xff, (byte) 0xff, 0x0f};
+    assertThatThrownBy(() -> codec.decode(negative))
+        .isInstanceOf(WireFormatException.class)
+        .hasMessageContaining("invalid held count -1");
   }
 
   /** Misbehaves like a decoder recursing without bound. */

@@ -2,6 +2,7 @@ package io.mqroute.protocol.wire;
 
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
@@ -59,6 +60,7 @@ final class WireSamples {
               new CompletionBatch(List.of(COMPLETION)),
               new CompletionBatch(List.of(COMPLETION, new Completion(0, Status.OK, 0, 0, 0, -1)))),
           QueueDraining.class,
-          List.of(
-              new QueueDraining(null, 0), new QueueDraining(null, -4_611_686_018_427_387_904L)));
+          List.of(new QueueDraining(null, 0), new QueueDraining(null, -4_611_686_018_427_387_904L)),
+          HostAlive.class,
+          List.of(new HostAlive(0), new HostAlive(RequestBatch.MAX_SIZE), new HostAlive(1 << 30)));
 }
