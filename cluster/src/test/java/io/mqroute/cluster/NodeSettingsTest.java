@@ -151,11 +151,14 @@ class NodeSettingsTest {
                 NodeSettings.Role.CLIENT, 0, List.of("127.0.0.1:1"), null, null, -1, -1, null, true)
             .toConfig();
     assertThat(c.getBoolean("pekko.coordinated-shutdown.exit-jvm")).isFalse();
-    // a lost host never lets its leave converge: the process ends a second after its run, not 10 s
+    // a lost host never lets its leave converge: the process ends about a second after its run,
+    // not 10 s, and Artery does not wait its default second to flush to the dead host
     assertThat(c.getDuration("pekko.coordinated-shutdown.phases.cluster-exiting.timeout"))
-        .isEqualTo(Duration.ofSeconds(1));
+        .isEqualTo(Duration.ofMillis(500));
     assertThat(c.getDuration("pekko.coordinated-shutdown.phases.cluster-leave.timeout"))
-        .isEqualTo(Duration.ofSeconds(1));
+        .isEqualTo(Duration.ofMillis(500));
+    assertThat(c.getDuration("pekko.remote.artery.advanced.shutdown-flush-timeout"))
+        .isEqualTo(Duration.ofMillis(300));
   }
 
   @Test
