@@ -17,6 +17,7 @@ import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -26,6 +27,7 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
  * Runs an fio job file in real time from a client node: finds the host routers through the
@@ -73,56 +75,44 @@ public final class LoadRunner {
    */
   public static List<ActorRef<Request>> awaitRouters(ActorSystem<?> system, Duration timeout)
       throws Exception {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    while (true) {
-      Receptionist.Listing listing =
-          AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
-                  system.receptionist(),
-                  r -> Receptionist.find(HostRouter.ROUTERS, r),
-                  Duration.ofSeconds(5),
-                  system.scheduler())
-              .toCompletableFuture()
-              .get(10, TimeUnit.SECONDS);
-      List<ActorRef<Request>> routers =
-          new ArrayList<>(listing.getServiceInstances(HostRouter.ROUTERS));
-      if (!routers.isEmpty()) {
-        routers.sort(Comparator.comparing(r -> r.path().toString()));
-        return routers;
-      }
-      if (System.nanoTime() > deadline) {
-        throw new TimeoutException("no host router found within " + timeout.toSeconds() + " s");
-      }
-      // the Receptionist has no "wait until non-empty": ask again after a short pause (not a test)
-      Thread.sleep(200);
-    }
+    List<ActorRef<Request>> routers =
+        new ArrayList<>(awaitListed(system, HostRouter.ROUTERS, "host router", timeout));
+    routers.sort(Comparator.comparing(r -> r.path().toString()));
+    return routers;
   }
 
   /**
    * Waits until at least one device queue is listed or {@code timeout} passes: a load started while
    * the devices are still joining would have every request answered ENOTCONN (no queue to choose)
-   * until they arrive.
+   * until they arrive. Returns how many are listed.
    *
    * @throws TimeoutException when no queue showed up in time
    */
   public static int awaitQueues(ActorSystem<?> system, Duration timeout) throws Exception {
+    return awaitListed(system, DeviceQueue.QUEUES, "device queue", timeout).size();
+  }
+
+  private static <T> Set<ActorRef<T>> awaitListed(
+      ActorSystem<?> system, ServiceKey<T> key, String what, Duration timeout) throws Exception {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       Receptionist.Listing listing =
           AskPattern.<Receptionist.Command, Receptionist.Listing>ask(
                   system.receptionist(),
-                  r -> Receptionist.find(DeviceQueue.QUEUES, r),
+                  r -> Receptionist.find(key, r),
                   Duration.ofSeconds(5),
                   system.scheduler())
               .toCompletableFuture()
               .get(10, TimeUnit.SECONDS);
-      int n = listing.getServiceInstances(DeviceQueue.QUEUES).size();
-      if (n > 0) {
-        return n;
+      Set<ActorRef<T>> listed = listing.getServiceInstances(key);
+      if (!listed.isEmpty()) {
+        return listed;
       }
       if (System.nanoTime() > deadline) {
-        throw new TimeoutException("no device queue found within " + timeout.toSeconds() + " s");
+        throw new TimeoutException("no " + what + " found within " + timeout.toSeconds() + " s");
       }
-      Thread.sleep(200); // as in awaitRouters: the Receptionist cannot wait for non-empty
+      // the Receptionist has no "wait until non-empty": ask again after a short pause (not a test)
+      Thread.sleep(200);
     }
   }
 
