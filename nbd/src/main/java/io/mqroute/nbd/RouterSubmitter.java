@@ -4,10 +4,12 @@ import io.mqroute.nbd.RouterSubmitterProtocol.Command;
 import io.mqroute.nbd.RouterSubmitterProtocol.Completed;
 import io.mqroute.nbd.RouterSubmitterProtocol.CompletedBatch;
 import io.mqroute.nbd.RouterSubmitterProtocol.Flush;
+import io.mqroute.nbd.RouterSubmitterProtocol.HostHolds;
 import io.mqroute.nbd.RouterSubmitterProtocol.Stop;
 import io.mqroute.nbd.RouterSubmitterProtocol.Submit;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
+import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
@@ -62,6 +64,7 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     // one adapter ref for both: whatever answers one completion at a time is understood too
     ctx.messageAdapter(Completion.class, Completed::new);
     this.batchSelf = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
+    ctx.messageAdapter(HostAlive.class, a -> HostHolds.INSTANCE);
     ctx.watch(router);
   }
 
@@ -87,6 +90,7 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
+        .onMessageEquals(HostHolds.INSTANCE, () -> this)
         .onMessage(
             Completed.class,
             c -> {

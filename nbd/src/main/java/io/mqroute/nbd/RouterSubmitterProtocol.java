@@ -34,6 +34,14 @@ public final class RouterSubmitterProtocol {
   record CompletedBatch(CompletionBatch batch) implements Command {}
 
   /** Sends what was submitted while the mailbox was busy as batches (self-sent, no timer). */
+  /**
+   * The host router's keep-alive (HostAlive) for requests it holds: this submitter shares the
+   * router's process, so it has no host to lose and ignores it.
+   */
+  enum HostHolds implements Command {
+    INSTANCE
+  }
+
   enum Flush implements Command {
     INSTANCE
   }
