@@ -13,7 +13,7 @@ import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
-import java.time.Duration;
+import io.mqroute.runtime.TimedDelivery;
 import java.util.ArrayDeque;
 import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -31,6 +31,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  */
 public final class Poller extends AbstractBehavior<PollerCommand> {
   private final NanoClock clock;
+
+  /** The device's times end in a timed delivery to this poller (one timer, no wrapper). */
+  private final TimedDelivery.Clock deliveries;
+
   private final ActorContext<PollerCommand> ctx;
   private final Device device;
   private final RandomGenerator rnd;
@@ -100,7 +104,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       RandomSource faults,
       boolean commitBeforeNext) {
     super(ctx);
-    this.clock = NanoClock.of(ctx.getSystem());
+    this.deliveries = TimedDelivery.of(ctx.getSystem());
+    this.clock = deliveries;
     this.ctx = ctx;
     this.device = device;
     this.rnd = service::nextLong;
@@ -277,13 +282,13 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         release();
       } else {
         WorkerFree free = new WorkerFree(s);
-        ctx.scheduleOnce(Duration.ofNanos(worker), ctx.getSelf(), free);
+        deliveries.after(worker, ctx.getSelf(), free);
       }
       DeviceDone done = new DeviceDone(s, false);
-      ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
+      deliveries.after(nanos, ctx.getSelf(), done);
     } else {
       DeviceDone done = new DeviceDone(s, true);
-      ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
+      deliveries.after(nanos, ctx.getSelf(), done);
     }
   }
 
