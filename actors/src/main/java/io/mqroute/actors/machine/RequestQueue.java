@@ -142,7 +142,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         RingStage.fused(
             ringSize,
             (item, done) -> poller.tell(new Serve(item, done)),
-            item -> self.tell(new Served(item)));
+            new FlowProtocol.UsedRing(self));
     RingQueue.Builder<OnRing> b =
         RingQueue.newBuilder(new Shell(), ring)
             .fullRing(s.fullRing())
