@@ -31,7 +31,8 @@ class RequestPathCensusTest {
         .isEqualTo(SimBenchmark.census(2_000).messages());
   }
 
-  // issue #18: CPU work on an idle core and a ring thread's device completion delivered from their end
+  // issue #18: CPU work on an idle core and a ring thread's device completion delivered from their
+  // end
   // instant (TimedDelivery), the ring fused with its queue. Before: 435,854 / 117,293 / 437,447.
   private static final long TASKS = 321_183;
   private static final long TIMERS = 117_293;

@@ -71,7 +71,8 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
    * {@link TimedDelivery}: it only tells an actor).
    */
   void scheduleAt(long deadlineNanos, Runnable task) {
-    wakeIfEarliest(timers.add(deadlineNanos, 0L, task, scala.concurrent.ExecutionContext.parasitic$.MODULE$));
+    wakeIfEarliest(
+        timers.add(deadlineNanos, 0L, task, scala.concurrent.ExecutionContext.parasitic$.MODULE$));
   }
 
   /** One microsecond: finer is below what the timer thread can honour. */

@@ -16,10 +16,10 @@ import scala.concurrent.duration.FiniteDuration;
  * the timer thread tells the receiver; with any other scheduler it is a plain {@code scheduleOnce}.
  * The same behaviour therefore runs on both clocks.
  *
- * <p>A pending delivery can be redirected once ({@link #redirect}): a Core that delivered its work's
- * result straight from the end-of-work instant, and then finds more work queued behind it, turns
- * the same timer into its own end-of-work message instead of arming a second one. The redirect and
- * the firing race safely across threads: exactly one of the two wins.
+ * <p>A pending delivery can be redirected once ({@link #redirect}): a Core that delivered its
+ * work's result straight from the end-of-work instant, and then finds more work queued behind it,
+ * turns the same timer into its own end-of-work message instead of arming a second one. The
+ * redirect and the firing race safely across threads: exactly one of the two wins.
  *
  * <p>Obtain the factory once per actor ({@code TimedDelivery.Clock d = TimedDelivery.of(system)}).
  */
@@ -151,7 +151,9 @@ public final class TimedDelivery implements Runnable {
       TimedDelivery d = new TimedDelivery(to, message);
       long delay = Math.max(0, deadlineNanos - System.nanoTime());
       scheduler.scheduleOnce(
-          FiniteDuration.apply(delay, TimeUnit.NANOSECONDS), d, scala.concurrent.ExecutionContext.parasitic$.MODULE$);
+          FiniteDuration.apply(delay, TimeUnit.NANOSECONDS),
+          d,
+          scala.concurrent.ExecutionContext.parasitic$.MODULE$);
       return d;
     }
   }

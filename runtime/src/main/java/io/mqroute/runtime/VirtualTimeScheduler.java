@@ -91,9 +91,8 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   }
 
   /**
-   * A one-shot task at an absolute virtual instant ({@code now} if it has passed), without a
-   * Pekko wrapper: the driver runs it inline when the clock reaches it (see {@link
-   * TimedDelivery}).
+   * A one-shot task at an absolute virtual instant ({@code now} if it has passed), without a Pekko
+   * wrapper: the driver runs it inline when the clock reaches it (see {@link TimedDelivery}).
    */
   void scheduleAt(long deadlineNanos, Runnable task) {
     timers.add(Math.max(now, deadlineNanos), 0L, task, null);

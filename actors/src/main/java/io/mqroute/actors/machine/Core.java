@@ -192,7 +192,8 @@ public final class Core extends AbstractBehavior<Command> {
     if (wakeTargets != null) {
       // a directly delivered item is busy until its end without telling anyone when it ends
       wakeTargets.load(
-          cpu, (running == null || direct != null ? 0 : 1) + queue.size(),
+          cpu,
+          (running == null || direct != null ? 0 : 1) + queue.size(),
           direct != null ? runningEnd : Long.MIN_VALUE);
     }
   }

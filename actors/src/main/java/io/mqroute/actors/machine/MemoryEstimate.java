@@ -25,8 +25,9 @@ import java.util.TreeMap;
  *   <li>{@link #QUEUE_BYTES} per queue: the RequestQueue and Poller actors, the ring's Pekko Stream
  *       (materializer, stages) and RingQueue (measured 8.5 KB);
  *   <li>nothing per ring slot: the queue's ring is fused with it ({@link RingStage#fused}), a count
- *       of held slots without a buffer (before issue #18 a stream stage's buffers held one reference
- *       per slot, 4-8 B; {@link #RING_SLOT_BYTES} is that cost, for a {@link RingStage#source});
+ *       of held slots without a buffer (before issue #18 a stream stage's buffers held one
+ *       reference per slot, 4-8 B; {@link #RING_SLOT_BYTES} is that cost, for a {@link
+ *       RingStage#source});
  *   <li>{@link #JOB_BYTES} per job clone: the Job actor, its JobStats (latency, depth and errno
  *       buckets) and offset generators (measured 6.5 KB);
  *   <li>{@link #IN_FLIGHT_BYTES} per request a job keeps in flight (iodepth): the Request, the
@@ -93,7 +94,8 @@ public record MemoryEstimate(long runBytes, long resultBytes, List<Part> parts) 
             perCpu ? "machine.cores-per-node" : "queues.count",
             String.format(Locale.ROOT, "%,d queues", queues),
             queues * QUEUE_BYTES));
-    // no part per ring slot: the model's queue fuses its ring (RingStage.fused), a count of held slots
+    // no part per ring slot: the model's queue fuses its ring (RingStage.fused), a count of held
+    // slots
     // with no buffer; what sits on a ring is counted as in flight
     long inFlight = 0;
     long series = 0;

@@ -49,6 +49,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   /** Device completions on their way straight to the queue (see {@link #deviceTime}). */
   private final ArrayDeque<Direct> direct = new ArrayDeque<>();
+
   private Serve[] batch = new Serve[16];
   private int[] batchOrder = new int[16];
   private int batchPos;

@@ -1,9 +1,7 @@
 package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.mqroute.config.ConfigError;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
