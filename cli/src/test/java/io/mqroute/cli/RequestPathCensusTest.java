@@ -31,7 +31,10 @@ class RequestPathCensusTest {
         .isEqualTo(SimBenchmark.census(2_000).messages());
   }
 
-  private static final long TASKS = 435_854;
+  // issue #18: CPU work on an idle core and a ring thread's device completion delivered from their
+  // end
+  // instant (TimedDelivery), the ring fused with its queue. Before: 435,854 / 117,293 / 437,447.
+  private static final long TASKS = 321_183;
   private static final long TIMERS = 117_293;
-  private static final long MESSAGES = 437_447;
+  private static final long MESSAGES = 322_778;
 }

@@ -66,6 +66,15 @@ public final class PreciseRealTimeScheduler extends AbstractScheduler implements
         timers.addFixedRate(System.nanoTime(), initialDelay, interval, runnable, executor));
   }
 
+  /**
+   * A one-shot task at an absolute {@code System.nanoTime} instant, run on the timer thread (see
+   * {@link TimedDelivery}: it only tells an actor).
+   */
+  void scheduleAt(long deadlineNanos, Runnable task) {
+    wakeIfEarliest(
+        timers.add(deadlineNanos, 0L, task, scala.concurrent.ExecutionContext.parasitic$.MODULE$));
+  }
+
   /** One microsecond: finer is below what the timer thread can honour. */
   @Override
   public double maxFrequency() {

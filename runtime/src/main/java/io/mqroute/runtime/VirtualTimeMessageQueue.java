@@ -34,9 +34,11 @@ final class VirtualTimeMessageQueue implements MessageQueue, UnboundedMessageQue
   public void enqueue(ActorRef receiver, Envelope handle) {
     // Count before publishing: otherwise the driver could process the message and end its run
     // before the count moves.
-    if (simulated && !runQueue.isDriverThread()) {
-      runQueue.foreignMessageArrived(handle.message());
-    } else if (runQueue.censusRunning() && runQueue.isDriverThread()) {
+    if (!runQueue.isDriverThread()) {
+      if (simulated) {
+        runQueue.foreignMessageArrived(handle.message());
+      }
+    } else if (runQueue.censusRunning()) {
       runQueue.count(handle.message());
     }
     queue.enqueue(receiver, handle);

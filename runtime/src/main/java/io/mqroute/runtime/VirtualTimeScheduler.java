@@ -90,6 +90,14 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
     return timers.addFixedRate(now, initialDelay, interval, runnable, executor);
   }
 
+  /**
+   * A one-shot task at an absolute virtual instant ({@code now} if it has passed), without a Pekko
+   * wrapper: the driver runs it inline when the clock reaches it (see {@link TimedDelivery}).
+   */
+  void scheduleAt(long deadlineNanos, Runnable task) {
+    timers.add(Math.max(now, deadlineNanos), 0L, task, null);
+  }
+
   /** One nanosecond resolution. */
   @Override
   public double maxFrequency() {

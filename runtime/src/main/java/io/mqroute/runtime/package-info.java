@@ -22,8 +22,9 @@
  * deterministic:
  *
  * <ul>
- *   <li>read time only through {@link io.mqroute.runtime.NanoClock}; wait only through typed
- *       timers;
+ *   <li>read time only through {@link io.mqroute.runtime.NanoClock}; wait only through typed timers
+ *       or a {@link io.mqroute.runtime.TimedDelivery} (one timer whose firing is the tell, on
+ *       either clock);
  *   <li>never use stream operators that read the wall clock ({@code throttle}, {@code delay},
  *       {@code *Timeout}, {@code keepAlive}, {@code dropWithin}) in a simulated path;
  *   <li>wrap every javadsl {@code CompletionStage} with {@link io.mqroute.runtime.DirectStage#of}

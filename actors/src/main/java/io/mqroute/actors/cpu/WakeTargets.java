@@ -1,6 +1,8 @@
 package io.mqroute.actors.cpu;
 
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongSupplier;
 
 /**
  * Where try_to_wake_up puts a woken application thread: select_task_rq_fair's fast path,
@@ -28,6 +30,15 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 public final class WakeTargets {
   /** Work items running or queued per CPU, as its Core last published them; 0 means idle. */
   private final AtomicIntegerArray busy;
+
+  /**
+   * Per CPU, the end of work it runs without a queue behind it, published when it starts (the core
+   * is not told when it ends): the CPU is busy until then. {@link Long#MIN_VALUE} for none.
+   */
+  private final AtomicLongArray busyUntil;
+
+  /** The machine's clock, against which {@link #busyUntil} is read. */
+  private final LongSupplier clock;
 
   private final int[] llc;
   private final AtomicIntegerArray taskCpu;
@@ -58,10 +69,23 @@ public final class WakeTargets {
    * @param taskAllowed per task, the CPUs it may run on (cpus_allowed)
    */
   public WakeTargets(int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed) {
+    this(cpuToLlc, taskCpus, taskAllowed, () -> 0L);
+  }
+
+  /**
+   * @param clock the machine's clock ({@code NanoClock::nanoTime}), for work published with its end
+   *     ({@link #load(int, int, long)})
+   */
+  public WakeTargets(int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed, LongSupplier clock) {
     if (taskCpus.length != taskAllowed.length) {
       throw new IllegalArgumentException("one start CPU and one allowed set per task");
     }
     this.busy = new AtomicIntegerArray(cpuToLlc.length);
+    this.busyUntil = new AtomicLongArray(cpuToLlc.length);
+    for (int c = 0; c < cpuToLlc.length; c++) {
+      busyUntil.set(c, Long.MIN_VALUE);
+    }
+    this.clock = clock;
     this.llc = cpuToLlc.clone();
     this.taskCpu = new AtomicIntegerArray(taskCpus);
     this.recentUsed = new AtomicIntegerArray(taskCpus.length);
@@ -81,9 +105,23 @@ public final class WakeTargets {
     }
   }
 
+  /**
+   * The CPU now has {@code items} pieces of work running or queued, and besides them runs one whose
+   * end is {@code until} ({@link Long#MIN_VALUE}: none): idle once the clock has reached it with no
+   * other item.
+   */
+  public void load(int cpu, int items, long until) {
+    if (cpu >= 0) {
+      busy.set(cpu, items);
+      busyUntil.set(cpu, until);
+    }
+  }
+
   /** available_idle_cpu: nothing running and nothing queued, and no awake task on it. */
   public boolean idle(int cpu) {
-    return busy.get(cpu) == 0 && awake.get(cpu) == 0;
+    return busy.get(cpu) == 0
+        && awake.get(cpu) == 0
+        && (busyUntil.get(cpu) == Long.MIN_VALUE || busyUntil.get(cpu) <= clock.getAsLong());
   }
 
   /** CPU hotplug: an offline CPU is not in the sched domains select_idle_sibling searches. */

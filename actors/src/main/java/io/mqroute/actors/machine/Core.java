@@ -12,7 +12,7 @@ import io.mqroute.actors.machine.CoreProtocol.SetOnline;
 import io.mqroute.actors.machine.CoreProtocol.Tick;
 import io.mqroute.protocol.Completion;
 import io.mqroute.runtime.NanoClock;
-import java.time.Duration;
+import io.mqroute.runtime.TimedDelivery;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,7 +47,17 @@ public final class Core extends AbstractBehavior<Command> {
   private long switchNanosTotal;
   private Exec<?> running;
   private long runningEnd;
+
+  /**
+   * The running item's result, delivered to its receiver straight from its end instant (no Tick):
+   * null when a Tick ends it instead, because work waits behind it. An item that started on an idle
+   * core is known to end at {@code runningEnd} the moment it arrives, so the core need not wake up
+   * at its end unless something is queued by then; it notices the end lazily ({@link #settle}).
+   */
+  private TimedDelivery direct;
+
   private ActorRef<Command> migrateTo;
+  private final TimedDelivery.Clock deliveries;
 
   /**
    * Without C-states a zero-cost item takes no time at any frequency: deliver it without a timer.
@@ -80,7 +90,8 @@ public final class Core extends AbstractBehavior<Command> {
       WakeTargets wakeTargets) {
     super(ctx);
     this.cpu = cpu;
-    this.clock = NanoClock.of(ctx.getSystem());
+    this.deliveries = TimedDelivery.of(ctx.getSystem());
+    this.clock = deliveries;
     this.ctx = ctx;
     this.model = new CoreModel(cstates, governor, clock.nanoTime());
     this.neverSleeps = cstates.isEmpty();
@@ -103,9 +114,10 @@ public final class Core extends AbstractBehavior<Command> {
       migrateTo.tell(e);
       return this;
     }
+    long now = clock.nanoTime();
+    settle(now);
     if (e.iowait()) {
-      model.iowaitWakeup(
-          clock.nanoTime()); // at enqueue, busy or idle, as enqueue_task_fair asks for it
+      model.iowaitWakeup(now); // at enqueue, busy or idle, as enqueue_task_fair asks for it
     }
     if (running != null) {
       if (preemptsForNothing(e)) {
@@ -115,10 +127,22 @@ public final class Core extends AbstractBehavior<Command> {
       }
       queue.addLast(e);
       waitingByThread[e.kind().thread() + 1]++;
+      if (direct != null) {
+        // the running item's end must now start the next one: its delivery becomes the Tick, which
+        // delivers the result itself (one timer either way)
+        if (direct.redirect(ctx.getSelf(), Tick.INSTANCE)) {
+          direct = null;
+        } else {
+          // real time only: the end has passed and the result is out; the next item starts now
+          direct = null;
+          running = null;
+          model.finish(runningEnd);
+          startQueued(now);
+        }
+      }
       publishLoad();
       return this;
     }
-    long now = clock.nanoTime();
     if (e.costNanos() == 0 && neverSleeps) {
       byKind[e.kind().ordinal()]++;
       deliver(e);
@@ -127,6 +151,27 @@ public final class Core extends AbstractBehavior<Command> {
     begin(e, model.start(now, cost(e)), now);
     publishLoad();
     return this;
+  }
+
+  /**
+   * An item delivered straight from its end has finished by {@code now}: the core is free since
+   * then, as a Tick at that instant would have left it.
+   */
+  private void settle(long now) {
+    if (direct != null && now >= runningEnd) {
+      direct = null;
+      running = null;
+      model.finish(runningEnd);
+    }
+  }
+
+  /** Real time, a redirect too late: what a Tick would have done, without the delivery. */
+  private void startQueued(long now) {
+    Exec<?> next = queue.pollFirst();
+    if (next != null) {
+      waitingByThread[next.kind().thread() + 1]--;
+      begin(next, model.start(now, cost(next)), now);
+    }
   }
 
   /**
@@ -145,7 +190,11 @@ public final class Core extends AbstractBehavior<Command> {
 
   private void publishLoad() {
     if (wakeTargets != null) {
-      wakeTargets.load(cpu, (running == null ? 0 : 1) + queue.size());
+      // a directly delivered item is busy until its end without telling anyone when it ends
+      wakeTargets.load(
+          cpu,
+          (running == null || direct != null ? 0 : 1) + queue.size(),
+          direct != null ? runningEnd : Long.MIN_VALUE);
     }
   }
 
@@ -165,9 +214,16 @@ public final class Core extends AbstractBehavior<Command> {
     runningEnd = end;
     byKind[e.kind().ordinal()]++;
     nanosByKind[e.kind().ordinal()] += e.costNanos();
-    // a plain scheduled message: a Tick is never cancelled, and typed timers would intercept every
-    // message
-    ctx.scheduleOnce(Duration.ofNanos(end - now), ctx.getSelf(), Tick.INSTANCE);
+    if (queue.isEmpty()) {
+      direct = deliverAt(end, e);
+    } else {
+      deliveries.at(end, ctx.getSelf(), Tick.INSTANCE);
+    }
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private TimedDelivery deliverAt(long end, Exec<?> e) {
+    return deliveries.at(end, (ActorRef) e.to(), e.message());
   }
 
   private Behavior<Command> onTick() {
@@ -197,6 +253,7 @@ public final class Core extends AbstractBehavior<Command> {
    * migrateTo}.
    */
   private Behavior<Command> onSetOnline(SetOnline s) {
+    settle(clock.nanoTime());
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
       for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
@@ -232,7 +289,8 @@ public final class Core extends AbstractBehavior<Command> {
    */
   private List<Long> requestsInWork() {
     List<Long> ids = new ArrayList<>();
-    if (running != null) {
+    // an item delivered from its end is here until that delivery has happened
+    if (running != null && (direct == null || !direct.delivered())) {
       addRequest(running, ids);
     }
     queue.forEach(e -> addRequest(e, ids));

@@ -265,6 +265,18 @@ public final class FlowProtocol {
   public record Serve(OnRing item, Consumer<OnRing> done) implements PollerCommand {}
 
   /**
+   * A ring's used side that is a queue's mailbox: the poller may then deliver {@link Served} to
+   * {@code queue} straight from the device's end instant (a timed delivery) when it has nothing to
+   * decide there.
+   */
+  public record UsedRing(ActorRef<QueueCommand> queue) implements Consumer<OnRing> {
+    @Override
+    public void accept(OnRing item) {
+      queue.tell(new Served(item));
+    }
+  }
+
+  /**
    * A ring queue has ended the request its server thread finished (COMMIT_AND_FETCH's commit half):
    * the thread fetches its next request only now, so a request's completion work runs before the
    * next request's.

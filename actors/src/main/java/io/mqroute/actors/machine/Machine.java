@@ -173,7 +173,8 @@ public final class Machine extends AbstractBehavior<Command> {
         new WakeTargets(
             IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
             plans.stream().mapToInt(JobPlan::startCpu).toArray(),
-            plans.stream().map(JobPlan::cpus).toArray(int[][]::new));
+            plans.stream().map(JobPlan::cpus).toArray(int[][]::new),
+            clock::nanoTime);
     for (int c = 0; c < ncpu; c++) {
       cores.add(
           ctx.spawn(

@@ -24,9 +24,10 @@ import java.util.TreeMap;
  *   <li>{@link #CPU_BYTES} per CPU: the Core actor, its mailbox and CoreModel (measured 2 KB);
  *   <li>{@link #QUEUE_BYTES} per queue: the RequestQueue and Poller actors, the ring's Pekko Stream
  *       (materializer, stages) and RingQueue (measured 8.5 KB);
- *   <li>{@link #RING_SLOT_BYTES} per ring slot, of the ring size rounded up to a power of two: the
- *       stream's buffers hold one reference per slot (measured 4 B with compressed references, 8 B
- *       without them above a 32 GB heap);
+ *   <li>nothing per ring slot: the queue's ring is fused with it ({@link RingStage#fused}), a count
+ *       of held slots without a buffer (before issue #18 a stream stage's buffers held one
+ *       reference per slot, 4-8 B; {@link #RING_SLOT_BYTES} is that cost, for a {@link
+ *       RingStage#source});
  *   <li>{@link #JOB_BYTES} per job clone: the Job actor, its JobStats (latency, depth and errno
  *       buckets) and offset generators (measured 6.5 KB);
  *   <li>{@link #IN_FLIGHT_BYTES} per request a job keeps in flight (iodepth): the Request, the
@@ -93,12 +94,9 @@ public record MemoryEstimate(long runBytes, long resultBytes, List<Part> parts) 
             perCpu ? "machine.cores-per-node" : "queues.count",
             String.format(Locale.ROOT, "%,d queues", queues),
             queues * QUEUE_BYTES));
-    long slots = ringSlots(q.ringSize());
-    parts.add(
-        new Part(
-            "queues.ring-size",
-            String.format(Locale.ROOT, "%,d queues x %,d ring slots", queues, slots),
-            multiply(queues * slots, RING_SLOT_BYTES)));
+    // no part per ring slot: the model's queue fuses its ring (RingStage.fused), a count of held
+    // slots
+    // with no buffer; what sits on a ring is counted as in flight
     long inFlight = 0;
     long series = 0;
     Map<Integer, Integer> groupSeries = new TreeMap<>();
@@ -184,7 +182,10 @@ public record MemoryEstimate(long runBytes, long resultBytes, List<Part> parts) 
     return u == 0 ? b + " B" : String.format(Locale.ROOT, "%.1f %s", v, units[u]);
   }
 
-  /** The slots a ring's stream buffers allocate: the ring size rounded up to a power of two. */
+  /**
+   * The slots a ring stream stage's buffers allocate ({@link RingStage#source}, not the fused ring
+   * the queue uses): the ring size rounded up to a power of two.
+   */
   static long ringSlots(int ringSize) {
     return ringSize <= 1 ? 1 : Long.highestOneBit((long) ringSize - 1) << 1;
   }

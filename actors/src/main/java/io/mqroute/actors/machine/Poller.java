@@ -13,7 +13,7 @@ import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
-import java.time.Duration;
+import io.mqroute.runtime.TimedDelivery;
 import java.util.ArrayDeque;
 import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -31,6 +31,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  */
 public final class Poller extends AbstractBehavior<PollerCommand> {
   private final NanoClock clock;
+
+  /** The device's times end in a timed delivery to this poller (one timer, no wrapper). */
+  private final TimedDelivery.Clock deliveries;
+
   private final ActorContext<PollerCommand> ctx;
   private final Device device;
   private final RandomGenerator rnd;
@@ -42,6 +46,10 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private ActorRef<CoreProtocol.Command> core;
 
   private final ArrayDeque<Serve> arrived = new ArrayDeque<>();
+
+  /** Device completions on their way straight to the queue (see {@link #deviceTime}). */
+  private final ArrayDeque<Direct> direct = new ArrayDeque<>();
+
   private Serve[] batch = new Serve[16];
   private int[] batchOrder = new int[16];
   private int batchPos;
@@ -100,7 +108,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       RandomSource faults,
       boolean commitBeforeNext) {
     super(ctx);
-    this.clock = NanoClock.of(ctx.getSystem());
+    this.deliveries = TimedDelivery.of(ctx.getSystem());
+    this.clock = deliveries;
     this.ctx = ctx;
     this.device = device;
     this.rnd = service::nextLong;
@@ -171,7 +180,12 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   private Behavior<PollerCommand> onFault(PollerFault f) {
     switch (f.fault().kind()) {
-      case EIO -> eioProbability = f.fault().value();
+      case EIO -> {
+        eioProbability = f.fault().value();
+        if (eioProbability > 0) {
+          recallDirect();
+        }
+      }
       case SLOWDOWN -> slowdown = Math.max(1, f.fault().value());
       case STALL -> {
         stalled = f.fault().value() != 0;
@@ -277,13 +291,46 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         release();
       } else {
         WorkerFree free = new WorkerFree(s);
-        ctx.scheduleOnce(Duration.ofNanos(worker), ctx.getSelf(), free);
+        deliveries.after(worker, ctx.getSelf(), free);
       }
       DeviceDone done = new DeviceDone(s, false);
-      ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
+      deliveries.after(nanos, ctx.getSelf(), done);
+    } else if (commitBeforeNext
+        && eioProbability == 0
+        && s.done() instanceof FlowProtocol.UsedRing used) {
+      // a ring thread held until its commit, no EIO to draw: the device's end decides nothing here
+      // (complete() would only mark the item held and pass it on), so it goes to the queue from
+      // that instant, one timer and no task on this poller. An EIO fault that arrives before it
+      // turns it back into a DeviceDone (onFault).
+      FlowProtocol.OnRing item = s.item();
+      TimedDelivery d =
+          deliveries.after(
+              nanos,
+              used.queue(),
+              new FlowProtocol.Served(
+                  new FlowProtocol.OnRing(
+                      item.request(), item.acceptedNanos(), item.status(), true)));
+      pruneDirect();
+      direct.addLast(new Direct(s, d));
     } else {
       DeviceDone done = new DeviceDone(s, true);
-      ctx.scheduleOnce(Duration.ofNanos(nanos), ctx.getSelf(), done);
+      deliveries.after(nanos, ctx.getSelf(), done);
+    }
+  }
+
+  /** A device completion delivered straight to the queue, until it has been delivered. */
+  private record Direct(Serve serve, TimedDelivery delivery) {}
+
+  private void pruneDirect() {
+    while (!direct.isEmpty() && direct.peekFirst().delivery().delivered()) {
+      direct.pollFirst();
+    }
+  }
+
+  /** From now on completions draw EIO: those still in the device come back here to draw it. */
+  private void recallDirect() {
+    for (Direct d; (d = direct.pollFirst()) != null; ) {
+      d.delivery().redirect(ctx.getSelf(), new DeviceDone(d.serve(), true));
     }
   }
 

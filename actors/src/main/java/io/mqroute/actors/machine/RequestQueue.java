@@ -36,8 +36,6 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
-import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.javadsl.Sink;
 
 /**
  * One request queue (a virtqueue, or a fuse-over-io-uring ring queue): a ring of {@code ring-size}
@@ -138,10 +136,13 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     this.poller = poller;
     ActorRef<QueueCommand> self = ctx.getSelf();
+    // The ring fused with this queue (RingStage.fused): an accepted offer reaches the poller inside
+    // the offer, and the device's completion comes straight back here, not through a stream actor.
     Ring<OnRing> ring =
-        RingStage.<OnRing>source(ringSize, (item, done) -> poller.tell(new Serve(item, done)))
-            .to(Sink.foreach(item -> self.tell(new Served(item))))
-            .run(Materializer.createMaterializer(ctx));
+        RingStage.fused(
+            ringSize,
+            (item, done) -> poller.tell(new Serve(item, done)),
+            new FlowProtocol.UsedRing(self));
     RingQueue.Builder<OnRing> b =
         RingQueue.newBuilder(new Shell(), ring)
             .fullRing(s.fullRing())

@@ -62,6 +62,20 @@ public final class RingStage<T>
     return Source.fromGraph(new RingStage<>(size, server));
   }
 
+  /**
+   * The same ring fused with its queue, for a queue that is itself the stage's only producer and
+   * consumer: an accepted offer is handed to {@code server} inside the offer (the stream's hop to
+   * its own actor becomes a method call), and the server's completion goes straight to {@code used}
+   * (the queue's own mailbox) instead of back through the stream. The ring's count is the same
+   * {@link Ring}: an offer beyond the free slots is refused and a slot is held until released, so
+   * it stays the backpressure (at most {@code size} items between the queue and the server).
+   */
+  public static <T> Ring<T> fused(int size, Server<T> server, Consumer<T> used) {
+    Objects.requireNonNull(server, "server");
+    Objects.requireNonNull(used, "used");
+    return Ring.counting(size, item -> server.serve(item, used));
+  }
+
   @Override
   public SourceShape<T> shape() {
     return shape;
