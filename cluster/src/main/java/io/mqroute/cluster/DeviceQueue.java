@@ -26,6 +26,7 @@ import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.nio.ByteBuffer;
@@ -349,6 +350,17 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private record FileIo(FileBackend files, Executor blocking, Fence fence) implements IoDevice {
     @Override
     public CompletionStage<Result> execute(Request r) {
+      if (RequestTrace.ON) {
+        RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
+        return CompletableFuture.supplyAsync(
+            () -> {
+              RequestTrace.mark(RequestTrace.DEV_IO_START, r.submitNanos());
+              Result res = fence.startable(r.id()) ? serve(files, r) : FENCED;
+              RequestTrace.mark(RequestTrace.DEV_IO_DONE, r.submitNanos());
+              return res;
+            },
+            blocking);
+      }
       return CompletableFuture.supplyAsync(
           () -> fence.startable(r.id()) ? serve(files, r) : FENCED, blocking);
     }
@@ -517,6 +529,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
     }
     long local = nextLocalId++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.DEV_ACCEPT, r.submitNanos());
+    }
     pending.put(local, new Pending(r.id(), batchReply, reply, now));
     if (fence != null && deadline != Long.MAX_VALUE) {
       fence.set(local, deadline);
@@ -564,6 +579,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     if (fence != null) {
       fence.clear(local.id());
     }
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.DEV_ENDED, local.submitNanos());
+    }
     byte[] data = c.data();
     if (data == null && local.carriesData() && local.op() == Op.READ && c.status() == Status.OK) {
       data = new byte[local.length()]; // the null device stores nothing: a read returns zeros
@@ -607,6 +625,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     flushPending = false;
     for (var e : outbox.entrySet()) {
       if (!e.getValue().isEmpty()) {
+        if (RequestTrace.ON) {
+          e.getValue().forEach(c -> RequestTrace.mark(RequestTrace.DEV_OUT, c.submitNanos()));
+        }
         CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
         e.getValue().clear();
       }

@@ -32,6 +32,7 @@ import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.runtime.NanoClock;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -308,6 +309,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private void accept(
       Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
     long id = nextId++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.HOST_ACCEPT, r.submitNanos());
+    }
     inFlight.put(id, new InFlight(r.id(), client, batchClient, clock.nanoTime()));
     // the client's CPU as one of the view's (the cluster has no host CPUs to model)
     router.tell(
@@ -333,6 +337,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       // cannot happen: the router ends each request once; counted, so that a test can prove it
       metrics.event(EVENT_DUPLICATE_END);
       return this;
+    }
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.HOST_FINISHED, c.submitNanos());
     }
     reply(
         f,
@@ -370,6 +377,10 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     flushPending = false;
     for (var e : clientOutbox.entrySet()) {
       if (!e.getValue().isEmpty()) {
+        if (RequestTrace.ON) {
+          e.getValue()
+              .forEach(c -> RequestTrace.mark(RequestTrace.HOST_REPLY_OUT, c.submitNanos()));
+        }
         CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
         e.getValue().clear();
       }

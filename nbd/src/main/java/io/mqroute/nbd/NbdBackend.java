@@ -49,6 +49,15 @@ public interface NbdBackend extends AutoCloseable {
      */
     CompletionStage<Reply> submit(Op op, long offset, int length, byte[] data);
 
+    /**
+     * {@link #submit(Op, long, int, byte[])} of a request read at {@code submitNanos} ({@code
+     * System.nanoTime()}): a backend that passes requests on may take it as their submit time.
+     */
+    default CompletionStage<Reply> submit(
+        Op op, long offset, int length, byte[] data, long submitNanos) {
+      return submit(op, offset, length, data);
+    }
+
     /** The connection ended: replies still to come are dropped. */
     @Override
     default void close() {}

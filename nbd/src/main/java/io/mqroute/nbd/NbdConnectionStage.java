@@ -5,6 +5,7 @@ import io.mqroute.nbd.NbdConnection.Close;
 import io.mqroute.nbd.NbdConnection.Disconnect;
 import io.mqroute.nbd.NbdConnection.Send;
 import io.mqroute.nbd.NbdConnection.Submit;
+import io.mqroute.protocol.RequestTrace;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.pekko.japi.Pair;
@@ -79,6 +80,9 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
       private boolean hardClose;
       private boolean upstreamDone;
       private boolean transmission;
+      // RequestTrace only: cookie -> the request's key, and the keys of replies not pushed yet
+      private final java.util.HashMap<Long, Long> traced = new java.util.HashMap<>();
+      private final List<Long> sentKeys = new ArrayList<>();
 
       {
         setHandler(
@@ -188,9 +192,14 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
         } else if (a instanceof Submit s) {
           inFlight++;
           long cookie = s.cookie();
+          long submitNanos = System.nanoTime();
+          if (RequestTrace.ON) {
+            RequestTrace.mark(RequestTrace.NBD_DECODED, submitNanos);
+            traced.put(cookie, submitNanos);
+          }
           try {
             session
-                .submit(s.op(), s.offset(), s.length(), s.data())
+                .submit(s.op(), s.offset(), s.length(), s.data(), submitNanos)
                 .whenComplete(
                     (r, e) ->
                         replied.invoke(
@@ -223,6 +232,13 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
 
       private void onReply(long cookie, NbdBackend.Reply r) {
         inFlight--;
+        if (RequestTrace.ON) {
+          Long key = traced.remove(cookie);
+          if (key != null) {
+            RequestTrace.mark(RequestTrace.NBD_REPLY, key);
+            sentKeys.add(key);
+          }
+        }
         if (!hardClose) {
           outbox.add(NbdWire.simpleReply(r.error(), cookie, r.data()));
         }
@@ -238,6 +254,10 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
           all = all.concat(outbox.get(i));
         }
         outbox.clear();
+        if (RequestTrace.ON) {
+          sentKeys.forEach(k -> RequestTrace.mark(RequestTrace.NBD_SENT, k));
+          sentKeys.clear();
+        }
         push(out, all);
       }
 

@@ -54,12 +54,18 @@ public final class RouterBackend implements NbdBackend {
     return new Session() {
       @Override
       public CompletionStage<Reply> submit(Op op, long offset, int length, byte[] data) {
+        return submit(op, offset, length, data, System.nanoTime());
+      }
+
+      @Override
+      public CompletionStage<Reply> submit(
+          Op op, long offset, int length, byte[] data, long submitNanos) {
         if (op == Op.TRIM) {
           return CompletableFuture.completedFuture(Reply.OK);
         }
         CompletableFuture<Reply> reply = new CompletableFuture<>();
         submitter.tell(
-            new RouterSubmitterProtocol.Submit(op, offset, length, data, System.nanoTime(), reply));
+            new RouterSubmitterProtocol.Submit(op, offset, length, data, submitNanos, reply));
         return reply;
       }
 

@@ -11,6 +11,7 @@ import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -110,6 +111,9 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
       return this;
     }
     long id = nextId++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.NBD_SUBMIT, s.submitNanos());
+    }
     boolean data = s.op() == NbdBackend.Op.READ || s.op() == NbdBackend.Op.WRITE;
     Op op =
         switch (s.op()) {
@@ -143,6 +147,9 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
   private Behavior<Command> onFlush() {
     flushPending = false;
     if (!out.isEmpty()) {
+      if (RequestTrace.ON) {
+        out.forEach(r -> RequestTrace.mark(RequestTrace.NBD_OUT, r.submitNanos()));
+      }
       ActorRef<RequestBatch> batches = (ActorRef<RequestBatch>) (ActorRef<?>) router;
       RequestBatch.split(out, batchSelf).forEach(batches::tell);
       out.clear();
@@ -154,6 +161,9 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     Pending p = pending.remove(c.id());
     if (p == null) {
       return;
+    }
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.NBD_COMPLETED, c.submitNanos());
     }
     int error = nbdError(c.status());
     if (error != 0) {
