@@ -10,6 +10,7 @@ import io.mqroute.actors.machine.PassThroughCore;
 import io.mqroute.actors.machine.Poller;
 import io.mqroute.actors.machine.RequestQueue;
 import io.mqroute.cluster.DeviceQueueProtocol.Command;
+import io.mqroute.cluster.DeviceQueueProtocol.CoreWork;
 import io.mqroute.cluster.DeviceQueueProtocol.Drain;
 import io.mqroute.cluster.DeviceQueueProtocol.Flush;
 import io.mqroute.cluster.DeviceQueueProtocol.FromQueue;
@@ -68,9 +69,9 @@ import org.apache.pekko.cluster.typed.Cluster;
  * RequestQueue} — the same ring, overflow list, full-ring strategy, ENOMEM policy and ring → poller
  * Pekko Stream as in virtual time, with the same {@link DeviceRules} — whose {@link Poller} serves
  * it on the device: {@code null} is the model's {@code fixed(service-delay)} device, {@code file} a
- * real {@link IoDevice} on the blocking-I/O dispatcher. The queue's harvest and end run on a {@link
- * PassThroughCore} (the real CPU does that work), and its {@code Ended} comes back here, where it
- * becomes the router's {@link Completion}.
+ * real {@link IoDevice} on the blocking-I/O dispatcher. The queue's harvest and end run on a
+ * zero-cost core, as a {@link PassThroughCore} (the real CPU does that work), which is this actor
+ * itself: its {@code Ended} comes straight here, where it becomes the router's {@link Completion}.
  *
  * <p>What is cluster-specific stays here: membership checks on every sender, local request ids (two
  * routers may reuse one), batching completions per router until a self-sent {@code Flush}, the
@@ -245,7 +246,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   private final NanoClock clock;
-  private final TimerScheduler<Command> timers;
+  private final TimerScheduler<Object> timers;
+  // the queue's own completions come here (its router, to the model's queue)
+  private final ActorRef<FlowProtocol.RouterCommand> ends;
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
@@ -262,13 +265,27 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
 
-  /** A queue that registers itself with the Receptionist on start. */
+  /**
+   * A queue that registers itself with the Receptionist on start. Its ref also takes {@link
+   * CoreProtocol.Command}s: it is its queue's core (see {@link #onCoreWork}); Exec is no wire
+   * message, so no peer can send one.
+   */
+  @SuppressWarnings("unchecked")
   public static Behavior<Command> create(Settings settings) {
-    return Behaviors.setup(
-        ctx -> Behaviors.withTimers(timers -> new DeviceQueue(ctx, timers, settings)));
+    // timers outermost: their messages reach the transformation as the Commands they carry
+    return (Behavior<Command>)
+        (Behavior<?>)
+            Behaviors.withTimers(
+                timers ->
+                    Behaviors.transformMessages(
+                        Object.class,
+                        Behaviors.<Command>setup(ctx -> new DeviceQueue(ctx, timers, settings)),
+                        pf ->
+                            pf.match(Command.class, c -> c)
+                                .match(CoreProtocol.Command.class, CoreWork::new)));
   }
 
-  private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
+  private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Object> timers, Settings s) {
     super(ctx);
     this.index = s.index();
     this.ringSize = s.ringSize();
@@ -280,9 +297,11 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
     this.fence = s.backend() instanceof FileStore ? new Fence(clock, metrics) : null;
     Executor blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
-    ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
-    ActorRef<FlowProtocol.RouterCommand> ends =
-        ctx.messageAdapter(FlowProtocol.RouterCommand.class, FromQueue::new);
+    // this actor itself (see create): Exec is handled as PassThroughCore would, in onCoreWork
+    @SuppressWarnings("unchecked")
+    ActorRef<CoreProtocol.Command> core =
+        (ActorRef<CoreProtocol.Command>) (ActorRef<?>) ctx.getSelf();
+    this.ends = ctx.messageAdapter(FlowProtocol.RouterCommand.class, FromQueue::new);
     this.statsAdapter = ctx.messageAdapter(FlowProtocol.QueueStats.class, QueueStatsFor::new);
     // by default every slot may be on the device at once (pollers = ring size): the ring bounds it,
     // and a file backend's blocking pool bounds what runs in parallel
@@ -427,6 +446,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
               return this;
             })
         .onMessage(FromQueue.class, this::onFromQueue)
+        .onMessage(CoreWork.class, this::onCoreWork)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(QueueStatsFor.class, this::onQueueStats)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
@@ -551,6 +571,26 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 r.carriesData(),
                 r.data())));
     updateGauge();
+  }
+
+  /**
+   * The queue's core work, as {@link PassThroughCore} does it (zero cost, delivered at once): the
+   * end of a request, addressed to this actor's adapter, is handled here; a harvest goes back to
+   * the queue.
+   */
+  private Behavior<Command> onCoreWork(CoreWork w) {
+    if (w.work() instanceof CoreProtocol.Exec<?> e) {
+      if (e.to() == ends && e.message() instanceof FlowProtocol.RouterCommand m) {
+        return onFromQueue(new FromQueue(m));
+      }
+      deliver(e);
+    }
+    return this; // hotplug and reports mean nothing to a pass-through core
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void deliver(CoreProtocol.Exec<T> e) {
+    ((ActorRef<T>) e.to()).tell(e.message());
   }
 
   private Behavior<Command> onFromQueue(FromQueue m) {
