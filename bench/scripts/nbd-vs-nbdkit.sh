@@ -296,7 +296,8 @@ d, rounds, qds, servers = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sy
 def load(path):
     if not os.path.exists(path):
         return None
-    j = json.load(open(path))
+    text = open(path).read()
+    j = json.loads(text[text.index("{"):])  # fio's nbd engine prints a line before the JSON
     job = j["jobs"][0]["read"]
     lat = job.get("lat_ns") or job.get("clat_ns")
     pc = lat.get("percentile", {})
