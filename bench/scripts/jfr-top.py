@@ -2,9 +2,11 @@
 """A JFR recording's CPU samples in two tables: by thread, and by the hottest frames (self time, and the first
 frame of io.mqroute / org.apache.pekko / JDK networking on the stack as "where it was called from").
 
-Usage: jfr-top.py FILE.jfr [TOP]        (needs the JDK's `jfr` tool on PATH)
+Usage: jfr-top.py FILE.jfr [TOP] [LAST_SECONDS]   (needs the JDK's `jfr` tool on PATH; LAST_SECONDS: only the
+samples of the recording's last seconds, e.g. the measured run without the JVM's start)
 """
 import collections
+import datetime
 import json
 import subprocess
 import sys
@@ -26,6 +28,10 @@ def main():
     raw = subprocess.run(["jfr", "print", "--json", "--stack-depth", "64", "--events",
                           "jdk.ExecutionSample", path], capture_output=True, text=True, check=True).stdout
     events = json.loads(raw)["recording"]["events"]
+    if len(sys.argv) > 3 and events:
+        t = lambda e: datetime.datetime.fromisoformat(e["values"]["startTime"][:26].rstrip("Z"))
+        end = max(t(e) for e in events)
+        events = [e for e in events if (end - t(e)).total_seconds() <= float(sys.argv[3])]
     n = len(events)
     by_thread = collections.Counter()
     self_frame = collections.Counter()

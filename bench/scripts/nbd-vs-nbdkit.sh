@@ -332,13 +332,15 @@ for qd in qds:
                     dlat.append(x["p50"] - base["p50"])
             if not rs:
                 continue
-            cs = [x["cs"] for x in rs if x["cs"]]
+            # nbdkit's threads live as long as their connection: their switches leave /proc with them
+            cs = [x["cs"] for x in rs if x["cs"]] if s != "nbdkit" else []
             client = {"fio": "fio nbd", "load": "mqroute load", "nullload": "mqroute load"}[kind]
             server = s + (" (null backend)" if kind == "nullload" else "")
-            print(f"| {client} | {server} | {qd} | {med([x['iops'] for x in rs]):,.0f} | {med([x['mean'] for x in rs]):,.0f} | "
-                  f"{med([x['p50'] for x in rs]):,.0f} | {med([x['p99'] for x in rs]):,.0f} | "
+            num = lambda v: "" if v != v else f"{v:,.0f}"  # mqroute load reports no percentiles
+            print(f"| {client} | {server} | {qd} | {med([x['iops'] for x in rs]):,.0f} | {num(med([x['mean'] for x in rs]))} | "
+                  f"{num(med([x['p50'] for x in rs]))} | {num(med([x['p99'] for x in rs]))} | "
                   + (f"{med(ratio):.2f} of {'nbdkit' if kind == 'fio' else 'fio nbd'}" if ratio and s != "nbdkit" else "") + " | "
-                  + (f"{med(dlat):+,.0f}" if dlat and s != "nbdkit" else "") + " | "
+                  + (f"{med(dlat):+,.0f}" if dlat and s != "nbdkit" and med(dlat) == med(dlat) else "") + " | "
                   + (f"{med([c[0] for c in cs]):.1f}, {med([c[1] for c in cs]):.1f}" if cs else "") + " |")
 print()
 print("per round (IOPS):", end="")
