@@ -180,10 +180,7 @@ final class NbdFrontend {
         .addTask(
             CoordinatedShutdown.PhaseServiceUnbind(),
             "nbd-unbind",
-            () -> {
-              server.close();
-              return java.util.concurrent.CompletableFuture.completedFuture(Done.getInstance());
-            });
+            () -> server.closeAsync().thenApply(v -> Done.getInstance()));
     return server;
   }
 }

@@ -10,6 +10,7 @@ import io.mqroute.actors.machine.PassThroughCore;
 import io.mqroute.actors.machine.Poller;
 import io.mqroute.actors.machine.RequestQueue;
 import io.mqroute.cluster.DeviceQueueProtocol.Command;
+import io.mqroute.cluster.DeviceQueueProtocol.CoreWork;
 import io.mqroute.cluster.DeviceQueueProtocol.Drain;
 import io.mqroute.cluster.DeviceQueueProtocol.Flush;
 import io.mqroute.cluster.DeviceQueueProtocol.FromQueue;
@@ -26,6 +27,7 @@ import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.nio.ByteBuffer;
@@ -67,9 +69,9 @@ import org.apache.pekko.cluster.typed.Cluster;
  * RequestQueue} — the same ring, overflow list, full-ring strategy, ENOMEM policy and ring → poller
  * Pekko Stream as in virtual time, with the same {@link DeviceRules} — whose {@link Poller} serves
  * it on the device: {@code null} is the model's {@code fixed(service-delay)} device, {@code file} a
- * real {@link IoDevice} on the blocking-I/O dispatcher. The queue's harvest and end run on a {@link
- * PassThroughCore} (the real CPU does that work), and its {@code Ended} comes back here, where it
- * becomes the router's {@link Completion}.
+ * real {@link IoDevice} on the blocking-I/O dispatcher. The queue's harvest and end run on a
+ * zero-cost core, as a {@link PassThroughCore} (the real CPU does that work), which is this actor
+ * itself: its {@code Ended} comes straight here, where it becomes the router's {@link Completion}.
  *
  * <p>What is cluster-specific stays here: membership checks on every sender, local request ids (two
  * routers may reuse one), batching completions per router until a self-sent {@code Flush}, the
@@ -244,7 +246,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   private final NanoClock clock;
-  private final TimerScheduler<Command> timers;
+  private final TimerScheduler<Object> timers;
+  // the queue's own completions come here (its router, to the model's queue)
+  private final ActorRef<FlowProtocol.RouterCommand> ends;
   // completions waiting for the next Flush, per router
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
   private boolean flushPending;
@@ -261,13 +265,27 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private final NodeMetrics metrics;
   private final NodeMetrics.QueueGauge gauge;
 
-  /** A queue that registers itself with the Receptionist on start. */
+  /**
+   * A queue that registers itself with the Receptionist on start. Its ref also takes {@link
+   * CoreProtocol.Command}s: it is its queue's core (see {@link #onCoreWork}); Exec is no wire
+   * message, so no peer can send one.
+   */
+  @SuppressWarnings("unchecked")
   public static Behavior<Command> create(Settings settings) {
-    return Behaviors.setup(
-        ctx -> Behaviors.withTimers(timers -> new DeviceQueue(ctx, timers, settings)));
+    // timers outermost: their messages reach the transformation as the Commands they carry
+    return (Behavior<Command>)
+        (Behavior<?>)
+            Behaviors.withTimers(
+                timers ->
+                    Behaviors.transformMessages(
+                        Object.class,
+                        Behaviors.<Command>setup(ctx -> new DeviceQueue(ctx, timers, settings)),
+                        pf ->
+                            pf.match(Command.class, c -> c)
+                                .match(CoreProtocol.Command.class, CoreWork::new)));
   }
 
-  private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Command> timers, Settings s) {
+  private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Object> timers, Settings s) {
     super(ctx);
     this.index = s.index();
     this.ringSize = s.ringSize();
@@ -279,9 +297,11 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     this.gauge = metrics.queue(ctx.getSelf().path().toString());
     this.fence = s.backend() instanceof FileStore ? new Fence(clock, metrics) : null;
     Executor blocking = ctx.getSystem().dispatchers().lookup(DispatcherSelector.blocking());
-    ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
-    ActorRef<FlowProtocol.RouterCommand> ends =
-        ctx.messageAdapter(FlowProtocol.RouterCommand.class, FromQueue::new);
+    // this actor itself (see create): Exec is handled as PassThroughCore would, in onCoreWork
+    @SuppressWarnings("unchecked")
+    ActorRef<CoreProtocol.Command> core =
+        (ActorRef<CoreProtocol.Command>) (ActorRef<?>) ctx.getSelf();
+    this.ends = ctx.messageAdapter(FlowProtocol.RouterCommand.class, FromQueue::new);
     this.statsAdapter = ctx.messageAdapter(FlowProtocol.QueueStats.class, QueueStatsFor::new);
     // by default every slot may be on the device at once (pollers = ring size): the ring bounds it,
     // and a file backend's blocking pool bounds what runs in parallel
@@ -349,6 +369,17 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private record FileIo(FileBackend files, Executor blocking, Fence fence) implements IoDevice {
     @Override
     public CompletionStage<Result> execute(Request r) {
+      if (RequestTrace.ON) {
+        RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
+        return CompletableFuture.supplyAsync(
+            () -> {
+              RequestTrace.mark(RequestTrace.DEV_IO_START, r.submitNanos());
+              Result res = fence.startable(r.id()) ? serve(files, r) : FENCED;
+              RequestTrace.mark(RequestTrace.DEV_IO_DONE, r.submitNanos());
+              return res;
+            },
+            blocking);
+      }
       return CompletableFuture.supplyAsync(
           () -> fence.startable(r.id()) ? serve(files, r) : FENCED, blocking);
     }
@@ -415,6 +446,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
               return this;
             })
         .onMessage(FromQueue.class, this::onFromQueue)
+        .onMessage(CoreWork.class, this::onCoreWork)
         .onMessage(GetStats.class, this::onGetStats)
         .onMessage(QueueStatsFor.class, this::onQueueStats)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
@@ -517,6 +549,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);
     }
     long local = nextLocalId++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.DEV_ACCEPT, r.submitNanos());
+    }
     pending.put(local, new Pending(r.id(), batchReply, reply, now));
     if (fence != null && deadline != Long.MAX_VALUE) {
       fence.set(local, deadline);
@@ -536,6 +571,26 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 r.carriesData(),
                 r.data())));
     updateGauge();
+  }
+
+  /**
+   * The queue's core work, as {@link PassThroughCore} does it (zero cost, delivered at once): the
+   * end of a request, addressed to this actor's adapter, is handled here; a harvest goes back to
+   * the queue.
+   */
+  private Behavior<Command> onCoreWork(CoreWork w) {
+    if (w.work() instanceof CoreProtocol.Exec<?> e) {
+      if (e.to() == ends && e.message() instanceof FlowProtocol.RouterCommand m) {
+        return onFromQueue(new FromQueue(m));
+      }
+      deliver(e);
+    }
+    return this; // hotplug and reports mean nothing to a pass-through core
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void deliver(CoreProtocol.Exec<T> e) {
+    ((ActorRef<T>) e.to()).tell(e.message());
   }
 
   private Behavior<Command> onFromQueue(FromQueue m) {
@@ -563,6 +618,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     }
     if (fence != null) {
       fence.clear(local.id());
+    }
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.DEV_ENDED, local.submitNanos());
     }
     byte[] data = c.data();
     if (data == null && local.carriesData() && local.op() == Op.READ && c.status() == Status.OK) {
@@ -607,6 +665,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     flushPending = false;
     for (var e : outbox.entrySet()) {
       if (!e.getValue().isEmpty()) {
+        if (RequestTrace.ON) {
+          e.getValue().forEach(c -> RequestTrace.mark(RequestTrace.DEV_OUT, c.submitNanos()));
+        }
         CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
         e.getValue().clear();
       }

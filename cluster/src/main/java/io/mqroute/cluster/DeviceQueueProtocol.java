@@ -26,6 +26,12 @@ public final class DeviceQueueProtocol {
    */
   record FromQueue(FlowProtocol.RouterCommand message) implements Command {}
 
+  /**
+   * What the queue gives its core to do ({@code CoreProtocol.Exec}: its harvest and the end of a
+   * request): the device queue is its queue's core, so an end reaches it in one hop, not two.
+   */
+  record CoreWork(io.mqroute.actors.machine.CoreProtocol.Command work) implements Command {}
+
   /** The model's queue's counters, for a {@link GetStats}. */
   record QueueStatsFor(FlowProtocol.QueueStats stats) implements Command {}
 

@@ -12,6 +12,7 @@ import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
 import io.mqroute.actors.machine.PassThroughCore;
 import io.mqroute.actors.machine.Router;
 import io.mqroute.cluster.HostRouterProtocol.Command;
+import io.mqroute.cluster.HostRouterProtocol.CoreWork;
 import io.mqroute.cluster.HostRouterProtocol.Finished;
 import io.mqroute.cluster.HostRouterProtocol.Flush;
 import io.mqroute.cluster.HostRouterProtocol.GetSlots;
@@ -34,6 +35,7 @@ import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.runtime.NanoClock;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -90,8 +92,9 @@ import org.apache.pekko.cluster.typed.Subscribe;
  *       the slots, which end a lost node's drain.
  * </ul>
  *
- * <p>The router's cores are {@link PassThroughCore}s with zero CPU costs: in real time the real CPU
- * does the work, so a completion is delivered as soon as the router has accounted for it.
+ * <p>The router's cores have zero CPU costs, as a {@link PassThroughCore}: in real time the real
+ * CPU does the work, so a completion is delivered as soon as the router has accounted for it. The
+ * core is this actor itself (one hop from the router instead of three).
  */
 public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Command> {
   /**
@@ -152,8 +155,21 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private final Set<UniqueAddress> unreachable = new HashSet<>();
   private long nextId;
 
+  /**
+   * The host router. Its ref also takes {@link CoreProtocol.Command}s: it is its router's core (a
+   * zero-cost {@link PassThroughCore} would only pass the reaps on), so a completion comes from the
+   * router straight to it. Exec is no wire message: no peer can send one.
+   */
+  @SuppressWarnings("unchecked")
   public static Behavior<Command> create(HostRouterSettings settings) {
-    return Behaviors.setup(ctx -> new HostRouter(ctx, settings));
+    return (Behavior<Command>)
+        (Behavior<?>)
+            Behaviors.transformMessages(
+                Object.class,
+                Behaviors.<Command>setup(ctx -> new HostRouter(ctx, settings)),
+                pf ->
+                    pf.match(Command.class, c -> c)
+                        .match(CoreProtocol.Command.class, CoreWork::new));
   }
 
   private HostRouter(ActorContext<Command> ctx, HostRouterSettings s) {
@@ -171,7 +187,10 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     for (int q = 0; q < n; q++) {
       homeCpu[q] = q;
     }
-    ActorRef<CoreProtocol.Command> core = ctx.spawn(PassThroughCore.create(), "core");
+    // this actor itself (see create): Exec is handled as PassThroughCore would, in onCoreWork
+    @SuppressWarnings("unchecked")
+    ActorRef<CoreProtocol.Command> core =
+        (ActorRef<CoreProtocol.Command>) (ActorRef<?>) ctx.getSelf();
     List<ActorRef<QueueCommand>> queues = new ArrayList<>(n);
     this.router =
         ctx.spawn(
@@ -262,6 +281,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
         .onMessage(Submit.class, this::onSubmit)
         .onMessage(SubmitBatch.class, this::onSubmitBatch)
         .onMessage(Finished.class, this::onFinished)
+        .onMessage(CoreWork.class, this::onCoreWork)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessageEquals(KeepAliveTick.INSTANCE, this::onKeepAlive)
         .onMessage(ListingChanged.class, this::onListing)
@@ -321,6 +341,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private void accept(
       Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
     long id = nextId++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.HOST_ACCEPT, r.submitNanos());
+    }
     inFlight.put(id, new InFlight(r.id(), client, batchClient, clock.nanoTime()));
     if (batchClient != null) {
       held.merge(batchClient, 1, Integer::sum);
@@ -346,13 +369,39 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
                 r.data())));
   }
 
+  /**
+   * The router's core work, as {@link PassThroughCore} does it (zero cost, delivered at once): a
+   * reap for this host's reply child is this actor's own completion, handled here; anything else is
+   * passed on.
+   */
+  private Behavior<Command> onCoreWork(CoreWork w) {
+    if (w.work() instanceof CoreProtocol.Exec<?> e) {
+      if (e.to() == routerReplies && e.message() instanceof Completion c) {
+        return finished(c);
+      }
+      deliver(e);
+    }
+    return this; // hotplug and reports mean nothing to a pass-through core
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void deliver(CoreProtocol.Exec<T> e) {
+    ((ActorRef<T>) e.to()).tell(e.message());
+  }
+
   private Behavior<Command> onFinished(Finished m) {
-    Completion c = m.completion();
+    return finished(m.completion());
+  }
+
+  private Behavior<Command> finished(Completion c) {
     InFlight f = inFlight.remove(c.id());
     if (f == null) {
       // cannot happen: the router ends each request once; counted, so that a test can prove it
       metrics.event(EVENT_DUPLICATE_END);
       return this;
+    }
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.HOST_FINISHED, c.submitNanos());
     }
     reply(
         f,
@@ -408,6 +457,10 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     flushPending = false;
     for (var e : clientOutbox.entrySet()) {
       if (!e.getValue().isEmpty()) {
+        if (RequestTrace.ON) {
+          e.getValue()
+              .forEach(c -> RequestTrace.mark(RequestTrace.HOST_REPLY_OUT, c.submitNanos()));
+        }
         CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
         e.getValue().clear();
       }

@@ -59,6 +59,13 @@ public final class HostRouterProtocol {
   /** The router ended one of this host's requests (host id). */
   record Finished(Completion completion) implements Command {}
 
+  /**
+   * What the router gives its cores to do ({@code CoreProtocol.Exec}: the reap of a completion):
+   * the host router is its router's core, so a completion reaches it in one hop instead of three
+   * (core, reply child, host router).
+   */
+  record CoreWork(io.mqroute.actors.machine.CoreProtocol.Command work) implements Command {}
+
   enum Flush implements Command {
     INSTANCE
   }

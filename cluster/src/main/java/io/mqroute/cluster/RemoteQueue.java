@@ -26,6 +26,7 @@ import io.mqroute.protocol.Op;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.security.SecureRandom;
@@ -293,6 +294,9 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
 
   private Behavior<Command> onEnqueue(Request r) {
     accepted++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.HOST_SLOT, r.submitNanos());
+    }
     if (!listed) {
       // routed before the router read this slot's QueueListed(false), which it reads before this
       // Reroute (both from here): it picks another queue
@@ -353,6 +357,9 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
                   : 0);
       List<Request> wire = new ArrayList<>(outbox.size());
       for (Sent s : outbox) {
+        if (RequestTrace.ON) {
+          RequestTrace.mark(RequestTrace.HOST_OUT, s.request.submitNanos());
+        }
         s.sentNanos = now;
         s.notBefore = notBefore;
         wire.add(s.wire);
@@ -429,6 +436,9 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
         return false;
       }
       sent.remove(c.id());
+      if (RequestTrace.ON) {
+        RequestTrace.mark(RequestTrace.HOST_SLOT_DONE, c.submitNanos());
+      }
       minRtt = Math.min(minRtt, now - s.sentNanos);
       endOrReroute(s.request, c);
       refill();

@@ -5,9 +5,9 @@ import io.mqroute.nbd.NbdConnection.Close;
 import io.mqroute.nbd.NbdConnection.Disconnect;
 import io.mqroute.nbd.NbdConnection.Send;
 import io.mqroute.nbd.NbdConnection.Submit;
+import io.mqroute.protocol.RequestTrace;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.pekko.japi.Pair;
 import org.apache.pekko.stream.Attributes;
 import org.apache.pekko.stream.FlowShape;
 import org.apache.pekko.stream.Inlet;
@@ -25,11 +25,12 @@ import org.slf4j.LoggerFactory;
 /**
  * One NBD connection as a stream stage: the socket's bytes in, the server's bytes out. It feeds an
  * {@link NbdConnection} and acts on what it decodes: option replies go out at once, requests go to
- * the connection's {@link NbdBackend.Session} and their simple replies go out as they end, in any
- * order (matched by cookie). Backpressure: at most {@code maxInFlight} requests are between
- * decoding and their reply leaving the stage; at the bound it stops pulling the socket, so a fast
- * client waits in TCP, never in memory. Replies waiting for the socket leave as one ByteString
- * (fewer writes under load).
+ * the connection's {@link NbdBackend.BatchSession} and their simple replies go out as they end, in
+ * any order (matched by cookie); what one read decoded goes to the session in one call, and what it
+ * answers in one call leaves in one write. Backpressure: at most {@code maxInFlight} requests are
+ * between decoding and their reply leaving the stage; at the bound it stops pulling the socket, so
+ * a fast client waits in TCP, never in memory. Replies waiting for the socket leave as one
+ * ByteString (fewer writes under load).
  *
  * <p>A handshake that has not reached the transmission phase within its timeout ends the
  * connection; so does anything {@link NbdConnection} calls a hard disconnect. A soft disconnect
@@ -72,13 +73,18 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
       private final NbdConnection conn =
           new NbdConnection(settings.exportName(), backend.size(), settings.maxOptions());
       private final List<ByteString> outbox = new ArrayList<>();
-      private NbdBackend.Session session;
-      private AsyncCallback<Pair<Long, NbdBackend.Reply>> replied;
+      private NbdBackend.BatchSession session;
+      private AsyncCallback<List<NbdBackend.Answer>> replied;
+      // decoded in this drive, handed to the session in one call at its end
+      private final List<NbdBackend.Submission> submissions = new ArrayList<>();
       private int inFlight; // submitted, reply not yet handed to the socket
       private boolean ending; // no more actions: a close or a disconnect, or the client went away
       private boolean hardClose;
       private boolean upstreamDone;
       private boolean transmission;
+      // RequestTrace only: cookie -> the request's key, and the keys of replies not pushed yet
+      private final java.util.HashMap<Long, Long> traced = new java.util.HashMap<>();
+      private final List<Long> sentKeys = new ArrayList<>();
 
       {
         setHandler(
@@ -121,8 +127,8 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
 
       @Override
       public void preStart() {
-        session = backend.open(index);
-        replied = createAsyncCallback(p -> onReply(p.first(), p.second()));
+        replied = createAsyncCallback(this::onAnswers);
+        session = backend.openBatched(index, replied::invoke);
         outbox.add(conn.greeting());
         scheduleOnce(HANDSHAKE_TIMER, settings.handshakeTimeout());
         pull(in);
@@ -169,6 +175,7 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
           }
           act(a);
         }
+        submitDecoded();
         if (conn.inTransmission() && !transmission) {
           transmission = true;
           stats.inTransmission.incrementAndGet();
@@ -187,25 +194,14 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
           outbox.add(s.bytes());
         } else if (a instanceof Submit s) {
           inFlight++;
-          long cookie = s.cookie();
-          try {
-            session
-                .submit(s.op(), s.offset(), s.length(), s.data())
-                .whenComplete(
-                    (r, e) ->
-                        replied.invoke(
-                            Pair.create(
-                                cookie,
-                                e == null && r != null ? r : NbdBackend.Reply.error(NbdWire.EIO))));
-          } catch (RuntimeException e) {
-            stats.countAndLog(
-                log,
-                NbdServerStats.BACKEND_REFUSED,
-                "nbd connection {}: backend refused a request: {}",
-                index,
-                e.toString());
-            replied.invoke(Pair.create(cookie, NbdBackend.Reply.error(NbdWire.EIO)));
+          long submitNanos = System.nanoTime();
+          if (RequestTrace.ON) {
+            RequestTrace.mark(RequestTrace.NBD_DECODED, submitNanos);
+            traced.put(s.cookie(), submitNanos);
           }
+          submissions.add(
+              new NbdBackend.Submission(
+                  s.cookie(), s.op(), s.offset(), s.length(), s.data(), submitNanos));
         } else if (a instanceof Close c) {
           stats.countAndLog(
               log,
@@ -221,10 +217,39 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
         }
       }
 
-      private void onReply(long cookie, NbdBackend.Reply r) {
-        inFlight--;
-        if (!hardClose) {
-          outbox.add(NbdWire.simpleReply(r.error(), cookie, r.data()));
+      /** What this drive decoded goes to the session in one call (one message to its actor). */
+      private void submitDecoded() {
+        if (submissions.isEmpty()) {
+          return;
+        }
+        List<NbdBackend.Submission> batch = List.copyOf(submissions);
+        submissions.clear();
+        try {
+          session.submit(batch);
+        } catch (RuntimeException e) {
+          // every one of them is answered anyway (EIO for the refused ones)
+          stats.countAndLog(
+              log,
+              NbdServerStats.BACKEND_REFUSED,
+              "nbd connection {}: backend refused a request: {}",
+              index,
+              e.toString());
+        }
+      }
+
+      private void onAnswers(List<NbdBackend.Answer> answers) {
+        for (NbdBackend.Answer a : answers) {
+          inFlight--;
+          if (RequestTrace.ON) {
+            Long key = traced.remove(a.cookie());
+            if (key != null) {
+              RequestTrace.mark(RequestTrace.NBD_REPLY, key);
+              sentKeys.add(key);
+            }
+          }
+          if (!hardClose) {
+            outbox.add(NbdWire.simpleReply(a.reply().error(), a.cookie(), a.reply().data()));
+          }
         }
         drive();
       }
@@ -238,6 +263,10 @@ final class NbdConnectionStage extends GraphStage<FlowShape<ByteString, ByteStri
           all = all.concat(outbox.get(i));
         }
         outbox.clear();
+        if (RequestTrace.ON) {
+          sentKeys.forEach(k -> RequestTrace.mark(RequestTrace.NBD_SENT, k));
+          sentKeys.clear();
+        }
         push(out, all);
       }
 

@@ -128,6 +128,23 @@ public final class NbdServer implements AutoCloseable {
     return stats.gauges();
   }
 
+  /**
+   * Stops accepting, then ends every open connection, without blocking the caller (for coordinated
+   * shutdown, whose tasks must not hold a dispatcher's thread: the unbind needs one).
+   */
+  public CompletionStage<Void> closeAsync() {
+    return binding
+        .unbind()
+        .handle(
+            (done, e) -> {
+              if (e != null) {
+                log.warn("nbd: unbind: {}", e.toString());
+              }
+              connections.shutdown();
+              return null;
+            });
+  }
+
   /** Stops accepting and ends every open connection. */
   @Override
   public void close() {

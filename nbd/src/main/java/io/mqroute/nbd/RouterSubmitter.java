@@ -6,18 +6,20 @@ import io.mqroute.nbd.RouterSubmitterProtocol.CompletedBatch;
 import io.mqroute.nbd.RouterSubmitterProtocol.Flush;
 import io.mqroute.nbd.RouterSubmitterProtocol.HostHolds;
 import io.mqroute.nbd.RouterSubmitterProtocol.Stop;
-import io.mqroute.nbd.RouterSubmitterProtocol.Submit;
+import io.mqroute.nbd.RouterSubmitterProtocol.SubmitAll;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Terminated;
@@ -28,22 +30,26 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * One NBD connection's submitter in front of a host router, as {@code mqroute load}'s {@code
- * RouterClient} is for an fio clone: what it gets while handling one message leaves at a self-sent
- * Flush as {@link RequestBatch}es (the router's client endpoint takes batches), and the router
- * answers with {@link CompletionBatch}es. Every request names the connection's CPU, so the router's
- * selectors see each connection as one submitting task on one CPU (static-cpu, mq-map and
- * reduced-v3 treat it as the model treats an application thread). Reads and writes carry their
- * bytes ({@link Request#carriesData()}); a flush is an FSYNC of the export's file.
+ * RouterClient} is for an fio clone: the connection hands it what it decoded from one read ({@link
+ * SubmitAll}), what it gets while handling one message leaves at a self-sent Flush as {@link
+ * RequestBatch}es (the router's client endpoint takes batches), and the router answers with {@link
+ * CompletionBatch}es, each passed back to the connection as one list of answers. Every request
+ * names the connection's CPU, so the router's selectors see each connection as one submitting task
+ * on one CPU (static-cpu, mq-map and reduced-v3 treat it as the model treats an application
+ * thread). Reads and writes carry their bytes ({@link Request#carriesData()}); a flush is an FSYNC
+ * of the export's file; a trim is answered at once (the spec lets a server ignore it, and the file
+ * backend punches no holes).
  *
  * <p>Errors: see {@link #nbdError}. When the router stops, everything in flight and everything
- * after ends with EIO.
+ * after ends with EIO. Every submission is answered exactly once.
  */
 final class RouterSubmitter extends AbstractBehavior<Command> {
-  private record Pending(NbdBackend.Op op, int length, CompletableFuture<NbdBackend.Reply> reply) {}
+  private record Pending(NbdBackend.Op op, int length, long cookie) {}
 
   private final ActorRef<Request> router;
   private final long fileId;
   private final int cpu;
+  private final Consumer<List<NbdBackend.Answer>> answers;
   private final ActorRef<CompletionBatch> batchSelf;
   private final Map<Long, Pending> pending = new HashMap<>();
   private final ArrayList<Request> out = new ArrayList<>();
@@ -51,16 +57,22 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
   private boolean routerGone;
   private long nextId;
 
-  static Behavior<Command> create(ActorRef<Request> router, long fileId, int cpu) {
-    return Behaviors.setup(ctx -> new RouterSubmitter(ctx, router, fileId, cpu));
+  static Behavior<Command> create(
+      ActorRef<Request> router, long fileId, int cpu, Consumer<List<NbdBackend.Answer>> answers) {
+    return Behaviors.setup(ctx -> new RouterSubmitter(ctx, router, fileId, cpu, answers));
   }
 
   private RouterSubmitter(
-      ActorContext<Command> ctx, ActorRef<Request> router, long fileId, int cpu) {
+      ActorContext<Command> ctx,
+      ActorRef<Request> router,
+      long fileId,
+      int cpu,
+      Consumer<List<NbdBackend.Answer>> answers) {
     super(ctx);
     this.router = router;
     this.fileId = fileId;
     this.cpu = cpu;
+    this.answers = answers;
     // one adapter ref for both: whatever answers one completion at a time is understood too
     ctx.messageAdapter(Completion.class, Completed::new);
     this.batchSelf = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
@@ -88,19 +100,19 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(Submit.class, this::onSubmit)
+        .onMessage(SubmitAll.class, this::onSubmitAll)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessageEquals(HostHolds.INSTANCE, () -> this)
         .onMessage(
             Completed.class,
             c -> {
-              onCompleted(c.completion());
+              onCompleted(List.of(c.completion()));
               return this;
             })
         .onMessage(
             CompletedBatch.class,
             b -> {
-              b.batch().completions().forEach(this::onCompleted);
+              onCompleted(b.batch().completions());
               return this;
             })
         .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
@@ -108,19 +120,43 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
         .build();
   }
 
-  private Behavior<Command> onSubmit(Submit s) {
-    if (routerGone) {
-      s.reply().complete(NbdBackend.Reply.error(NbdWire.EIO));
-      return this;
+  private Behavior<Command> onSubmitAll(SubmitAll m) {
+    List<NbdBackend.Answer> now = null; // answered without the router
+    for (NbdBackend.Submission s : m.batch()) {
+      if (routerGone || s.op() == NbdBackend.Op.TRIM) {
+        if (now == null) {
+          now = new ArrayList<>();
+        }
+        now.add(
+            new NbdBackend.Answer(
+                s.cookie(),
+                routerGone ? NbdBackend.Reply.error(NbdWire.EIO) : NbdBackend.Reply.OK));
+        continue;
+      }
+      submit(s);
     }
+    if (now != null) {
+      answers.accept(now);
+    }
+    if (!out.isEmpty() && !flushPending) {
+      flushPending = true;
+      getContext().getSelf().tell(Flush.INSTANCE);
+    }
+    return this;
+  }
+
+  private void submit(NbdBackend.Submission s) {
     long id = nextId++;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.NBD_SUBMIT, s.submitNanos());
+    }
     boolean data = s.op() == NbdBackend.Op.READ || s.op() == NbdBackend.Op.WRITE;
     Op op =
         switch (s.op()) {
           case READ -> Op.READ;
           case WRITE -> Op.WRITE;
           case FLUSH -> Op.FSYNC;
-          case TRIM -> throw new IllegalArgumentException("a trim is answered by the backend");
+          case TRIM -> throw new IllegalArgumentException("a trim is answered without the router");
         };
     out.add(
         new Request(
@@ -135,18 +171,16 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
             null,
             data,
             s.op() == NbdBackend.Op.WRITE ? s.data() : null));
-    pending.put(id, new Pending(s.op(), s.length(), s.reply()));
-    if (!flushPending) {
-      flushPending = true;
-      getContext().getSelf().tell(Flush.INSTANCE);
-    }
-    return this;
+    pending.put(id, new Pending(s.op(), s.length(), s.cookie()));
   }
 
   @SuppressWarnings("unchecked")
   private Behavior<Command> onFlush() {
     flushPending = false;
     if (!out.isEmpty()) {
+      if (RequestTrace.ON) {
+        out.forEach(r -> RequestTrace.mark(RequestTrace.NBD_OUT, r.submitNanos()));
+      }
       ActorRef<RequestBatch> batches = (ActorRef<RequestBatch>) (ActorRef<?>) router;
       RequestBatch.split(out, batchSelf).forEach(batches::tell);
       out.clear();
@@ -154,24 +188,34 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     return this;
   }
 
-  private void onCompleted(Completion c) {
-    Pending p = pending.remove(c.id());
-    if (p == null) {
-      return;
+  private void onCompleted(List<Completion> completions) {
+    List<NbdBackend.Answer> done = new ArrayList<>(completions.size());
+    for (Completion c : completions) {
+      Pending p = pending.remove(c.id());
+      if (p == null) {
+        continue;
+      }
+      if (RequestTrace.ON) {
+        RequestTrace.mark(RequestTrace.NBD_COMPLETED, c.submitNanos());
+      }
+      done.add(new NbdBackend.Answer(p.cookie(), reply(p, c)));
     }
+    if (!done.isEmpty()) {
+      answers.accept(done);
+    }
+  }
+
+  private static NbdBackend.Reply reply(Pending p, Completion c) {
     int error = nbdError(c.status());
     if (error != 0) {
-      p.reply().complete(NbdBackend.Reply.error(error));
+      return NbdBackend.Reply.error(error);
     } else if (p.op() == NbdBackend.Op.READ) {
       // a read that came back without its bytes cannot be answered with data: an I/O error
-      p.reply()
-          .complete(
-              c.data() != null && c.data().length == p.length()
-                  ? new NbdBackend.Reply(0, c.data())
-                  : NbdBackend.Reply.error(NbdWire.EIO));
-    } else {
-      p.reply().complete(NbdBackend.Reply.OK);
+      return c.data() != null && c.data().length == p.length()
+          ? new NbdBackend.Reply(0, c.data())
+          : NbdBackend.Reply.error(NbdWire.EIO);
     }
+    return NbdBackend.Reply.OK;
   }
 
   private Behavior<Command> onRouterGone() {
@@ -182,9 +226,16 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
             cpu,
             pending.size());
     routerGone = true;
-    pending.values().forEach(p -> p.reply().complete(NbdBackend.Reply.error(NbdWire.EIO)));
+    List<NbdBackend.Answer> lost = new ArrayList<>(pending.size());
+    pending
+        .values()
+        .forEach(
+            p -> lost.add(new NbdBackend.Answer(p.cookie(), NbdBackend.Reply.error(NbdWire.EIO))));
     pending.clear();
     out.clear();
+    if (!lost.isEmpty()) {
+      answers.accept(lost);
+    }
     return this;
   }
 }

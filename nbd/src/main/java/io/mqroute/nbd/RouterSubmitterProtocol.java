@@ -2,7 +2,7 @@ package io.mqroute.nbd;
 
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
-import java.util.concurrent.CompletableFuture;
+import java.util.List;
 
 /** Messages of the {@link RouterSubmitter} actor. */
 public final class RouterSubmitterProtocol {
@@ -12,17 +12,10 @@ public final class RouterSubmitterProtocol {
   public interface Command {}
 
   /**
-   * One NBD request to send to the router; {@code reply} completes with its NBD reply. {@code
-   * submitNanos} is taken by the caller ({@code System.nanoTime}), as the behaviour reads no clock.
+   * NBD requests to send to the router, as the connection decoded them from one read; each is
+   * answered through the session's answer callback.
    */
-  public record Submit(
-      NbdBackend.Op op,
-      long offset,
-      int length,
-      byte[] data,
-      long submitNanos,
-      CompletableFuture<NbdBackend.Reply> reply)
-      implements Command {}
+  public record SubmitAll(List<NbdBackend.Submission> batch) implements Command {}
 
   /** The connection ended: stop, dropping what is still to come. */
   public enum Stop implements Command {

@@ -16,6 +16,7 @@ import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.HostAlive;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
+import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
@@ -168,6 +169,9 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
 
   private Behavior<Command> onRoute(Request r) {
     long now = clock.nanoTime();
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.LOAD_SUBMIT, r.submitNanos());
+    }
     if (hostGone) {
       end(r, new Completion(r.id(), Status.ENOTCONN, r.submitNanos(), now, now, -1));
       return this;
@@ -214,6 +218,9 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     }
     outboxOwn.clear();
     if (!outbox.isEmpty()) {
+      if (RequestTrace.ON) {
+        outbox.forEach(r -> RequestTrace.mark(RequestTrace.LOAD_OUT, r.submitNanos()));
+      }
       ActorRef<RequestBatch> to = (ActorRef<RequestBatch>) (ActorRef<?>) host;
       RequestBatch.split(outbox, replies).forEach(to::tell);
       outbox.clear();
@@ -238,6 +245,9 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     Sent s = inFlight.remove(c.id());
     if (s == null) {
       return; // ended already (host gone, or abandoned)
+    }
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.LOAD_DONE, s.request().submitNanos());
     }
     heard();
     long dispatched = s.sentNanos() > 0 ? s.sentNanos() : c.submitNanos();
