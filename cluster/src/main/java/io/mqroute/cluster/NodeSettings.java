@@ -281,17 +281,7 @@ public record NodeSettings(
                   ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT))
               .withValue(
                   "pekko.remote.artery.advanced.shutdown-flush-timeout",
-                  ConfigValueFactory.fromAnyRef(CLIENT_FLUSH_TIMEOUT))
-              // Pekko's own thread layout for Artery and TCP: with them on the one-thread node
-              // dispatcher (mqroute-node.conf) a client whose host was killed sometimes never
-              // finished terminating (2 of 5 runs of kill-a-device.sh VICTIM=host: 30 s, idle
-              // threads, the ActorSystem still stopping)
-              .withValue(
-                  "pekko.remote.artery.advanced.use-dispatcher",
-                  ConfigValueFactory.fromAnyRef("pekko.remote.default-remote-dispatcher"))
-              .withValue(
-                  "pekko.io.tcp.worker-dispatcher",
-                  ConfigValueFactory.fromAnyRef("pekko.actor.internal-dispatcher"));
+                  ConfigValueFactory.fromAnyRef(CLIENT_FLUSH_TIMEOUT));
     }
     if (firstQueue >= 0) {
       flags =
