@@ -583,14 +583,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       if (e.to() == ends && e.message() instanceof FlowProtocol.RouterCommand m) {
         return onFromQueue(new FromQueue(m));
       }
-      deliver(e);
+      PassThroughCore.deliver(e);
     }
     return this; // hotplug and reports mean nothing to a pass-through core
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> void deliver(CoreProtocol.Exec<T> e) {
-    ((ActorRef<T>) e.to()).tell(e.message());
   }
 
   private Behavior<Command> onFromQueue(FromQueue m) {

@@ -117,8 +117,8 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   static final String DROPPED_NO_REPLY_TO = "request-without-reply-to";
 
   /**
-   * How often a batch client that this host holds requests of, and sent nothing to since the last
-   * tick, gets a {@link HostAlive}: its host timeout measures this host, not a silent device.
+   * How often a batch client that has a request held here for longer than this gets a {@link
+   * HostAlive}: its host timeout measures this host, not a silent device.
    */
   static final Duration KEEP_ALIVE = Duration.ofMillis(100);
 
@@ -145,9 +145,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox =
       new HashMap<>();
   private boolean flushPending;
-  // batch clients' requests held here, and the clients sent something since the last keep-alive
-  private final HashMap<ActorRef<CompletionBatch>, Integer> held = new HashMap<>();
-  private final HashSet<ActorRef<CompletionBatch>> answered = new HashSet<>();
+  // a KeepAliveTick is scheduled (at most one at a time)
   private boolean keepAliveArmed;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final NodeMetrics metrics;
@@ -345,12 +343,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       RequestTrace.mark(RequestTrace.HOST_ACCEPT, r.submitNanos());
     }
     inFlight.put(id, new InFlight(r.id(), client, batchClient, clock.nanoTime()));
-    if (batchClient != null) {
-      held.merge(batchClient, 1, Integer::sum);
-      if (!keepAliveArmed) {
-        keepAliveArmed = true;
-        getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
-      }
+    if (batchClient != null && !keepAliveArmed) {
+      keepAliveArmed = true;
+      getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
     }
     // the client's CPU as one of the view's (the cluster has no host CPUs to model)
     router.tell(
@@ -379,14 +374,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       if (e.to() == routerReplies && e.message() instanceof Completion c) {
         return finished(c);
       }
-      deliver(e);
+      PassThroughCore.deliver(e);
     }
     return this; // hotplug and reports mean nothing to a pass-through core
-  }
-
-  @SuppressWarnings("unchecked")
-  private static <T> void deliver(CoreProtocol.Exec<T> e) {
-    ((ActorRef<T>) e.to()).tell(e.message());
   }
 
   private Behavior<Command> onFinished(Finished m) {
@@ -423,8 +413,6 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       f.client().tell(c);
       return;
     }
-    held.computeIfPresent(f.batchClient(), (k, n) -> n == 1 ? null : n - 1);
-    answered.add(f.batchClient());
     ArrayList<Completion> out =
         clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
     out.add(c);
@@ -437,16 +425,26 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     }
   }
 
+  /**
+   * Off the request path: every KEEP_ALIVE, the batch clients with a request held here for longer
+   * than that (waiting on a slow or silent device) hear that this host lives.
+   */
   @SuppressWarnings("unchecked")
   private Behavior<Command> onKeepAlive() {
-    for (var e : held.entrySet()) {
-      if (!answered.contains(e.getKey())) {
-        // the client's ref is its message adapter: it adapts HostAlive too (RouterClient)
-        ((ActorRef<HostAlive>) (ActorRef<?>) e.getKey()).tell(new HostAlive(e.getValue()));
+    long old = clock.nanoTime() - KEEP_ALIVE.toNanos();
+    HashMap<ActorRef<CompletionBatch>, int[]> held = new HashMap<>();
+    boolean batchClients = false;
+    for (InFlight f : inFlight.values()) {
+      if (f.batchClient() != null) {
+        batchClients = true;
+        if (f.arrivalNanos() <= old) {
+          held.computeIfAbsent(f.batchClient(), k -> new int[1])[0]++;
+        }
       }
     }
-    answered.clear();
-    keepAliveArmed = !held.isEmpty();
+    // the client's ref is its message adapter: it adapts HostAlive too (RouterClient)
+    held.forEach((c, n) -> ((ActorRef<HostAlive>) (ActorRef<?>) c).tell(new HostAlive(n[0])));
+    keepAliveArmed = batchClients;
     if (keepAliveArmed) {
       getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
     }

@@ -69,10 +69,10 @@ public final class TimedDelivery implements Runnable {
   public static Clock of(ClassicActorSystemProvider system) {
     Scheduler scheduler = system.classicSystem().scheduler();
     if (scheduler instanceof VirtualTimeScheduler virtual) {
-      return new OnVirtual(virtual);
+      return new Absolute(virtual::nanoTime, virtual::scheduleAt);
     }
     if (scheduler instanceof PreciseRealTimeScheduler precise) {
-      return new OnPrecise(precise);
+      return new Absolute(NanoClock.SYSTEM, precise::scheduleAt);
     }
     return new OnAny(scheduler);
   }
@@ -112,24 +112,17 @@ public final class TimedDelivery implements Runnable {
     return "TimedDelivery[" + message.getClass().getSimpleName() + " to " + to.path() + "]";
   }
 
-  private record OnVirtual(VirtualTimeScheduler scheduler) implements Clock {
-    @Override
-    public long nanoTime() {
-      return scheduler.nanoTime();
-    }
-
-    @Override
-    public <T> TimedDelivery at(long deadlineNanos, ActorRef<T> to, T message) {
-      TimedDelivery d = new TimedDelivery(to, message);
-      scheduler.scheduleAt(deadlineNanos, d);
-      return d;
-    }
+  /** A scheduler that fires a task at an absolute instant of its clock. */
+  @FunctionalInterface
+  private interface AtInstant {
+    void scheduleAt(long deadlineNanos, Runnable task);
   }
 
-  private record OnPrecise(PreciseRealTimeScheduler scheduler) implements Clock {
+  /** Virtual time or PreciseRealTimeScheduler: the deadline goes to the scheduler as it is. */
+  private record Absolute(NanoClock clock, AtInstant scheduler) implements Clock {
     @Override
     public long nanoTime() {
-      return System.nanoTime();
+      return clock.nanoTime();
     }
 
     @Override

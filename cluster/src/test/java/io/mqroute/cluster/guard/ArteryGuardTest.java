@@ -112,6 +112,17 @@ class ArteryGuardTest {
     return s;
   }
 
+  /** A new connection the guard ends at once: its reset may come before connect returns. */
+  private boolean refused() throws IOException {
+    Socket s;
+    try {
+      s = connect();
+    } catch (java.net.SocketException reset) {
+      return true;
+    }
+    return closed(s);
+  }
+
   /** A frame of {@code length} zero bytes (just the length field if it is not in 0..64 KiB). */
   private static byte[] frame(int length) {
     int body = length >= 0 && length <= 65536 ? length : 0;
@@ -195,8 +206,7 @@ class ArteryGuardTest {
     start(3, 2);
     Socket idle1 = connect();
     Socket idle2 = connect();
-    Socket third = connect();
-    assertThat(closed(third)).as("past max-pending").isTrue();
+    assertThat(refused()).as("past max-pending").isTrue();
     awaitCount(ArteryGuard.REFUSED_PENDING, 1);
     assertThat(closed(idle1)).as("closed at the handshake timeout").isTrue();
     assertThat(closed(idle2)).isTrue();
@@ -218,8 +228,7 @@ class ArteryGuardTest {
       peers.add(s);
       awaitCount(ArteryGuard.ESTABLISHED, i + 1); // no longer pending
     }
-    Socket fourth = connect();
-    assertThat(closed(fourth)).as("past max-connections").isTrue();
+    assertThat(refused()).as("past max-connections").isTrue();
     awaitCount(ArteryGuard.REFUSED_LIMIT, 1);
     assertThat(guard.openConnections()).isEqualTo(3);
     assertThat(guard.pendingConnections()).isZero();

@@ -171,19 +171,7 @@ class LoadRunnerTest {
                       return Behaviors.same();
                     })
                 .build());
-    FioJobFile file =
-        FioJobParser.parse(
-            "silent.fio",
-            """
-        [silent]
-        ioengine=libaio
-        rw=randread
-        bs=4k
-        size=1m
-        iodepth=4
-        time_based
-        runtime=60s
-        """);
+    FioJobFile file = longJob("silent");
     CompletableFuture<LoadRunner.Result> load =
         CompletableFuture.supplyAsync(
             () -> {
@@ -251,19 +239,7 @@ class LoadRunnerTest {
                           })
                       .build();
                 }));
-    FioJobFile file =
-        FioJobParser.parse(
-            "patient.fio",
-            """
-        [patient]
-        ioengine=libaio
-        rw=randread
-        bs=4k
-        size=1m
-        iodepth=4
-        time_based
-        runtime=60s
-        """);
+    FioJobFile file = longJob("patient");
     LoadRunner.Result r =
         LoadRunner.run(
             kit.system(), file, List.of(patient.narrow()), WAIT, Duration.ofMillis(500), WAIT);
@@ -279,6 +255,16 @@ class LoadRunnerTest {
     assertThat(r.violations()).isEmpty();
   }
 
+  /** 4 KiB random reads at iodepth 4 for 60 s: only the host check can end it early. */
+  private static FioJobFile longJob(String name) {
+    return FioJobParser.parse(
+        name + ".fio",
+        "["
+            + name
+            + "]\nioengine=libaio\nrw=randread\nbs=4k\nsize=1m\niodepth=4\ntime_based\n"
+            + "runtime=60s\n");
+  }
+
   private static CompletionBatch ok(RequestBatch b) {
     return new CompletionBatch(
         b.requests().stream().map(q -> new Completion(q.id(), Status.OK, 0, 0, 0, 0)).toList());
@@ -288,19 +274,7 @@ class LoadRunnerTest {
   void aHostThatNeverAnswersIsTakenAsLostAfterTheFirstAnswerBound() throws Exception {
     // killed before it answered anything: the first batch's bound is FIRST_ANSWER_FACTOR x 100 ms
     ActorRef<Object> mute = kit.spawn(Behaviors.receive(Object.class).build());
-    FioJobFile file =
-        FioJobParser.parse(
-            "mute.fio",
-            """
-        [mute]
-        ioengine=libaio
-        rw=randread
-        bs=4k
-        size=1m
-        iodepth=4
-        time_based
-        runtime=60s
-        """);
+    FioJobFile file = longJob("mute");
     CompletableFuture<LoadRunner.Result> load =
         CompletableFuture.supplyAsync(
             () -> {
