@@ -2,21 +2,40 @@ package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import com.typesafe.config.ConfigValueFactory;
 import io.mqroute.cluster.guard.ArteryGuard;
+import io.mqroute.cluster.link.NodeLink;
+import io.mqroute.cluster.link.NodeLoop;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.wire.KryoSerializer;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.SecureRandom;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.ExtendedActorSystem;
+import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.management.javadsl.PekkoManagement;
 import org.apache.pekko.remote.RemoteActorRefProvider;
@@ -98,6 +117,28 @@ public final class ClusterNode {
                     + NodeGuardian.ChildStopped.class.getName()
                     + "\".exit-code = 1")
             .withFallback(config);
+    NodeLink link = null;
+    EventLoopGroup loop = null;
+    String loopKey = null;
+    if (config.getBoolean("mqroute.cluster.link.enabled")) {
+      // the node's one thread: its actors' dispatcher and the link's sockets (NodeLoop)
+      loop =
+          new MultiThreadIoEventLoopGroup(
+              1, new DefaultThreadFactory("mqroute-node", true), NioIoHandler.newFactory());
+      loopKey = NodeLoop.register(loop);
+      link = NodeLink.bind(loop, host, linkSettings(config));
+      List<String> roles = new ArrayList<>(config.getStringList("pekko.cluster.roles"));
+      roles.add(link.role());
+      config =
+          ConfigFactory.parseString(
+                  "pekko.actor.default-dispatcher.executor = \""
+                      + NodeLoop.class.getName()
+                      + "\"\npekko.actor.default-dispatcher.mqroute-loop = \""
+                      + loopKey
+                      + "\"")
+              .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(roles))
+              .withFallback(config);
+    }
     ActorSystem<Void> system;
     try {
       system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);
@@ -105,7 +146,29 @@ public final class ClusterNode {
       if (guard != null) {
         guard.close();
       }
+      if (link != null) {
+        link.close();
+        loop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
+        NodeLoop.unregister(loopKey);
+      }
       throw new NodeConfigException("cannot start the node: " + rootMessage(e));
+    }
+    if (link != null) {
+      ActorSystem<Void> s = system;
+      link.attach(
+          system,
+          () -> ActorRefResolver.get(s),
+          (int) config.getBytes("mqroute.wire.max-message-size").longValue());
+      NodeMetrics.get(system).inbound("link", link::counters, Map::of);
+      EventLoopGroup l = loop;
+      String k = loopKey;
+      system
+          .getWhenTerminated()
+          .thenRun(
+              () -> {
+                l.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
+                NodeLoop.unregister(k);
+              });
     }
     if (guard != null) {
       startGuard(system, guard);
@@ -172,6 +235,46 @@ public final class ClusterNode {
       throw new NodeConfigException(
           "Artery port " + host + ":" + port + " is not free (" + e.getMessage() + ")");
     }
+  }
+
+  /** The link's TLS (Artery's keys and versions) and bounds (mqroute.cluster.link). */
+  private static NodeLink.Settings linkSettings(Config config) {
+    Config l = config.getConfig("mqroute.cluster.link");
+    SSLContext ssl = null;
+    String[] protocols = {};
+    String[] suites = {};
+    if (config.getString("pekko.remote.artery.transport").equals("tls-tcp")) {
+      Config e = config.getConfig("pekko.remote.artery.ssl.config-ssl-engine");
+      try {
+        KeyStore keys = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(Path.of(e.getString("key-store")))) {
+          keys.load(in, e.getString("key-store-password").toCharArray());
+        }
+        KeyStore trust = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(Path.of(e.getString("trust-store")))) {
+          trust.load(in, e.getString("trust-store-password").toCharArray());
+        }
+        KeyManagerFactory kmf =
+            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf.init(keys, e.getString("key-password").toCharArray());
+        TrustManagerFactory tmf =
+            TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        ssl = SSLContext.getInstance(e.getString("protocol"));
+        ssl.init(kmf.getKeyManagers(), tmf.getTrustManagers(), new SecureRandom());
+      } catch (IOException | GeneralSecurityException ex) {
+        throw new NodeConfigException("cannot read the cluster's keys for the node link: " + ex);
+      }
+      protocols = new String[] {e.getString("protocol")};
+      suites = e.getStringList("enabled-algorithms").toArray(String[]::new);
+    }
+    return new NodeLink.Settings(
+        ssl,
+        protocols,
+        suites,
+        l.getInt("max-connections"),
+        l.getDuration("handshake-timeout"),
+        (int) config.getBytes("pekko.remote.artery.advanced.maximum-frame-size").longValue());
   }
 
   /** The Kryo serializer's count of malformed messages, in /metrics. */

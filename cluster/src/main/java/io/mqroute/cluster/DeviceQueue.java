@@ -20,6 +20,7 @@ import io.mqroute.cluster.DeviceQueueProtocol.Settled;
 import io.mqroute.cluster.DeviceQueueProtocol.Stats;
 import io.mqroute.cluster.DeviceQueueProtocol.Submit;
 import io.mqroute.cluster.DeviceQueueProtocol.SubmitBatch;
+import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
@@ -193,6 +194,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     }
   }
 
+  /** Wire messages to other nodes: over the node link when there is one (NodeLink). */
+  private final NodeLink.Tell wire;
+
   private final int index;
   private final int ringSize;
   private final ActorRef<FlowProtocol.QueueCommand> queue;
@@ -287,6 +291,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
 
   private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Object> timers, Settings s) {
     super(ctx);
+    this.wire = NodeLink.of(ctx.getSystem());
     this.index = s.index();
     this.ringSize = s.ringSize();
     this.clock = NanoClock.SYSTEM;
@@ -636,14 +641,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       ArrayList<Completion> list = outbox.computeIfAbsent(batchReply, k -> new ArrayList<>());
       list.add(out);
       if (list.size() == RequestBatch.MAX_SIZE) {
-        CompletionBatch.split(list).forEach(batchReply::tell);
+        CompletionBatch.split(list).forEach(b -> wire.tell(batchReply, b));
         list.clear();
       } else if (!flushPending) {
         flushPending = true;
         getContext().getSelf().tell(Flush.INSTANCE);
       }
     } else if (reply != null) {
-      reply.tell(out);
+      wire.tell(reply, out);
     }
   }
 
@@ -663,7 +668,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
         if (RequestTrace.ON) {
           e.getValue().forEach(c -> RequestTrace.mark(RequestTrace.DEV_OUT, c.submitNanos()));
         }
-        CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
+        CompletionBatch.split(e.getValue()).forEach(b -> wire.tell(e.getKey(), b));
         e.getValue().clear();
       }
     }
@@ -704,7 +709,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     QueueDraining announcement = new QueueDraining(endpoint, nodeUid());
     routers.removeIf(r -> !isMember(r));
     for (ActorRef<CompletionBatch> router : routers) {
-      announcementsTo(router).tell(announcement);
+      wire.tell(announcementsTo(router), announcement);
     }
     getContext().getSystem().receptionist().tell(Receptionist.deregister(QUEUES, endpoint));
     timers.startSingleTimer(Settled.INSTANCE, DRAIN_SETTLE);

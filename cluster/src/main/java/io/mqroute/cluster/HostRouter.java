@@ -25,6 +25,7 @@ import io.mqroute.cluster.HostRouterProtocol.NodeRemoved;
 import io.mqroute.cluster.HostRouterProtocol.Slots;
 import io.mqroute.cluster.HostRouterProtocol.Submit;
 import io.mqroute.cluster.HostRouterProtocol.SubmitBatch;
+import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
@@ -135,6 +136,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       ActorRef<CompletionBatch> batchClient,
       long arrivalNanos) {}
 
+  /** Wire messages to other nodes: over the node link when there is one (NodeLink). */
+  private final NodeLink.Tell wire;
+
   private final ActorRef<RouterCommand> router;
   private final List<ActorRef<Object>> remotes;
   private final QueueSlots<ActorRef<Request>> slots;
@@ -172,6 +176,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
 
   private HostRouter(ActorContext<Command> ctx, HostRouterSettings s) {
     super(ctx);
+    this.wire = NodeLink.of(ctx.getSystem());
     boolean clusterSystem =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     int n = s.maxQueues();
@@ -410,14 +415,14 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
 
   private void reply(InFlight f, Completion c) {
     if (f.batchClient() == null) {
-      f.client().tell(c);
+      wire.tell(f.client(), c);
       return;
     }
     ArrayList<Completion> out =
         clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
     out.add(c);
     if (out.size() == RequestBatch.MAX_SIZE) {
-      CompletionBatch.split(out).forEach(f.batchClient()::tell);
+      CompletionBatch.split(out).forEach(b -> wire.tell(f.batchClient(), b));
       out.clear();
     } else if (!flushPending) {
       flushPending = true;
@@ -443,7 +448,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       }
     }
     // the client's ref is its message adapter: it adapts HostAlive too (RouterClient)
-    held.forEach((c, n) -> ((ActorRef<HostAlive>) (ActorRef<?>) c).tell(new HostAlive(n[0])));
+    held.forEach((c, n) -> wire.tell((ActorRef<HostAlive>) (ActorRef<?>) c, new HostAlive(n[0])));
     keepAliveArmed = batchClients;
     if (keepAliveArmed) {
       getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
@@ -459,7 +464,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
           e.getValue()
               .forEach(c -> RequestTrace.mark(RequestTrace.HOST_REPLY_OUT, c.submitNanos()));
         }
-        CompletionBatch.split(e.getValue()).forEach(e.getKey()::tell);
+        CompletionBatch.split(e.getValue()).forEach(b -> wire.tell(e.getKey(), b));
         e.getValue().clear();
       }
     }

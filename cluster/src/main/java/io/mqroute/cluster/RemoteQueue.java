@@ -20,6 +20,7 @@ import io.mqroute.cluster.RemoteQueueProtocol.NodeRemoved;
 import io.mqroute.cluster.RemoteQueueProtocol.SuspectCheck;
 import io.mqroute.cluster.RemoteQueueProtocol.SuspectConfirm;
 import io.mqroute.cluster.RemoteQueueProtocol.Unbind;
+import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
 import io.mqroute.protocol.Op;
@@ -147,6 +148,9 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
   /** Requests ended as unknown that are remembered for their late answers (the oldest go). */
   private static final int GONE_KEPT = 4096;
 
+  /** Wire messages to other nodes: over the node link when there is one (NodeLink). */
+  private final NodeLink.Tell link;
+
   private final int slot;
   private final ActorRef<RouterCommand> router;
   private final int window;
@@ -234,6 +238,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
       Duration suspectAfter,
       AtomicInteger listedSlots) {
     super(ctx);
+    this.link = NodeLink.of(ctx.getSystem());
     this.listedSlots = listedSlots;
     this.slot = slot;
     this.router = router;
@@ -365,7 +370,8 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
         wire.add(s.wire);
       }
       ActorRef<RequestBatch> to = batchesTo(queue);
-      RequestBatch.split(wire, replies, suspectNanos > 0 ? now : 0, fenceNanos).forEach(to::tell);
+      RequestBatch.split(wire, replies, suspectNanos > 0 ? now : 0, fenceNanos)
+          .forEach(b -> link.tell(to, b));
     }
     outbox.clear();
     return this;

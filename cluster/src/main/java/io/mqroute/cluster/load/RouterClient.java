@@ -2,6 +2,7 @@ package io.mqroute.cluster.load;
 
 import io.mqroute.actors.machine.FlowProtocol.Route;
 import io.mqroute.actors.machine.JobProtocol;
+import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.cluster.load.RouterClientProtocol.Abandon;
 import io.mqroute.cluster.load.RouterClientProtocol.CheckHost;
 import io.mqroute.cluster.load.RouterClientProtocol.Command;
@@ -71,6 +72,9 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
    */
   static final int CHECKS_PER_TIMEOUT = 10;
 
+  /** Wire messages to other nodes: over the node link when there is one (NodeLink). */
+  private final NodeLink.Tell wire;
+
   private final ActorRef<Request> host;
   private final ActorRef<CompletionBatch> replies;
   private final int pid;
@@ -112,6 +116,7 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
       int pid,
       Duration hostTimeout) {
     super(ctx);
+    this.wire = NodeLink.of(ctx.getSystem());
     this.host = host;
     this.pid = pid;
     this.timers = timers;
@@ -222,7 +227,7 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
         outbox.forEach(r -> RequestTrace.mark(RequestTrace.LOAD_OUT, r.submitNanos()));
       }
       ActorRef<RequestBatch> to = (ActorRef<RequestBatch>) (ActorRef<?>) host;
-      RequestBatch.split(outbox, replies).forEach(to::tell);
+      RequestBatch.split(outbox, replies).forEach(b -> wire.tell(to, b));
       outbox.clear();
     }
     return this;
