@@ -5,6 +5,7 @@ import com.typesafe.config.ConfigException;
 import com.typesafe.config.ConfigFactory;
 import com.typesafe.config.ConfigValueFactory;
 import io.mqroute.cluster.NodeMetrics;
+import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.config.UserError;
 import io.mqroute.nbd.NbdServer;
@@ -16,6 +17,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -161,11 +163,13 @@ final class NbdFrontend {
     NbdServer server;
     try {
       server =
-          NbdServer.startAndWait(
-              system,
-              plan.settings(),
-              new RouterBackend(system, router, plan.exportSize(), FILE_ID),
-              Duration.ofSeconds(30));
+          NbdServer.start(
+                  plan.settings(),
+                  new RouterBackend(system, router, plan.exportSize(), FILE_ID),
+                  // the node's own loop: a request read from the socket reaches the router there
+                  NodeLink.attached(system).map(NodeLink::loop).orElse(null))
+              .toCompletableFuture()
+              .get(30, TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new UserError(
           "--nbd "

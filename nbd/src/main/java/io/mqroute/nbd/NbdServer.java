@@ -1,98 +1,124 @@
 package io.mqroute.nbd;
 
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.net.InetSocketAddress;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.io.Inet;
-import org.apache.pekko.io.TcpSO;
-import org.apache.pekko.stream.KillSwitches;
-import org.apache.pekko.stream.Materializer;
-import org.apache.pekko.stream.SharedKillSwitch;
-import org.apache.pekko.stream.javadsl.Flow;
-import org.apache.pekko.stream.javadsl.Sink;
-import org.apache.pekko.stream.javadsl.Source;
-import org.apache.pekko.stream.javadsl.Tcp;
-import org.apache.pekko.util.ByteString;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The NBD server: binds with Pekko Streams TCP ({@code Tcp.get(system).bind}) and runs every
- * accepted connection through its own {@link NbdConnectionStage} in front of one {@link
- * NbdBackend}. Connections over {@link NbdServerSettings#maxConnections()} are closed as they
- * arrive (before the greeting: NBD has no way to say "busy"); TCP_NODELAY is set on every
+ * The NBD server: binds with Netty on an event loop (the node's own, {@code NodeLoop}, when the
+ * caller passes it: then a request read from the socket reaches the host router on the thread that
+ * read it) and runs every accepted connection through its own {@link NbdChannelHandler} in front of
+ * one {@link NbdBackend}. Connections over {@link NbdServerSettings#maxConnections()} are closed as
+ * they arrive (before the greeting: NBD has no way to say "busy"); TCP_NODELAY is set on every
  * connection, as the spec recommends. What bad clients cause is counted ({@link #counters()}) and
  * logged at most once per kind per {@link NbdServerStats#LOG_INTERVAL}.
  */
 public final class NbdServer implements AutoCloseable {
   private static final Logger log = LoggerFactory.getLogger(NbdServer.class);
 
-  private final Tcp.ServerBinding binding;
-  private final SharedKillSwitch connections;
+  private final Channel binding;
+  private final ChannelGroup connections;
+  private final EventLoopGroup ownLoop;
   private final NbdServerStats stats;
 
-  private NbdServer(Tcp.ServerBinding binding, SharedKillSwitch connections, NbdServerStats stats) {
+  private NbdServer(
+      Channel binding, ChannelGroup connections, EventLoopGroup ownLoop, NbdServerStats stats) {
     this.binding = binding;
     this.connections = connections;
+    this.ownLoop = ownLoop;
     this.stats = stats;
   }
 
   /**
-   * Binds and serves {@code backend}; the stage completes when the socket is bound (or fails, e.g.
-   * with the port in use).
+   * Binds and serves {@code backend} on a loop of its own; the stage completes when the socket is
+   * bound (or fails, e.g. with the port in use).
    */
   public static CompletionStage<NbdServer> start(
       ActorSystem<?> system, NbdServerSettings settings, NbdBackend backend) {
-    Materializer mat = Materializer.matFromSystem(system);
-    SharedKillSwitch kill = KillSwitches.shared("nbd-connections");
+    return start(settings, backend, null);
+  }
+
+  /**
+   * Binds and serves {@code backend} on {@code loop} (null: a one-thread loop of its own, stopped
+   * with the server).
+   */
+  public static CompletionStage<NbdServer> start(
+      NbdServerSettings settings, NbdBackend backend, EventLoopGroup loop) {
+    EventLoopGroup own =
+        loop != null
+            ? null
+            : new MultiThreadIoEventLoopGroup(
+                1, new DefaultThreadFactory("mqroute-nbd", true), NioIoHandler.newFactory());
+    EventLoopGroup group = loop != null ? loop : own;
     NbdServerStats stats = new NbdServerStats();
     AtomicInteger open = stats.open;
     AtomicInteger accepted = new AtomicInteger();
-    List<Inet.SocketOption> options = List.of(TcpSO.tcpNoDelay(true));
-    Source<Tcp.IncomingConnection, CompletionStage<Tcp.ServerBinding>> incoming =
-        Tcp.get(system)
-            .bind(settings.host(), settings.port(), 100, options, false, Optional.empty());
-    CompletionStage<Tcp.ServerBinding> bound =
-        incoming
-            .to(
-                Sink.foreach(
-                    c -> {
-                      String peer = c.remoteAddress().toString();
-                      if (open.incrementAndGet() > settings.maxConnections()) {
-                        open.decrementAndGet();
-                        stats.countAndLog(
-                            log,
-                            NbdServerStats.REFUSED_LIMIT,
-                            "nbd: {} connections open already (max-connections), closed the one"
-                                + " from {}",
-                            settings.maxConnections(),
-                            peer);
-                        c.handleWith(
-                            Flow.fromSinkAndSource(Sink.cancelled(), Source.<ByteString>empty()),
-                            mat);
-                        return;
-                      }
-                      stats.count(NbdServerStats.ACCEPTED);
-                      int index = accepted.getAndIncrement();
-                      Flow<ByteString, ByteString, ?> flow =
-                          Flow.<ByteString>create()
-                              .via(kill.flow())
-                              .via(new NbdConnectionStage(settings, backend, index, peer, stats))
-                              .watchTermination(
-                                  (m, done) -> {
-                                    done.whenComplete((d, e) -> open.decrementAndGet());
-                                    return m;
-                                  });
-                      c.handleWith(flow, mat);
-                    }))
-            .run(mat);
-    return bound.thenApply(b -> new NbdServer(b, kill, stats));
+    ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    CompletableFuture<NbdServer> bound = new CompletableFuture<>();
+    new ServerBootstrap()
+        .group(group)
+        .channel(NioServerSocketChannel.class)
+        .option(ChannelOption.SO_BACKLOG, 100)
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childHandler(
+            new ChannelInitializer<SocketChannel>() {
+              @Override
+              protected void initChannel(SocketChannel c) {
+                String peer = String.valueOf(c.remoteAddress());
+                if (open.incrementAndGet() > settings.maxConnections()) {
+                  open.decrementAndGet();
+                  stats.countAndLog(
+                      log,
+                      NbdServerStats.REFUSED_LIMIT,
+                      "nbd: {} connections open already (max-connections), closed the one from {}",
+                      settings.maxConnections(),
+                      peer);
+                  c.close();
+                  return;
+                }
+                stats.count(NbdServerStats.ACCEPTED);
+                connections.add(c);
+                c.closeFuture().addListener(f -> open.decrementAndGet());
+                c.pipeline()
+                    .addLast(
+                        new NbdChannelHandler(
+                            settings, backend, accepted.getAndIncrement(), peer, stats));
+              }
+            })
+        .bind(settings.host(), settings.port())
+        .addListener(
+            (ChannelFuture f) -> {
+              if (f.isSuccess()) {
+                bound.complete(new NbdServer(f.channel(), connections, own, stats));
+              } else {
+                if (own != null) {
+                  own.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
+                }
+                bound.completeExceptionally(f.cause());
+              }
+            });
+    return bound;
   }
 
   /** Binds with {@link #start} and waits for it, at most {@code timeout}. */
@@ -106,7 +132,7 @@ public final class NbdServer implements AutoCloseable {
 
   /** Where it listens (the real port when 0 was asked for). */
   public InetSocketAddress address() {
-    return binding.localAddress();
+    return (InetSocketAddress) binding.localAddress();
   }
 
   /** Connections open now. */
@@ -130,29 +156,33 @@ public final class NbdServer implements AutoCloseable {
 
   /**
    * Stops accepting, then ends every open connection, without blocking the caller (for coordinated
-   * shutdown, whose tasks must not hold a dispatcher's thread: the unbind needs one).
+   * shutdown, whose tasks must not hold a dispatcher's thread).
    */
   public CompletionStage<Void> closeAsync() {
-    return binding
-        .unbind()
-        .handle(
-            (done, e) -> {
-              if (e != null) {
-                log.warn("nbd: unbind: {}", e.toString());
-              }
-              connections.shutdown();
-              return null;
-            });
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    binding
+        .close()
+        .addListener(
+            f ->
+                connections
+                    .close()
+                    .addListener(
+                        g -> {
+                          if (ownLoop != null) {
+                            ownLoop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
+                          }
+                          done.complete(null);
+                        }));
+    return done;
   }
 
   /** Stops accepting and ends every open connection. */
   @Override
   public void close() {
     try {
-      binding.unbind().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      closeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
     } catch (Exception e) {
-      log.warn("nbd: unbind: {}", e.toString());
+      log.warn("nbd: close: {}", e.toString());
     }
-    connections.shutdown();
   }
 }

@@ -155,6 +155,11 @@ public final class NodeLink implements AutoCloseable {
     }
   }
 
+  /** The node's event loop (its actors' dispatcher), for other sockets of the request path. */
+  public EventLoopGroup loop() {
+    return loop;
+  }
+
   /** The cluster role that tells the other nodes where this link listens. */
   public String role() {
     return ROLE_PREFIX + ((InetSocketAddress) server.localAddress()).getPort();
