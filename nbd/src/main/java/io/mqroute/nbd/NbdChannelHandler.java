@@ -150,7 +150,7 @@ final class NbdChannelHandler extends ChannelInboundHandlerAdapter {
     }
     boolean needInput;
     do {
-      // what left makes room under the bound: decode on (a write does not call back, as a pull does)
+      // what left makes room under the bound: decode on (a write does not call back as a pull does)
       flush();
       needInput = false;
       while (mayTakeMore()) {
