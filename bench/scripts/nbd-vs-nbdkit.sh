@@ -50,6 +50,11 @@ for t in fio nbdkit nbdinfo java python3 curl; do
   command -v "$t" >/dev/null || { echo "nbd-vs-nbdkit: $t is not installed" >&2; exit 2; }
 done
 for j in "${jars[@]}"; do [ -f "$j" ] || { echo "nbd-vs-nbdkit: no jar $j" >&2; exit 2; }; done
+# DAMON with a pageout scheme evicts page cache it sees as cold: the slower server's file drifts out of memory
+for k in /sys/kernel/mm/damon/admin/kdamonds/*/state; do
+  [ -r "$k" ] && [ "$(cat "$k")" = on ] &&
+    echo "nbd-vs-nbdkit: warning: DAMON is on ($k) and may page the file out; as root: echo off > $k" >&2
+done
 bytes=$(python3 -c "import sys;s=sys.argv[1].lower();m={'k':1<<10,'m':1<<20,'g':1<<30};print(int(s[:-1])*m[s[-1]] if s[-1] in m else int(s))" "$SIZE")
 
 pids=()
