@@ -228,8 +228,11 @@ class ClusterDemoTest {
   /** A base port whose six ports (P..P+2, P+1000..P+1002) are free now. */
   private static int freeBasePort() {
     SplittableRandom rnd = new SplittableRandom();
+    // below the kernel's ephemeral range (ip_local_port_range, 32768-60999 by default): a port
+    // free now in that range can be handed to any outgoing connection of the tests running beside
+    // this one before the demo's node binds it, which CI saw ("Address already in use")
     for (int attempt = 0; attempt < 200; attempt++) {
-      int p = rnd.nextInt(20000, 60000);
+      int p = rnd.nextInt(10000, 31000);
       if (IntStream.of(p, p + 1, p + 2, p + 1000, p + 1001, p + 1002)
           .allMatch(ClusterDemoTest::isFree)) {
         return p;
