@@ -145,11 +145,12 @@ jfr_opt() {
   [ "$JFR" = 1 ] && echo "-XX:StartFlightRecording=filename=$W/$1.jfr,settings=profile,dumponexit=true"
   return 0
 }
-# start_traced KEY JAR CONF: the same cluster with -Dmqroute.trace (TRACE=1)
+# start_traced KEY JAR CONF [BACKEND]: the same cluster with -Dmqroute.trace (TRACE=1); BACKEND file (default,
+# with NBD) or null (no NBD: for `mqroute load`)
 start_traced() {
   local saved=$JAVA_OPTS
   JAVA_OPTS="$JAVA_OPTS -Dmqroute.trace=$W/trace/$1"
-  start_cluster "$1" "$2" file nbd "${3:-}"
+  if [ "${4:-file}" = null ]; then start_cluster "$1" "$2" null "" "${3:-}"; else start_cluster "$1" "$2" file nbd "${3:-}"; fi
   JAVA_OPTS=$saved
 }
 # wait_ready KEY: the host's router has a queue (it answers /status with one) and NBD answers
@@ -291,6 +292,25 @@ if [ "$TRACE" = 1 ]; then
       # the trace covers the warm-up run too: skip it (ramp + runtime + a second for the handshake)
       python3 "$here/trace-summary.py" --label "$n fio qd$qd:" --skip-first $((RUNTIME + RAMP + 1)) \
         "$W"/trace/"trace-$n-qd$qd".*.trace | tee "$W/trace/summary-$n-qd$qd.md" || true
+      if [ "$LOAD" = 1 ]; then
+        # `mqroute load` through a traced cluster (null backend), the load JVM traced too: warmed at iodepth 32
+        # by an untraced load, summarised over the requests that passed load.submit
+        k="trace-null-$n-qd$qd"
+        start_traced "$k" "${jars[$i]}" "${confs[$i]}" null
+        wait_ready "$k"
+        run_load "$k" "${jars[$i]}" 32 "$W/json/$k-warm"
+        saved=$JAVA_OPTS
+        JAVA_OPTS="$JAVA_OPTS -Dmqroute.trace=$W/trace/$k-load"
+        run_load "$k" "${jars[$i]}" "$qd" "$W/json/$k"
+        JAVA_OPTS=$saved
+        kill -TERM "${host_pid[$k]}" "${dev_pid[$k]}"
+        for _ in $(seq 1 300); do
+          kill -0 "${host_pid[$k]}" 2>/dev/null || kill -0 "${dev_pid[$k]}" 2>/dev/null || break
+          sleep 0.1
+        done
+        python3 "$here/trace-summary.py" --label "$n load qd$qd (null backend):" --require load.submit \
+          --skip-first 0 "$W"/trace/"$k"*.trace | tee "$W/trace/summary-null-$n-qd$qd.md" || true
+      fi
     done
   done
 fi

@@ -7,7 +7,7 @@ monotonic clock for all processes of a machine). This joins the files given, kee
 most common sequence of stages (each stage once), and prints, per hop between consecutive stages, the median,
 mean and p99 in microseconds, and the whole path's.
 
-Usage: trace-summary.py [--skip-first SECONDS] [--label TEXT] FILE...
+Usage: trace-summary.py [--skip-first SECONDS] [--label TEXT] [--require STAGE] FILE...
 """
 import argparse
 import collections
@@ -38,6 +38,8 @@ def main():
     ap.add_argument("--skip-first", type=float, default=0.0,
                     help="ignore requests in the first SECONDS of the trace (JIT warm-up)")
     ap.add_argument("--label", default="")
+    ap.add_argument("--require", default=None,
+                    help="keep only requests that passed this stage (e.g. load.submit: the load's, not fio's)")
     ap.add_argument("files", nargs="+")
     a = ap.parse_args()
     marks = collections.defaultdict(dict)
@@ -60,6 +62,11 @@ def main():
         return 1
     start = min(min(m.values()) for m in marks.values())
     sigs = collections.Counter()
+    if a.require:
+        marks = {k: m for k, m in marks.items() if a.require in m}
+        if not marks:
+            print(f"no request passed {a.require}", file=sys.stderr)
+            return 1
     for k, m in marks.items():
         if min(m.values()) - start >= a.skip_first * 1e9:
             sigs[tuple(sorted(m, key=RANK.get))] += 1

@@ -121,10 +121,22 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     }
   }
 
-  /** The {@code file(root)} backend: real positional I/O (see {@link FileBackend#serve}). */
-  public record FileStore(FileBackend files) implements Backend {
+  /**
+   * The {@code file(root)} backend: real positional I/O (see {@link FileBackend#serve}).
+   *
+   * @param inline the I/O runs on the queue's own thread (the node's loop) instead of the blocking
+   *     pool: no hand-over to a pool thread and back (two wake-ups, BENCHMARKS.md "Inline file
+   *     I/O"), but a read that misses the page cache stalls every actor and socket of the node for
+   *     the disk's latency. For data that lives in the page cache or on fast local storage.
+   */
+  public record FileStore(FileBackend files, boolean inline) implements Backend {
     public FileStore {
       Objects.requireNonNull(files, "files");
+    }
+
+    /** On the blocking pool. */
+    public FileStore(FileBackend files) {
+      this(files, false);
     }
   }
 
@@ -179,7 +191,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                         Path.of(c.getString("file-root")),
                         c.getBytes("file-max-bytes"),
                         FileBackend.DEFAULT_MAX_OPEN,
-                        c.getInt("file-count")));
+                        c.getInt("file-count")),
+                    fileIo(c));
             default ->
                 throw new IllegalArgumentException(
                     "mqroute.cluster.device.backend must be null or file, was " + kind);
@@ -191,6 +204,18 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
             "mqroute.cluster.device.pollers must be 1..65536, was " + pollers);
       }
       return new Settings(index, ring, backend, DeviceRules.fromConfig(c), pollers);
+    }
+
+    /** {@code file-io}: "pool" (the blocking pool) or "inline" (the queue's own thread). */
+    static boolean fileIo(Config c) {
+      String io = c.hasPath("file-io") ? c.getString("file-io") : "pool";
+      return switch (io) {
+        case "pool" -> false;
+        case "inline" -> true;
+        default ->
+            throw new IllegalArgumentException(
+                "mqroute.cluster.device.file-io must be pool or inline, was '" + io + "'");
+      };
     }
   }
 
@@ -361,7 +386,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     if (backend instanceof NullBackend nb) {
       return new FixedDevice(nb.serviceDelay().toNanos());
     }
-    return new FileIo(((FileStore) backend).files(), blocking, fence);
+    FileStore store = (FileStore) backend;
+    return store.inline()
+        ? new InlineFileIo(store.files(), fence)
+        : new FileIo(store.files(), blocking, fence);
   }
 
   /** What a request refused by its fence ends with: not done. */
@@ -392,6 +420,30 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     @Override
     public String spec() {
       return "file(" + files.root() + ")";
+    }
+  }
+
+  /**
+   * The {@code file} backend with {@code file-io = inline}: each request's I/O on the poller's own
+   * thread, its result a completed stage (the poller's pipeToSelf then runs on that thread too).
+   */
+  private record InlineFileIo(FileBackend files, Fence fence) implements IoDevice {
+    @Override
+    public CompletionStage<Result> execute(Request r) {
+      if (RequestTrace.ON) {
+        RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
+        RequestTrace.mark(RequestTrace.DEV_IO_START, r.submitNanos());
+      }
+      Result res = fence.startable(r.id()) ? serve(files, r) : FENCED;
+      if (RequestTrace.ON) {
+        RequestTrace.mark(RequestTrace.DEV_IO_DONE, r.submitNanos());
+      }
+      return CompletableFuture.completedFuture(res);
+    }
+
+    @Override
+    public String spec() {
+      return "file(" + files.root() + ", inline)";
     }
   }
 

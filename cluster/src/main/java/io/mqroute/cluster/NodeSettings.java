@@ -487,6 +487,11 @@ public record NodeSettings(
               + d.getString("file-root")
               + "' is not a directory (or give --data DIR)");
     }
+    try {
+      DeviceQueue.Settings.fileIo(d);
+    } catch (IllegalArgumentException e) {
+      throw new NodeConfigException(e.getMessage());
+    }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
     Duration delay = d.getDuration("service-delay");
     if (delay.isNegative() || delay.compareTo(MAX_SERVICE_DELAY) > 0) {

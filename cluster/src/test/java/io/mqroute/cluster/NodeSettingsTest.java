@@ -290,6 +290,10 @@ class NodeSettingsTest {
         "mqroute.cluster.device.service-delay must be in 0s..24h, was -1ms"
       },
       {
+        "mqroute.cluster.device.file-io = async",
+        "mqroute.cluster.device.file-io must be pool or inline, was 'async'"
+      },
+      {
         "mqroute.cluster.device.queues = 0",
         "mqroute.cluster.device.queues must be in 1..1024, was 0"
       },

@@ -69,6 +69,12 @@ class VerifyThroughRouterTest {
   }
 
   private List<ActorRef<Request>> routerOver(Path dirA, Path dirB) throws Exception {
+    return routerOver(dirA, dirB, false);
+  }
+
+  /** {@code inlineA}: queue 0 does its file I/O on its own thread (file-io = inline). */
+  private List<ActorRef<Request>> routerOver(Path dirA, Path dirB, boolean inlineA)
+      throws Exception {
     kit = ActorTestKit.create();
     int index = 0;
     for (Path dir : List.of(dirA, dirB)) {
@@ -78,7 +84,8 @@ class VerifyThroughRouterTest {
       queues.add(
           kit.spawn(
               DeviceQueue.create(
-                  new DeviceQueue.Settings(index, 8, new DeviceQueue.FileStore(files))),
+                  new DeviceQueue.Settings(
+                      index, 8, new DeviceQueue.FileStore(files, inlineA && index == 0))),
               "q" + index++));
     }
     ActorRef<HostRouterProtocol.Command> router =
@@ -118,6 +125,23 @@ class VerifyThroughRouterTest {
       backends.clear();
       queues.clear();
     }
+  }
+
+  @Test
+  void anInlineQueueAndAPoolQueueOverOneDirectoryReadBackAsWritten() throws Exception {
+    Path data = tmp.resolve("data");
+    FioJobFile file = FioJobParser.parse("verify.fio", JOB.formatted("crc32c", "randrw"));
+    List<ActorRef<Request>> routers = routerOver(data, data, true);
+    LoadRunner.Result r = LoadRunner.run(kit.system(), file, routers, WAIT, WAIT);
+    System.out.printf(
+        "VerifyThroughRouterTest: inline + pool queues, %d requests, %d blocks checked, %d"
+            + " errors%n",
+        r.requests(), r.verify().checked(), r.verify().errors());
+    assertThat(r.byStatus()).containsOnlyKeys(Status.OK);
+    assertThat(r.verify().errors()).as(String.join("\n", r.verify().first())).isZero();
+    assertThat(r.verify().checked()).isGreaterThan(100);
+    // both queues served: round robin over two, and the inline one is not bypassed
+    assertThat(backends.get(0).openChannels()).isPositive();
   }
 
   @Test
