@@ -6,12 +6,10 @@ import com.typesafe.config.ConfigValueFactory;
 import io.mqroute.cluster.guard.ArteryGuard;
 import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.cluster.link.NodeLoop;
+import io.mqroute.cluster.link.NodeTransport;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.wire.KryoSerializer;
 import io.netty.channel.EventLoopGroup;
-import io.netty.channel.MultiThreadIoEventLoopGroup;
-import io.netty.channel.nio.NioIoHandler;
-import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetSocketAddress;
@@ -123,8 +121,8 @@ public final class ClusterNode {
     if (config.getBoolean("mqroute.cluster.link.enabled")) {
       // the node's one thread: its actors' dispatcher and the link's sockets (NodeLoop)
       loop =
-          new MultiThreadIoEventLoopGroup(
-              1, new DefaultThreadFactory("mqroute-node", true), NioIoHandler.newFactory());
+          NodeTransport.loop(
+              "mqroute-node", config.getBoolean("mqroute.cluster.link.native-epoll"));
       loopKey = NodeLoop.register(loop);
       link = NodeLink.bind(loop, host, linkSettings(config));
       List<String> roles = new ArrayList<>(config.getStringList("pekko.cluster.roles"));

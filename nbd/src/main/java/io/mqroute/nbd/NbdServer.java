@@ -6,7 +6,11 @@ import io.netty.channel.ChannelFuture;
 import io.netty.channel.ChannelInitializer;
 import io.netty.channel.ChannelOption;
 import io.netty.channel.EventLoopGroup;
+import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.ServerChannel;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
 import io.netty.channel.nio.NioIoHandler;
@@ -59,6 +63,13 @@ public final class NbdServer implements AutoCloseable {
     return start(settings, backend, null);
   }
 
+  /** The server-socket channel {@code group} serves: native epoll's on an epoll loop. */
+  private static Class<? extends ServerChannel> serverChannel(EventLoopGroup group) {
+    return group instanceof IoEventLoopGroup g && g.isIoType(EpollIoHandler.class)
+        ? EpollServerSocketChannel.class
+        : NioServerSocketChannel.class;
+  }
+
   /**
    * Binds and serves {@code backend} on {@code loop} (null: a one-thread loop of its own, stopped
    * with the server).
@@ -78,7 +89,7 @@ public final class NbdServer implements AutoCloseable {
     CompletableFuture<NbdServer> bound = new CompletableFuture<>();
     new ServerBootstrap()
         .group(group)
-        .channel(NioServerSocketChannel.class)
+        .channel(serverChannel(group))
         .option(ChannelOption.SO_BACKLOG, 100)
         .childOption(ChannelOption.TCP_NODELAY, true)
         .childHandler(

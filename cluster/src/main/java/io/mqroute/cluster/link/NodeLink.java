@@ -13,8 +13,6 @@ import io.netty.channel.ChannelPipeline;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
-import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
@@ -124,7 +122,7 @@ public final class NodeLink implements AutoCloseable {
     this.server =
         new ServerBootstrap()
             .group(loop)
-            .channel(NioServerSocketChannel.class)
+            .channel(NodeTransport.serverChannel(loop))
             .childOption(ChannelOption.TCP_NODELAY, true)
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
@@ -182,8 +180,35 @@ public final class NodeLink implements AutoCloseable {
    * How {@code system}'s actors send wire messages: the link when the node has one, else Artery.
    */
   public static Tell of(ActorSystem<?> system) {
-    NodeLink link = ATTACHED.get(system.classicSystem());
-    return link == null ? ARTERY : link::tell;
+    return new Lazy(system.classicSystem());
+  }
+
+  /**
+   * Finds the link at the first send that has one: the actors a node starts with (its device
+   * queues) are created while the system starts, before {@link #attach} (a Tell fixed then went
+   * over Artery for ever: NodeLinkTest saw a device answer every request over Artery).
+   */
+  private static final class Lazy implements Tell {
+    private final org.apache.pekko.actor.ActorSystem system;
+    private NodeLink link; // the actor's own thread only
+
+    Lazy(org.apache.pekko.actor.ActorSystem system) {
+      this.system = system;
+    }
+
+    @Override
+    public <T> void tell(ActorRef<T> to, T message) {
+      NodeLink l = link;
+      if (l == null) {
+        l = ATTACHED.get(system);
+        if (l == null) {
+          ARTERY.tell(to, message);
+          return;
+        }
+        link = l;
+      }
+      l.tell(to, message);
+    }
   }
 
   /** The link serving {@code system}, if it has one. */
@@ -191,14 +216,18 @@ public final class NodeLink implements AutoCloseable {
     return java.util.Optional.ofNullable(ATTACHED.get(system.classicSystem()));
   }
 
-  /** Counters for /metrics; {@code peers}: the nodes it has a connection to now. */
+  /**
+   * Counters for /metrics; {@code peers}: the nodes it has a connection to now; {@code
+   * native-epoll}: 1 when the loop runs on native epoll, 0 on the JDK's selector.
+   */
   public Map<String, Long> counters() {
     return Map.of(
         "peers", peers.values().stream().filter(p -> p.channel != null).count(),
         "sent", sent.sum(),
         "received", received.sum(),
         "refused", refused.sum(),
-        "open", (long) inbound.get());
+        "open", (long) inbound.get(),
+        "native-epoll", NodeTransport.isEpoll(loop) ? 1L : 0L);
   }
 
   private <T> void tell(ActorRef<T> to, T message) {
@@ -260,7 +289,7 @@ public final class NodeLink implements AutoCloseable {
     p.connecting = true;
     new Bootstrap()
         .group(loop)
-        .channel(NioSocketChannel.class)
+        .channel(NodeTransport.socketChannel(loop))
         .option(ChannelOption.TCP_NODELAY, true)
         .handler(
             new ChannelInitializer<SocketChannel>() {
