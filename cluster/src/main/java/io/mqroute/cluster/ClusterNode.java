@@ -337,6 +337,17 @@ public final class ClusterNode {
     }
   }
 
+  /**
+   * How long the system's coordinated shutdown may take: the sum of its phases' timeouts (each may
+   * run to its bound when the cluster is slow to converge on a loaded machine), plus a margin for
+   * the actor system's own stop.
+   */
+  public static Duration shutdownBound(ActorSystem<?> system) {
+    return Duration.ofMillis(
+            CoordinatedShutdown.get(system.classicSystem()).totalTimeout().toMillis())
+        .plusSeconds(10);
+  }
+
   /** Waits for the system to end; false if it did not within {@code timeout}. */
   public static boolean awaitTermination(ActorSystem<?> system, Duration timeout) {
     try {

@@ -18,7 +18,6 @@ import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -111,14 +110,8 @@ class DeviceFailoverTest {
     for (ActorSystem<Void> node : started) {
       node.getWhenTerminated()
           .toCompletableFuture()
-          .get(shutdownBound(node).toMillis(), TimeUnit.MILLISECONDS);
+          .get(ClusterNode.shutdownBound(node).toMillis(), TimeUnit.MILLISECONDS);
     }
-  }
-
-  /** The sum of the node's coordinated-shutdown phase timeouts, and a margin. */
-  private static Duration shutdownBound(ActorSystem<Void> node) {
-    return Duration.ofMillis(CoordinatedShutdown.get(node).totalTimeout().toMillis())
-        .plusSeconds(10);
   }
 
   // ---- the client: N requests, at most WINDOW in flight, counts what comes back ----
@@ -288,7 +281,7 @@ class DeviceFailoverTest {
     deviceA
         .getWhenTerminated()
         .toCompletableFuture()
-        .get(shutdownBound(deviceA).toMillis(), TimeUnit.MILLISECONDS);
+        .get(ClusterNode.shutdownBound(deviceA).toMillis(), TimeUnit.MILLISECONDS);
     long gone = NanoClock.SYSTEM.nanoTime();
     TestProbe<Report> again = kit.createTestProbe();
     client.tell(new GetReport(again.ref()));
