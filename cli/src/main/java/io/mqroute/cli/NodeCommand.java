@@ -9,6 +9,8 @@ import io.mqroute.nbd.NbdServer;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.cluster.typed.Cluster;
@@ -175,7 +177,20 @@ final class NodeCommand implements Callable<Integer> {
     // Until the system ends: SIGTERM/Ctrl-C runs coordinated shutdown (leave, then stop) from
     // Pekko's JVM hook;
     // a node downed by the Split Brain Resolver ends the same way.
-    node.system().getWhenTerminated().toCompletableFuture().join();
+    // Once the shutdown reaches its last phase the node's actors are stopping: from there the
+    // wait is bounded (Artery may never finish terminating: ClusterNode.awaitTermination)
+    CompletableFuture<Void> stopping = new CompletableFuture<>();
+    CoordinatedShutdown.get(node.system())
+        .addTask(
+            CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+            "mqroute-node-stopping",
+            () -> {
+              stopping.complete(null);
+              return CompletableFuture.completedFuture(Done.getInstance());
+            });
+    CompletableFuture.anyOf(node.system().getWhenTerminated().toCompletableFuture(), stopping)
+        .join();
+    ClusterNode.awaitTermination(node.system(), ClusterNode.shutdownBound(node.system()));
     // exit-jvm = off (tests, embedding): still report a node that lost its router or a queue
     boolean childStopped =
         CoordinatedShutdown.get(node.system())

@@ -15,7 +15,6 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -108,9 +107,7 @@ class DeviceFailoverTest {
       node.terminate();
     }
     for (ActorSystem<Void> node : started) {
-      node.getWhenTerminated()
-          .toCompletableFuture()
-          .get(ClusterNode.shutdownBound(node).toMillis(), TimeUnit.MILLISECONDS);
+      Termination.await(node, "a node after the test");
     }
   }
 
@@ -278,10 +275,7 @@ class DeviceFailoverTest {
     // once it is gone
     // bounded by the node's own shutdown phases (each may run to its timeout when the cluster is
     // slow to converge on a loaded machine: CI saw more than 30 s), not a guess
-    deviceA
-        .getWhenTerminated()
-        .toCompletableFuture()
-        .get(ClusterNode.shutdownBound(deviceA).toMillis(), TimeUnit.MILLISECONDS);
+    Termination.await(deviceA, "the dying device");
     long gone = NanoClock.SYSTEM.nanoTime();
     TestProbe<Report> again = kit.createTestProbe();
     client.tell(new GetReport(again.ref()));

@@ -172,7 +172,7 @@ class GracefulLeaveTest {
     Report r = done.expectMessageClass(Report.class, WAIT);
     // bounded by the node's own shutdown phases, not a guess: on a loaded 2-core CI machine the
     // leave and exiting phases may each run to their timeout (CI saw more than 60 s in all)
-    assertThat(ClusterNode.awaitTermination(leaving, ClusterNode.shutdownBound(leaving))).isTrue();
+    Termination.await(leaving, "the leaving device");
     System.out.printf(
         "GracefulLeaveTest: %s, %d OK on the leaving device; it terminated %d ms after"
             + " terminate()%n",

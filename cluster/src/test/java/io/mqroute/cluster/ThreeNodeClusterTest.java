@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.actor.Address;
@@ -151,7 +150,7 @@ class ThreeNodeClusterTest {
     }
     for (ActorSystem<Void> node : List.of(deviceA, deviceB, host)) {
       if (node != null) {
-        node.getWhenTerminated().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        Termination.await(node, "a node after the test");
       }
     }
   }
