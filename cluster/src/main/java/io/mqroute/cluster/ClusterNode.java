@@ -19,7 +19,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +29,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import javax.net.ssl.KeyManagerFactory;
-import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.CoordinatedShutdown;
@@ -238,10 +236,21 @@ public final class ClusterNode {
     }
   }
 
+  /** {@code mqroute.cluster.link.tls-provider}: openssl or jdk. */
+  static String tlsProvider(Config link) {
+    String p = link.getString("tls-provider");
+    if (!p.equals("openssl") && !p.equals("jdk")) {
+      throw new NodeConfigException(
+          "mqroute.cluster.link.tls-provider must be openssl or jdk, was '" + p + "'");
+    }
+    return p;
+  }
+
   /** The link's TLS (Artery's keys and versions) and bounds (mqroute.cluster.link). */
   private static NodeLink.Settings linkSettings(Config config) {
     Config l = config.getConfig("mqroute.cluster.link");
-    SSLContext ssl = null;
+    KeyManagerFactory kmf = null;
+    TrustManagerFactory tmf = null;
     String[] protocols = {};
     String[] suites = {};
     if (config.getString("pekko.remote.artery.transport").equals("tls-tcp")) {
@@ -255,14 +264,10 @@ public final class ClusterNode {
         try (InputStream in = Files.newInputStream(Path.of(e.getString("trust-store")))) {
           trust.load(in, e.getString("trust-store-password").toCharArray());
         }
-        KeyManagerFactory kmf =
-            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, e.getString("key-password").toCharArray());
-        TrustManagerFactory tmf =
-            TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
         tmf.init(trust);
-        ssl = SSLContext.getInstance(e.getString("protocol"));
-        ssl.init(kmf.getKeyManagers(), tmf.getTrustManagers(), new SecureRandom());
       } catch (IOException | GeneralSecurityException ex) {
         throw new NodeConfigException("cannot read the cluster's keys for the node link: " + ex);
       }
@@ -270,9 +275,11 @@ public final class ClusterNode {
       suites = e.getStringList("enabled-algorithms").toArray(String[]::new);
     }
     return new NodeLink.Settings(
-        ssl,
+        kmf,
+        tmf,
         protocols,
         suites,
+        tlsProvider(l).equals("openssl"),
         l.getInt("max-connections"),
         l.getDuration("handshake-timeout"),
         (int) config.getBytes("pekko.remote.artery.advanced.maximum-frame-size").longValue());

@@ -156,6 +156,22 @@ class NodeLinkTest {
   }
 
   @Test
+  void aBoringSslNodeAndAJdkTlsNodeServeTheSamePath() {
+    // netty-tcnative's BoringSSL loads on this project's CI and dev machines (x86_64 Linux);
+    // elsewhere both nodes run the JDK's engine and this is the JDK-only case
+    ActorRef<HostRouterProtocol.Command> router =
+        cluster("", "\nmqroute.cluster.link.tls-provider = jdk\n");
+    ActorSystem<Void> host = nodes.get(0);
+    ActorSystem<Void> device = nodes.get(1);
+    assertThat(counter(host, "tls-openssl"))
+        .isEqualTo(io.netty.handler.ssl.OpenSsl.isAvailable() ? 1L : 0L);
+    assertThat(counter(device, "tls-openssl")).isZero();
+    assertThat(reads(router, 500)).containsOnly(Status.OK).hasSize(500);
+    assertThat(counter(device, "received")).isPositive();
+    assertThat(counter(host, "received")).isPositive();
+  }
+
+  @Test
   void aNativeEpollNodeAndAJdkSelectorNodeServeTheSamePath() {
     // Netty's native epoll loads on this project's CI and dev machines (x86_64 Linux); elsewhere
     // both nodes fall back to the JDK's selector and this is the NIO-only case

@@ -290,6 +290,10 @@ class NodeSettingsTest {
         "mqroute.cluster.device.service-delay must be in 0s..24h, was -1ms"
       },
       {
+        "mqroute.cluster.link.tls-provider = gnutls",
+        "mqroute.cluster.link.tls-provider must be openssl or jdk, was 'gnutls'"
+      },
+      {
         "mqroute.cluster.device.file-io = async",
         "mqroute.cluster.device.file-io must be pool or inline, was 'async'"
       },

@@ -14,8 +14,14 @@ import io.netty.channel.EventLoopGroup;
 import io.netty.channel.SimpleChannelInboundHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.handler.codec.LengthFieldBasedFrameDecoder;
+import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.JdkSslContext;
+import io.netty.handler.ssl.OpenSsl;
+import io.netty.handler.ssl.SslContext;
+import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslHandler;
 import io.netty.handler.ssl.SslHandshakeCompletionEvent;
+import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -26,8 +32,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLEngine;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLException;
+import javax.net.ssl.TrustManagerFactory;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.AddressFromURIString;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -82,22 +89,27 @@ public final class NodeLink implements AutoCloseable {
   /**
    * What the link bounds and how it authenticates.
    *
-   * @param ssl mutual TLS with the cluster's key (null: plain tcp, loopback only)
-   * @param protocols and cipherSuites the TLS versions and suites allowed (empty: the JDK's)
+   * @param keys and trust: mutual TLS with the cluster's key (null: plain tcp, loopback only)
+   * @param protocols and cipherSuites the TLS versions and suites allowed (empty: the provider's)
+   * @param openSsl TLS through BoringSSL (netty-tcnative) when it loads here, else the JDK's
    * @param maxConnections inbound connections at once; one beyond is closed as it is accepted
    * @param handshakeTimeout a connection must say HELLO (after its TLS handshake) within this long
    * @param maxFrame the largest frame read or written
    */
   public record Settings(
-      SSLContext ssl,
+      KeyManagerFactory keys,
+      TrustManagerFactory trust,
       String[] protocols,
       String[] cipherSuites,
+      boolean openSsl,
       int maxConnections,
       Duration handshakeTimeout,
       int maxFrame) {}
 
   private final EventLoopGroup loop;
   private final Settings settings;
+  private final SslContext serverTls;
+  private final SslContext clientTls;
   private final Channel server;
   private final AtomicInteger inbound = new AtomicInteger();
   private final Map<Address, Peer> peers = new ConcurrentHashMap<>();
@@ -119,6 +131,8 @@ public final class NodeLink implements AutoCloseable {
       throws InterruptedException {
     this.loop = loop;
     this.settings = settings;
+    this.serverTls = settings.keys() == null ? null : tls(settings, false);
+    this.clientTls = settings.keys() == null ? null : tls(settings, true);
     this.server =
         new ServerBootstrap()
             .group(loop)
@@ -217,8 +231,43 @@ public final class NodeLink implements AutoCloseable {
   }
 
   /**
+   * One side's TLS: the cluster's key, its trust, and every peer must show a key too. BoringSSL
+   * wraps a small record in about a third of the JDK engine's time (BENCHMARKS.md "OpenSSL on the
+   * node link"), and a batch on the wire is one record.
+   */
+  private static SslContext tls(Settings s, boolean client) {
+    SslContextBuilder b =
+        client
+            // the peer proves it holds the cluster's key; node addresses are not in the
+            // certificate (as Artery: hostname-verification off), so no endpoint identification
+            ? SslContextBuilder.forClient()
+                .keyManager(s.keys())
+                .endpointIdentificationAlgorithm(null)
+            : SslContextBuilder.forServer(s.keys()).clientAuth(ClientAuth.REQUIRE);
+    b.trustManager(s.trust())
+        .sslProvider(s.openSsl() && OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK);
+    if (s.protocols().length > 0) {
+      b.protocols(s.protocols());
+    }
+    if (s.cipherSuites().length > 0) {
+      b.ciphers(java.util.Arrays.asList(s.cipherSuites()));
+    }
+    try {
+      return b.build();
+    } catch (SSLException e) {
+      throw new IllegalStateException("the node link's TLS: " + e.getMessage(), e);
+    }
+  }
+
+  /** True when the link's TLS runs on BoringSSL. */
+  public boolean isOpenSsl() {
+    return serverTls != null && !(serverTls instanceof JdkSslContext);
+  }
+
+  /**
    * Counters for /metrics; {@code peers}: the nodes it has a connection to now; {@code
-   * native-epoll}: 1 when the loop runs on native epoll, 0 on the JDK's selector.
+   * native-epoll}: 1 when the loop runs on native epoll, 0 on the JDK's selector; {@code
+   * tls-openssl}: 1 when its TLS runs on BoringSSL, 0 on the JDK's engine or without TLS.
    */
   public Map<String, Long> counters() {
     return Map.of(
@@ -227,7 +276,8 @@ public final class NodeLink implements AutoCloseable {
         "received", received.sum(),
         "refused", refused.sum(),
         "open", (long) inbound.get(),
-        "native-epoll", NodeTransport.isEpoll(loop) ? 1L : 0L);
+        "native-epoll", NodeTransport.isEpoll(loop) ? 1L : 0L,
+        "tls-openssl", isOpenSsl() ? 1L : 0L);
   }
 
   private <T> void tell(ActorRef<T> to, T message) {
@@ -325,19 +375,8 @@ public final class NodeLink implements AutoCloseable {
   private void pipeline(SocketChannel ch, boolean client, Peer peer) {
     ChannelPipeline pipe = ch.pipeline();
     SslHandler tls = null;
-    if (settings.ssl() != null) {
-      SSLEngine engine = settings.ssl().createSSLEngine();
-      engine.setUseClientMode(client);
-      if (!client) {
-        engine.setNeedClientAuth(true);
-      }
-      if (settings.protocols().length > 0) {
-        engine.setEnabledProtocols(settings.protocols());
-      }
-      if (settings.cipherSuites().length > 0) {
-        engine.setEnabledCipherSuites(settings.cipherSuites());
-      }
-      tls = new SslHandler(engine);
+    if (serverTls != null) {
+      tls = (client ? clientTls : serverTls).newHandler(ch.alloc());
       tls.setHandshakeTimeoutMillis(settings.handshakeTimeout().toMillis());
       pipe.addLast(tls);
     }
