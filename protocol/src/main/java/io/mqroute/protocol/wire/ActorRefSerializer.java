@@ -5,6 +5,8 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -25,8 +27,17 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
           "pekko://[A-Za-z0-9][-A-Za-z0-9_]*(@[-A-Za-z0-9.\\[\\]:]+:[0-9]{1,5})?"
               + "(/[-\\w:@&=+,.!~*'$;%]+)+(#-?[0-9]+)?");
 
+  /**
+   * Paths resolved and refs written lately: a batch carries its reply address, and a node talks to
+   * a handful of actors, so most batches would otherwise check and resolve (or format) the same
+   * string again. Bounded: cleared when it reaches this many, whatever the peer sends.
+   */
+  static final int CACHE = 256;
+
   private final Supplier<ActorRefResolver> resolverSupplier;
   private volatile ActorRefResolver resolver;
+  private final Map<String, ActorRef<?>> resolved = new ConcurrentHashMap<>();
+  private final Map<ActorRef<?>, String> formatted = new ConcurrentHashMap<>();
 
   /**
    * @param resolverSupplier null when there is no ActorSystem: writing or reading a ref then fails
@@ -50,7 +61,15 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
 
   @Override
   public void write(Kryo kryo, Output output, ActorRef<?> ref) {
-    BoundedStringSerializer.writeString(output, resolver().toSerializationFormat(ref));
+    String path = formatted.get(ref);
+    if (path == null) {
+      path = resolver().toSerializationFormat(ref);
+      if (formatted.size() >= CACHE) {
+        formatted.clear();
+      }
+      formatted.put(ref, path);
+    }
+    BoundedStringSerializer.writeString(output, path);
   }
 
   @Override
@@ -59,10 +78,19 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
     if (path == null) {
       throw new KryoException("null actor path");
     }
+    ActorRef<?> known = resolved.get(path);
+    if (known != null) {
+      return known;
+    }
     if (!ACTOR_PATH.matcher(path).matches()) {
       // refused here: Pekko's provider would log a warning for each one it cannot resolve
       throw new KryoException("not an actor path");
     }
-    return resolver().resolveActorRef(path);
+    ActorRef<?> ref = resolver().resolveActorRef(path);
+    if (resolved.size() >= CACHE) {
+      resolved.clear();
+    }
+    resolved.put(path, ref);
+    return ref;
   }
 }

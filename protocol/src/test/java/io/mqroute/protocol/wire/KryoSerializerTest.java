@@ -49,6 +49,28 @@ class KryoSerializerTest {
   }
 
   @Test
+  void moreReplyAddressesThanTheCacheHoldsEachRoundTripToTheirOwnActor() {
+    Serializer s = serialization().findSerializerFor(WireSamples.REQUEST);
+    java.util.List<TestProbe<Completion>> probes = new java.util.ArrayList<>();
+    for (int i = 0; i < ActorRefSerializer.CACHE + 44; i++) {
+      probes.add(testKit.createTestProbe());
+    }
+    // twice over: the second pass reads every path again, after the cache was cleared on the way
+    for (int pass = 0; pass < 2; pass++) {
+      for (TestProbe<Completion> p : probes) {
+        Request r = WireSamples.REQUEST.withReplyTo(p.ref());
+        Request back = (Request) s.fromBinary(s.toBinary(r));
+        assertThat(back.replyTo()).isEqualTo(p.ref());
+        back.replyTo().tell(WireSamples.COMPLETION);
+      }
+    }
+    for (TestProbe<Completion> p : probes) {
+      p.expectMessage(WireSamples.COMPLETION);
+      p.expectMessage(WireSamples.COMPLETION);
+    }
+  }
+
+  @Test
   void aQueueDrainingAnnouncementKeepsItsQueueRef() {
     TestProbe<Request> queue = testKit.createTestProbe();
     QueueDraining d = new QueueDraining(queue.ref(), 42L);
