@@ -236,14 +236,14 @@ public final class ClusterNode {
     }
   }
 
-  /** {@code mqroute.cluster.link.tls-provider}: openssl or jdk. */
-  static String tlsProvider(Config link) {
+  /** {@code mqroute.cluster.link.tls-provider}: true for openssl, false for jdk. */
+  static boolean openSsl(Config link) {
     String p = link.getString("tls-provider");
     if (!p.equals("openssl") && !p.equals("jdk")) {
       throw new NodeConfigException(
           "mqroute.cluster.link.tls-provider must be openssl or jdk, was '" + p + "'");
     }
-    return p;
+    return p.equals("openssl");
   }
 
   /** The link's TLS (Artery's keys and versions) and bounds (mqroute.cluster.link). */
@@ -279,7 +279,7 @@ public final class ClusterNode {
         tmf,
         protocols,
         suites,
-        tlsProvider(l).equals("openssl"),
+        openSsl(l),
         l.getInt("max-connections"),
         l.getDuration("handshake-timeout"),
         (int) config.getBytes("pekko.remote.artery.advanced.maximum-frame-size").longValue());

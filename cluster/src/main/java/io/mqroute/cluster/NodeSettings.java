@@ -472,7 +472,7 @@ public record NodeSettings(
 
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
-    ClusterNode.tlsProvider(c.getConfig("mqroute.cluster.link"));
+    ClusterNode.openSsl(c.getConfig("mqroute.cluster.link"));
     Config d = c.getConfig("mqroute.cluster.device");
     String backend = d.getString("backend");
     if (!backend.equals("null") && !backend.equals("file")) {

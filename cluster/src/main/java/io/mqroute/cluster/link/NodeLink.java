@@ -2,6 +2,7 @@ package io.mqroute.cluster.link;
 
 import io.mqroute.protocol.WireMessage;
 import io.mqroute.protocol.wire.KryoCodec;
+import io.mqroute.protocol.wire.RecentCache;
 import io.netty.bootstrap.Bootstrap;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.buffer.ByteBuf;
@@ -25,7 +26,6 @@ import io.netty.handler.ssl.SslProvider;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -113,7 +113,7 @@ public final class NodeLink implements AutoCloseable {
   private final Channel server;
   private final AtomicInteger inbound = new AtomicInteger();
   private final Map<Address, Peer> peers = new ConcurrentHashMap<>();
-  private final Map<ActorRef<?>, byte[]> paths = new ConcurrentHashMap<>();
+  private final RecentCache<ActorRef<?>, byte[]> paths = new RecentCache<>(CACHE);
   private final LongAdder sent = new LongAdder();
   private final LongAdder received = new LongAdder();
   private final LongAdder refused = new LongAdder();
@@ -289,15 +289,13 @@ public final class NodeLink implements AutoCloseable {
       to.tell(message);
       return;
     }
-    byte[] path = paths.get(to);
-    if (path == null) {
-      if (paths.size() >= CACHE) {
-        paths.clear();
-      }
-      path =
-          ActorRefResolver.get(system).toSerializationFormat(to).getBytes(StandardCharsets.UTF_8);
-      paths.put(to, path);
-    }
+    byte[] path =
+        paths.get(
+            to,
+            r ->
+                ActorRefResolver.get(system)
+                    .toSerializationFormat(r)
+                    .getBytes(StandardCharsets.UTF_8));
     byte[] body = codec.encode(wire);
     int length = 1 + 2 + path.length + body.length;
     if (path.length > MAX_PATH || length > settings.maxFrame()) {
@@ -421,7 +419,7 @@ public final class NodeLink implements AutoCloseable {
   private final class Frames extends SimpleChannelInboundHandler<ByteBuf> {
     private final Peer outbound;
     private final Runnable helloWhenActive;
-    private final HashMap<String, ActorRef<Object>> refs = new HashMap<>();
+    private final RecentCache<String, ActorRef<Object>> refs = new RecentCache<>(CACHE);
     private Peer from;
     private boolean refusedHere;
 
@@ -455,17 +453,16 @@ public final class NodeLink implements AutoCloseable {
         throw new IllegalArgumentException("bad frame (kind " + kind + ")");
       }
       String path = frame.readCharSequence(pathLength, StandardCharsets.UTF_8).toString();
-      ActorRef<Object> to = refs.get(path);
-      if (to == null) {
-        to = ActorRefResolver.get(system).resolveActorRef(path);
-        if (!to.path().address().hasLocalScope()) {
-          throw new IllegalArgumentException("a recipient on another node: " + path);
-        }
-        if (refs.size() >= CACHE) {
-          refs.clear();
-        }
-        refs.put(path, to);
-      }
+      ActorRef<Object> to =
+          refs.get(
+              path,
+              p -> {
+                ActorRef<Object> r = ActorRefResolver.get(system).resolveActorRef(p);
+                if (!r.path().address().hasLocalScope()) {
+                  throw new IllegalArgumentException("a recipient on another node: " + p);
+                }
+                return r;
+              });
       byte[] body = new byte[frame.readableBytes()];
       frame.readBytes(body);
       to.tell(codec.decode(body));

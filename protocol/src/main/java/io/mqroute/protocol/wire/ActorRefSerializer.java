@@ -5,8 +5,6 @@ import com.esotericsoftware.kryo.KryoException;
 import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -28,16 +26,15 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
               + "(/[-\\w:@&=+,.!~*'$;%]+)+(#-?[0-9]+)?");
 
   /**
-   * Paths resolved and refs written lately: a batch carries its reply address, and a node talks to
-   * a handful of actors, so most batches would otherwise check and resolve (or format) the same
-   * string again. Bounded: cleared when it reaches this many, whatever the peer sends.
+   * Paths resolved and refs written lately: a batch carries its reply address, which would
+   * otherwise be checked and resolved (or formatted) again for every batch.
    */
   static final int CACHE = 256;
 
   private final Supplier<ActorRefResolver> resolverSupplier;
   private volatile ActorRefResolver resolver;
-  private final Map<String, ActorRef<?>> resolved = new ConcurrentHashMap<>();
-  private final Map<ActorRef<?>, String> formatted = new ConcurrentHashMap<>();
+  private final RecentCache<String, ActorRef<?>> resolved = new RecentCache<>(CACHE);
+  private final RecentCache<ActorRef<?>, String> formatted = new RecentCache<>(CACHE);
 
   /**
    * @param resolverSupplier null when there is no ActorSystem: writing or reading a ref then fails
@@ -61,15 +58,8 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
 
   @Override
   public void write(Kryo kryo, Output output, ActorRef<?> ref) {
-    String path = formatted.get(ref);
-    if (path == null) {
-      path = resolver().toSerializationFormat(ref);
-      if (formatted.size() >= CACHE) {
-        formatted.clear();
-      }
-      formatted.put(ref, path);
-    }
-    BoundedStringSerializer.writeString(output, path);
+    BoundedStringSerializer.writeString(
+        output, formatted.get(ref, r -> resolver().toSerializationFormat(r)));
   }
 
   @Override
@@ -78,19 +68,14 @@ final class ActorRefSerializer extends Serializer<ActorRef<?>> {
     if (path == null) {
       throw new KryoException("null actor path");
     }
-    ActorRef<?> known = resolved.get(path);
-    if (known != null) {
-      return known;
-    }
-    if (!ACTOR_PATH.matcher(path).matches()) {
-      // refused here: Pekko's provider would log a warning for each one it cannot resolve
-      throw new KryoException("not an actor path");
-    }
-    ActorRef<?> ref = resolver().resolveActorRef(path);
-    if (resolved.size() >= CACHE) {
-      resolved.clear();
-    }
-    resolved.put(path, ref);
-    return ref;
+    return resolved.get(
+        path,
+        p -> {
+          if (!ACTOR_PATH.matcher(p).matches()) {
+            // refused here: Pekko's provider would log a warning for each one it cannot resolve
+            throw new KryoException("not an actor path");
+          }
+          return resolver().resolveActorRef(p);
+        });
   }
 }
