@@ -22,20 +22,23 @@ class StuckTerminationTest {
   @Test
   void aSystemStuckAfterItsShutdownPhasesCountsAsStoppedAfterTheGrace() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
+    CountDownLatch started = new CountDownLatch(1);
     // stands in for Artery's stalled stream: the guardian's stop waits for this actor, which
     // holds its thread until the test releases it
     ActorSystem<Void> system =
         ActorSystem.create(
             Behaviors.<Void>setup(
-                ctx ->
-                    Behaviors.<Void>receive(Void.class)
-                        .onSignal(
-                            PostStop.class,
-                            s -> {
-                              release.await(60, TimeUnit.SECONDS);
-                              return Behaviors.same();
-                            })
-                        .build()),
+                ctx -> {
+                  started.countDown();
+                  return Behaviors.<Void>receive(Void.class)
+                      .onSignal(
+                          PostStop.class,
+                          s -> {
+                            release.await(60, TimeUnit.SECONDS);
+                            return Behaviors.same();
+                          })
+                      .build();
+                }),
             "stuck",
             ConfigFactory.parseString(
                     "pekko.coordinated-shutdown.phases.actor-system-terminate.timeout = 1s\n"
@@ -43,6 +46,9 @@ class StuckTerminationTest {
                         + "pekko.loglevel = ERROR")
                 .withFallback(ConfigFactory.load()));
     try {
+      // a system terminated before its guardian ran the behaviour's setup never calls the
+      // behaviour's PostStop (it was seen on CI): the stall must be in place first
+      assertThat(started.await(30, TimeUnit.SECONDS)).isTrue();
       system.terminate();
       long start = System.nanoTime();
       assertThat(ClusterNode.awaitTermination(system, Duration.ofSeconds(30))).isTrue();
