@@ -279,8 +279,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   // the queue's own completions come here (its router, to the model's queue)
   private final ActorRef<FlowProtocol.RouterCommand> ends;
   // completions waiting for the next Flush, per router
-  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> outbox = new HashMap<>();
-  private boolean flushPending;
+  private final CompletionOutbox outbox;
   // routers that sent batches here: told of a graceful drain (QueueDraining) so they wait for what
   // is in flight
   private final HashSet<ActorRef<CompletionBatch>> routers = new HashSet<>();
@@ -317,6 +316,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private DeviceQueue(ActorContext<Command> ctx, TimerScheduler<Object> timers, Settings s) {
     super(ctx);
     this.wire = NodeLink.of(ctx.getSystem());
+    this.outbox =
+        new CompletionOutbox(wire, () -> ctx.getSelf().tell(Flush.INSTANCE), RequestTrace.DEV_OUT);
     this.index = s.index();
     this.ringSize = s.ringSize();
     this.clock = NanoClock.SYSTEM;
@@ -613,20 +614,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     if (fence != null && deadline != Long.MAX_VALUE) {
       fence.set(local, deadline);
     }
-    queue.tell(
-        new FlowProtocol.Enqueue(
-            new Request(
-                local,
-                r.op(),
-                r.fileId(),
-                r.offset(),
-                r.length(),
-                r.background(),
-                r.cpu(),
-                r.submitNanos(),
-                null,
-                r.carriesData(),
-                r.data())));
+    queue.tell(new FlowProtocol.Enqueue(r.relabelled(local, r.cpu(), null)));
     updateGauge();
   }
 
@@ -690,15 +678,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private void answer(
       ActorRef<CompletionBatch> batchReply, ActorRef<Completion> reply, Completion out) {
     if (batchReply != null) {
-      ArrayList<Completion> list = outbox.computeIfAbsent(batchReply, k -> new ArrayList<>());
-      list.add(out);
-      if (list.size() == RequestBatch.MAX_SIZE) {
-        CompletionBatch.split(list).forEach(b -> wire.tell(batchReply, b));
-        list.clear();
-      } else if (!flushPending) {
-        flushPending = true;
-        getContext().getSelf().tell(Flush.INSTANCE);
-      }
+      outbox.add(batchReply, out);
     } else if (reply != null) {
       wire.tell(reply, out);
     }
@@ -714,18 +694,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   private Behavior<Command> onFlush() {
-    flushPending = false;
-    for (var e : outbox.entrySet()) {
-      if (!e.getValue().isEmpty()) {
-        if (RequestTrace.ON) {
-          e.getValue().forEach(c -> RequestTrace.mark(RequestTrace.DEV_OUT, c.submitNanos()));
-        }
-        CompletionBatch.split(e.getValue()).forEach(b -> wire.tell(e.getKey(), b));
-        e.getValue().clear();
-      }
-    }
-    // routers come and go: drop the emptied lists rather than keep one per router ever seen
-    outbox.values().removeIf(ArrayList::isEmpty);
+    outbox.flush();
     return this;
   }
 

@@ -38,7 +38,6 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.RequestTrace;
 import io.mqroute.runtime.NanoClock;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -146,9 +145,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private final HashMap<Long, InFlight> inFlight = new HashMap<>();
   private final ActorRef<Completion> routerReplies;
   // completions for batch clients, sent at the next Flush
-  private final HashMap<ActorRef<CompletionBatch>, ArrayList<Completion>> clientOutbox =
-      new HashMap<>();
-  private boolean flushPending;
+  private final CompletionOutbox clientOutbox;
   // a KeepAliveTick is scheduled (at most one at a time)
   private boolean keepAliveArmed;
   private final NanoClock clock = NanoClock.SYSTEM;
@@ -177,6 +174,9 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private HostRouter(ActorContext<Command> ctx, HostRouterSettings s) {
     super(ctx);
     this.wire = NodeLink.of(ctx.getSystem());
+    this.clientOutbox =
+        new CompletionOutbox(
+            wire, () -> ctx.getSelf().tell(Flush.INSTANCE), RequestTrace.HOST_REPLY_OUT);
     boolean clusterSystem =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     int n = s.maxQueues();
@@ -227,16 +227,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       queues.add(remote.narrow());
     }
     ActorRef<Command> me = ctx.getSelf();
-    this.routerReplies =
-        ctx.spawn(
-            Behaviors.receive(Completion.class)
-                .onAnyMessage(
-                    c -> {
-                      me.tell(new Finished(c));
-                      return Behaviors.same();
-                    })
-                .build(),
-            "router-replies-" + Long.toHexString(new SecureRandom().nextLong()));
+    this.routerReplies = ReplyChild.spawn(ctx, "router-replies", Completion.class, Finished::new);
     // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and
     // a registered service with different messages: the same ref cannot be both. The listing and
     // the membership events (rare) come through a child.
@@ -353,20 +344,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
     }
     // the client's CPU as one of the view's (the cluster has no host CPUs to model)
-    router.tell(
-        new Route(
-            new Request(
-                id,
-                r.op(),
-                r.fileId(),
-                r.offset(),
-                r.length(),
-                r.background(),
-                Math.floorMod(r.cpu(), cpus),
-                r.submitNanos(),
-                routerReplies,
-                r.carriesData(),
-                r.data())));
+    router.tell(new Route(r.relabelled(id, Math.floorMod(r.cpu(), cpus), routerReplies)));
   }
 
   /**
@@ -418,16 +396,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       wire.tell(f.client(), c);
       return;
     }
-    ArrayList<Completion> out =
-        clientOutbox.computeIfAbsent(f.batchClient(), k -> new ArrayList<>());
-    out.add(c);
-    if (out.size() == RequestBatch.MAX_SIZE) {
-      CompletionBatch.split(out).forEach(b -> wire.tell(f.batchClient(), b));
-      out.clear();
-    } else if (!flushPending) {
-      flushPending = true;
-      getContext().getSelf().tell(Flush.INSTANCE);
-    }
+    clientOutbox.add(f.batchClient(), c);
   }
 
   /**
@@ -457,19 +426,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   }
 
   private Behavior<Command> onFlush() {
-    flushPending = false;
-    for (var e : clientOutbox.entrySet()) {
-      if (!e.getValue().isEmpty()) {
-        if (RequestTrace.ON) {
-          e.getValue()
-              .forEach(c -> RequestTrace.mark(RequestTrace.HOST_REPLY_OUT, c.submitNanos()));
-        }
-        CompletionBatch.split(e.getValue()).forEach(b -> wire.tell(e.getKey(), b));
-        e.getValue().clear();
-      }
-    }
-    // clients come and go: keep no list for one that has nothing pending
-    clientOutbox.values().removeIf(ArrayList::isEmpty);
+    clientOutbox.flush();
     return this;
   }
 

@@ -30,7 +30,6 @@ import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.RequestTrace;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
-import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -249,17 +248,8 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     this.clusterSystem =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.metrics = NodeMetrics.get(ctx.getSystem());
-    ActorRef<Command> me = ctx.getSelf();
     ActorRef<Object> deviceReplies =
-        ctx.spawn(
-            Behaviors.receive(Object.class)
-                .onAnyMessage(
-                    m -> {
-                      me.tell(new FromDevice(m));
-                      return Behaviors.same();
-                    })
-                .build(),
-            "device-replies-" + Long.toHexString(new SecureRandom().nextLong()));
+        ReplyChild.spawn(ctx, "device-replies", Object.class, FromDevice::new);
     this.replies = deviceReplies.narrow();
   }
 
@@ -325,21 +315,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
       }
     }
     // no replyTo of its own: it travels in a RequestBatch, answered to the batch's replyTo
-    Sent s =
-        new Sent(
-            r,
-            new Request(
-                r.id(),
-                r.op(),
-                r.fileId(),
-                r.offset(),
-                r.length(),
-                r.background(),
-                r.cpu(),
-                r.submitNanos(),
-                null,
-                r.carriesData(),
-                r.data()));
+    Sent s = new Sent(r, r.withReplyTo(null));
     sent.put(r.id(), s);
     maxOccupancy = Math.max(maxOccupancy, sent.size());
     outbox.add(s);

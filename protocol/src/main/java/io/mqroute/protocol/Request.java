@@ -126,6 +126,15 @@ public record Request(
             carriesData ? ", carriesData" : "");
   }
 
+  /**
+   * The same request under another id, from another submitting CPU, answered to {@code ref}: as a
+   * node hands a request on under its own ids.
+   */
+  public Request relabelled(long newId, int newCpu, ActorRef<Completion> ref) {
+    return new Request(
+        newId, op, fileId, offset, length, background, newCpu, submitNanos, ref, carriesData, data);
+  }
+
   /** The same request, answered to {@code ref}. */
   public Request withReplyTo(ActorRef<Completion> ref) {
     return new Request(
