@@ -48,8 +48,8 @@ final class CompletionOutbox {
   void flush() {
     flushPending = false;
     lists.forEach(this::send);
-    // the addresses come and go: keep no list for one that has nothing waiting
-    lists.values().removeIf(ArrayList::isEmpty);
+    // every list is empty now, and the addresses come and go: keep none
+    lists.clear();
   }
 
   private void send(ActorRef<CompletionBatch> to, ArrayList<Completion> list) {

@@ -137,7 +137,6 @@ public record Request(
 
   /** The same request, answered to {@code ref}. */
   public Request withReplyTo(ActorRef<Completion> ref) {
-    return new Request(
-        id, op, fileId, offset, length, background, cpu, submitNanos, ref, carriesData, data);
+    return relabelled(id, cpu, ref);
   }
 }
