@@ -121,22 +121,35 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     }
   }
 
-  /**
-   * The {@code file(root)} backend: real positional I/O (see {@link FileBackend#serve}).
-   *
-   * @param inline the I/O runs on the queue's own thread (the node's loop) instead of the blocking
-   *     pool: no hand-over to a pool thread and back (two wake-ups, BENCHMARKS.md "Inline file
-   *     I/O"), but a read that misses the page cache stalls every actor and socket of the node for
-   *     the disk's latency. For data that lives in the page cache or on fast local storage.
-   */
-  public record FileStore(FileBackend files, boolean inline) implements Backend {
+  /** Where the file backend's I/O runs ({@code mqroute.cluster.device.file-io}). */
+  public enum FileIoMode {
+    /**
+     * On the blocking pool: a request that waits for the disk holds a pool thread, nothing else.
+     */
+    POOL,
+    /**
+     * On the queue's own thread (the node's loop): no hand-over to a pool thread and back (two
+     * wake-ups, BENCHMARKS.md "Inline file I/O"), but a read that misses the page cache stalls
+     * every actor and socket of the node for the disk's latency.
+     */
+    INLINE,
+    /**
+     * Inline while reads and writes stay page-cache fast, on the pool for a while after they do not
+     * ({@link InlineIoPolicy}); flushes and everything else always on the pool.
+     */
+    AUTO
+  }
+
+  /** The {@code file(root)} backend: real positional I/O (see {@link FileBackend#serve}). */
+  public record FileStore(FileBackend files, FileIoMode io) implements Backend {
     public FileStore {
       Objects.requireNonNull(files, "files");
+      Objects.requireNonNull(io, "io");
     }
 
     /** On the blocking pool. */
     public FileStore(FileBackend files) {
-      this(files, false);
+      this(files, FileIoMode.POOL);
     }
   }
 
@@ -206,15 +219,16 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       return new Settings(index, ring, backend, DeviceRules.fromConfig(c), pollers);
     }
 
-    /** {@code file-io}: "pool" (the blocking pool) or "inline" (the queue's own thread). */
-    static boolean fileIo(Config c) {
-      String io = c.hasPath("file-io") ? c.getString("file-io") : "pool";
+    /** {@code file-io}: "pool", "inline" or "auto" (see {@link FileIoMode}). */
+    static FileIoMode fileIo(Config c) {
+      String io = c.hasPath("file-io") ? c.getString("file-io") : "auto";
       return switch (io) {
-        case "pool" -> false;
-        case "inline" -> true;
+        case "pool" -> FileIoMode.POOL;
+        case "inline" -> FileIoMode.INLINE;
+        case "auto" -> FileIoMode.AUTO;
         default ->
             throw new IllegalArgumentException(
-                "mqroute.cluster.device.file-io must be pool or inline, was '" + io + "'");
+                "mqroute.cluster.device.file-io must be pool, inline or auto, was '" + io + "'");
       };
     }
   }
@@ -388,9 +402,12 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       return new FixedDevice(nb.serviceDelay().toNanos());
     }
     FileStore store = (FileStore) backend;
-    return store.inline()
-        ? new InlineFileIo(store.files(), fence)
-        : new FileIo(store.files(), blocking, fence);
+    FileIo pool = new FileIo(store.files(), blocking, fence);
+    return switch (store.io()) {
+      case POOL -> pool;
+      case INLINE -> new InlineFileIo(store.files(), fence);
+      case AUTO -> new AutoFileIo(new InlineFileIo(store.files(), fence), pool);
+    };
   }
 
   /** What a request refused by its fence ends with: not done. */
@@ -445,6 +462,39 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     @Override
     public String spec() {
       return "file(" + files.root() + ", inline)";
+    }
+  }
+
+  /**
+   * The {@code file} backend with {@code file-io = auto}: reads and writes inline while {@link
+   * InlineIoPolicy} says they are page-cache fast, otherwise (and flushes, trims, everything else
+   * that may wait for the disk) on the blocking pool.
+   */
+  private static final class AutoFileIo implements IoDevice {
+    private final InlineFileIo inline;
+    private final FileIo pool;
+    private final InlineIoPolicy policy = new InlineIoPolicy();
+
+    AutoFileIo(InlineFileIo inline, FileIo pool) {
+      this.inline = inline;
+      this.pool = pool;
+    }
+
+    @Override
+    public CompletionStage<Result> execute(Request r) {
+      long start = System.nanoTime();
+      if ((r.op() != Op.READ && r.op() != Op.WRITE) || !policy.inline(start)) {
+        return pool.execute(r);
+      }
+      CompletionStage<Result> done = inline.execute(r);
+      long end = System.nanoTime();
+      policy.took(end - start, r.length(), end);
+      return done;
+    }
+
+    @Override
+    public String spec() {
+      return "file(" + inline.files().root() + ", auto)";
     }
   }
 

@@ -295,7 +295,7 @@ class NodeSettingsTest {
       },
       {
         "mqroute.cluster.device.file-io = async",
-        "mqroute.cluster.device.file-io must be pool or inline, was 'async'"
+        "mqroute.cluster.device.file-io must be pool, inline or auto, was 'async'"
       },
       {
         "mqroute.cluster.device.queues = 0",

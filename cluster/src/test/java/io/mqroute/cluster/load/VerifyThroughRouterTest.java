@@ -85,7 +85,13 @@ class VerifyThroughRouterTest {
           kit.spawn(
               DeviceQueue.create(
                   new DeviceQueue.Settings(
-                      index, 8, new DeviceQueue.FileStore(files, inlineA && index == 0))),
+                      index,
+                      8,
+                      new DeviceQueue.FileStore(
+                          files,
+                          inlineA && index == 0
+                              ? DeviceQueue.FileIoMode.INLINE
+                              : DeviceQueue.FileIoMode.POOL))),
               "q" + index++));
     }
     ActorRef<HostRouterProtocol.Command> router =

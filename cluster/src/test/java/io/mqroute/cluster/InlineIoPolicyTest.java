@@ -1,0 +1,62 @@
+package io.mqroute.cluster;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** {@link InlineIoPolicy}: page-cache fast I/O stays inline, disk-like I/O goes to the pool. */
+class InlineIoPolicyTest {
+  private static final long US = 1_000;
+  private static final long MS = 1_000_000;
+
+  @Test
+  void pageCacheFastIoStaysInlineForever() {
+    InlineIoPolicy p = new InlineIoPolicy();
+    long now = 0;
+    for (int i = 0; i < 100_000; i++) {
+      assertThat(p.inline(now)).isTrue();
+      // 4 KiB in 8 µs, now and then 40 µs, and a 1 MiB copy in 400 µs
+      long took = i % 1000 == 0 ? 400 * US : i % 10 == 0 ? 40 * US : 8 * US;
+      p.took(took, i % 1000 == 0 ? 1 << 20 : 4096, now += took);
+    }
+    assertThat(p.punts()).isZero();
+  }
+
+  @Test
+  void aFewSlowReadsInAWindowSendTheQueueToThePoolForASecond() {
+    InlineIoPolicy p = new InlineIoPolicy();
+    long now = 0;
+    for (int i = 0; i < InlineIoPolicy.SLOW_IN_WINDOW - 1; i++) {
+      p.took(100 * US, 4096, now += 100 * US); // an SSD's read: slow, not a stall
+      assertThat(p.inline(now)).isTrue();
+    }
+    p.took(100 * US, 4096, now += 100 * US);
+    assertThat(p.inline(now)).isFalse();
+    assertThat(p.inline(now + InlineIoPolicy.POOL_NANOS - 1)).isFalse();
+    assertThat(p.inline(now + InlineIoPolicy.POOL_NANOS)).isTrue();
+    assertThat(p.punts()).isEqualTo(1);
+  }
+
+  @Test
+  void slowReadsSpreadOverWindowsDoNotAddUp() {
+    InlineIoPolicy p = new InlineIoPolicy();
+    long now = 0;
+    for (int i = 0; i < 100 * InlineIoPolicy.WINDOW; i++) {
+      // one slow read in every window of fast ones: a preempted copy, not a disk
+      long took = i % InlineIoPolicy.WINDOW == 0 ? 300 * US : 5 * US;
+      p.took(took, 4096, now += took);
+      assertThat(p.inline(now)).isTrue();
+    }
+  }
+
+  @Test
+  void oneStallIsEnough() {
+    InlineIoPolicy p = new InlineIoPolicy();
+    p.took(InlineIoPolicy.STALL_NANOS, 4096, 5 * MS);
+    assertThat(p.inline(5 * MS)).isFalse();
+    assertThat(p.inline(5 * MS + InlineIoPolicy.POOL_NANOS)).isTrue();
+    // and after it, inline starts with a clean window
+    p.took(100 * US, 4096, 5 * MS + InlineIoPolicy.POOL_NANOS + 100 * US);
+    assertThat(p.inline(5 * MS + InlineIoPolicy.POOL_NANOS + 100 * US)).isTrue();
+  }
+}
