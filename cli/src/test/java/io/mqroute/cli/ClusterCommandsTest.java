@@ -288,5 +288,7 @@ class ClusterCommandsTest {
     err.getBuffer().setLength(0);
     assertOneLineError(
         run("cluster-bench", "--transport", "udp"), "--transport must be tls or tcp");
+    err.getBuffer().setLength(0);
+    assertOneLineError(run("cluster-bench", "--warmup", "0"), "--warmup must be >= 1, was 0");
   }
 }
