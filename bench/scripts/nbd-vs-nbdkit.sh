@@ -73,11 +73,16 @@ trap 'exit 130' INT TERM
 # free loopback ports, none of them below another's +1000 (a node's default management port)
 free_port() {
   python3 - <<'PY'
-import socket
+import random, socket
+# below the ephemeral range (32768-60999): a port free now in that range can be handed to an outgoing connection
+# of a node started meanwhile before the server that is given it binds it
 while True:
-    s = socket.socket(); s.bind(("127.0.0.1", 0)); p = s.getsockname()[1]; s.close()
-    if p < 64000:
-        print(p); break
+    p = random.randrange(10000, 31000)
+    try:
+        s = socket.socket(); s.bind(("127.0.0.1", p)); s.close()
+    except OSError:
+        continue
+    print(p); break
 PY
 }
 names=()
@@ -185,22 +190,28 @@ ctxsw() {
   echo $s
 }
 
-# run_fio LABEL URI QD OUT [HOSTPID DEVPID]: one fio job; context switches per request go next to its JSON
+# CPU time (user + system) of a process so far, in clock ticks (all its threads, ended ones included)
+cputicks() {
+  awk '{print $14 + $15}' /proc/"$1"/stat 2>/dev/null || echo 0
+}
+
+# run_fio LABEL URI QD OUT [HOSTPID DEVPID]: one fio job; context switches and CPU ticks of the servers go next
+# to its JSON
 run_fio() {
-  local label=$1 uri=$2 qd=$3 out=$4 hpid=${5:-} dpid=${6:-} h0=0 d0=0 h1 d1
-  [ -n "$hpid" ] && h0=$(ctxsw "$hpid")
-  [ -n "$dpid" ] && d0=$(ctxsw "$dpid")
+  local label=$1 uri=$2 qd=$3 out=$4 hpid=${5:-} dpid=${6:-} h0=0 d0=0 h1 d1 ht0=0 dt0=0 ht1=0 dt1=0
+  [ -n "$hpid" ] && h0=$(ctxsw "$hpid") && ht0=$(cputicks "$hpid")
+  [ -n "$dpid" ] && d0=$(ctxsw "$dpid") && dt0=$(cputicks "$dpid")
   fio --name=r --ioengine=nbd --uri="$uri" --rw=randread --bs=4k --size="$bytes" --iodepth="$qd" \
     --time_based --runtime="$RUNTIME" --ramp_time="$RAMP" --lat_percentiles=1 --output-format=json \
     >"$out" 2>"$out.err" || { echo "fio failed ($label qd $qd): $out.err" >&2; cat "$out.err" >&2; exit 1; }
   h1=0; d1=0
-  [ -n "$hpid" ] && h1=$(ctxsw "$hpid")
-  [ -n "$dpid" ] && d1=$(ctxsw "$dpid")
-  echo "$((h1 - h0)) $((d1 - d0))" >"$out.cs"
+  [ -n "$hpid" ] && h1=$(ctxsw "$hpid") && ht1=$(cputicks "$hpid")
+  [ -n "$dpid" ] && d1=$(ctxsw "$dpid") && dt1=$(cputicks "$dpid")
+  echo "$((h1 - h0)) $((d1 - d0)) $((ht1 - ht0)) $((dt1 - dt0))" >"$out.cs"
 }
 # run_load KEY JAR QD OUTDIR: `mqroute load` through cluster KEY (io_uring, numjobs=1)
 run_load() {
-  local key=$1 jar=$2 qd=$3 out=$4 h0 h1 d0 d1
+  local key=$1 jar=$2 qd=$3 out=$4 h0 h1 d0 d1 ht0 ht1 dt0 dt1
   mkdir -p "$out"
   cat >"$out/job.fio" <<EOF
 [global]
@@ -217,11 +228,13 @@ iodepth=$qd
 numjobs=1
 EOF
   h0=$(ctxsw "${host_pid[$key]}"); d0=$(ctxsw "${dev_pid[$key]}")
+  ht0=$(cputicks "${host_pid[$key]}"); dt0=$(cputicks "${dev_pid[$key]}")
   # shellcheck disable=SC2086
   java $JAVA_OPTS -jar "$jar" load --seeds "127.0.0.1:${host_port[$key]}" "${tr[@]}" "$out/job.fio" --out "$out" \
     >"$out/load.log" 2>&1 || { echo "load failed ($key qd $qd): $out/load.log" >&2; tail -5 "$out/load.log" >&2; exit 1; }
   h1=$(ctxsw "${host_pid[$key]}"); d1=$(ctxsw "${dev_pid[$key]}")
-  echo "$((h1 - h0)) $((d1 - d0))" >"$out/load.fio.json.cs"
+  ht1=$(cputicks "${host_pid[$key]}"); dt1=$(cputicks "${dev_pid[$key]}")
+  echo "$((h1 - h0)) $((d1 - d0)) $((ht1 - ht0)) $((dt1 - dt0))" >"$out/load.fio.json.cs"
 }
 
 [ "${ONLY_TRACE:-0}" = 1 ] && { ROUNDS=0; NULL=0; TRACE=1; }
@@ -315,9 +328,11 @@ if [ "$TRACE" = 1 ]; then
   done
 fi
 
-python3 - "$W/json" "$ROUNDS" "$QDS" nbdkit "${names[@]}" <<'PY'
+TICKS=$(getconf CLK_TCK) SPAN=$((RUNTIME + RAMP)) python3 - "$W/json" "$ROUNDS" "$QDS" nbdkit "${names[@]}" <<'PY'
 import json, os, statistics, sys
 d, rounds, qds, servers = sys.argv[1], int(sys.argv[2]), sys.argv[3].split(), sys.argv[4:]
+# CPU per request: the servers' CPU over the ramp and the run, over the run's rate times both (the ramp runs warm)
+ticks, span = int(os.environ["TICKS"]), int(os.environ["SPAN"])
 def load(path):
     if not os.path.exists(path):
         return None
@@ -329,16 +344,18 @@ def load(path):
     def p(k):
         v = pc.get(k)
         return v / 1e3 if v is not None else float("nan")
-    cs = None
+    cs = cpu = None
     if os.path.exists(path + ".cs"):
-        h, dv = (int(x) for x in open(path + ".cs").read().split())
+        v = [int(x) for x in open(path + ".cs").read().split()]
         n = job.get("total_ios") or job["io_bytes"] // 4096
-        cs = (h / n if n else float("nan"), dv / n if n else float("nan"))
-    return dict(iops=job["iops"], mean=lat["mean"] / 1e3, p50=p("50.000000"), p99=p("99.000000"), cs=cs)
+        cs = (v[0] / n if n else float("nan"), v[1] / n if n else float("nan"))
+        if len(v) == 4 and job["iops"] > 0:
+            cpu = tuple(t / ticks * 1e6 / (job["iops"] * span) for t in v[2:])
+    return dict(iops=job["iops"], mean=lat["mean"] / 1e3, p50=p("50.000000"), p99=p("99.000000"), cs=cs, cpu=cpu)
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 print()
-print("| client | server | iodepth | IOPS | mean lat us | median lat us | p99 lat us | IOPS ratio | median - base's us | ctx switches / req (host, device) |")
-print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+print("| client | server | iodepth | IOPS | mean lat us | median lat us | p99 lat us | IOPS ratio | median - base's us | ctx switches / req (host, device) | CPU us / req (host, device; nbdkit) |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
 for qd in qds:
     for kind in ("fio", "load", "nullload"):
         for s in servers:
@@ -359,6 +376,7 @@ for qd in qds:
                 continue
             # nbdkit's threads live as long as their connection: their switches leave /proc with them
             cs = [x["cs"] for x in rs if x["cs"]] if s != "nbdkit" else []
+            cpu = [x["cpu"] for x in rs if x["cpu"]]
             client = {"fio": "fio nbd", "load": "mqroute load", "nullload": "mqroute load"}[kind]
             server = s + (" (null backend)" if kind == "nullload" else "")
             num = lambda v: "" if v != v else f"{v:,.0f}"  # mqroute load reports no percentiles
@@ -366,7 +384,9 @@ for qd in qds:
                   f"{num(med([x['p50'] for x in rs]))} | {num(med([x['p99'] for x in rs]))} | "
                   + (f"{med(ratio):.2f} of {'nbdkit' if kind == 'fio' else 'fio nbd'}" if ratio and s != "nbdkit" else "") + " | "
                   + (f"{med(dlat):+,.0f}" if dlat and s != "nbdkit" and med(dlat) == med(dlat) else "") + " | "
-                  + (f"{med([c[0] for c in cs]):.1f}, {med([c[1] for c in cs]):.1f}" if cs else "") + " |")
+                  + (f"{med([c[0] for c in cs]):.1f}, {med([c[1] for c in cs]):.1f}" if cs else "") + " | "
+                  + ((f"{med([c[0] for c in cpu]):.1f}" if s == "nbdkit" else
+                      f"{med([c[0] for c in cpu]):.1f}, {med([c[1] for c in cpu]):.1f}") if cpu else "") + " |")
 print()
 print("per round (IOPS):", end="")
 for qd in qds:

@@ -13,6 +13,7 @@ import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.util.concurrent.ScheduledFuture;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -244,16 +245,20 @@ final class NbdChannelHandler extends ChannelInboundHandlerAdapter {
     if (outbox.isEmpty() || closed || !ch.isWritable()) {
       return;
     }
-    ByteString all = outbox.get(0);
-    for (int i = 1; i < outbox.size(); i++) {
-      all = all.concat(outbox.get(i));
+    // one gathering write of every reply's fragments (headers and the read data as the device sent
+    // it): joining them into one array first copied every byte once more (12 % of the host's CPU at
+    // iodepth 32)
+    List<ByteBuffer> parts = new ArrayList<>(2 * outbox.size());
+    for (ByteString b : outbox) {
+      b.getByteBuffers().forEach(parts::add);
     }
     outbox.clear();
     if (RequestTrace.ON) {
       sentKeys.forEach(k -> RequestTrace.mark(RequestTrace.NBD_SENT, k));
       sentKeys.clear();
     }
-    ch.writeAndFlush(Unpooled.wrappedBuffer(all.toArrayUnsafe()), ch.voidPromise());
+    ch.writeAndFlush(
+        Unpooled.wrappedBuffer(parts.size(), parts.toArray(new ByteBuffer[0])), ch.voidPromise());
   }
 
   /** Closes once nothing more will come: after a soft disconnect, also nothing in flight. */

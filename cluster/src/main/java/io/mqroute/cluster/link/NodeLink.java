@@ -296,15 +296,24 @@ public final class NodeLink implements AutoCloseable {
                 ActorRefResolver.get(system)
                     .toSerializationFormat(r)
                     .getBytes(StandardCharsets.UTF_8));
-    byte[] body = codec.encode(wire);
-    int length = 1 + 2 + path.length + body.length;
-    if (path.length > MAX_PATH || length > settings.maxFrame()) {
+    // the frame is written from the codec's own buffer: no array per message (a completion batch
+    // carries the read data)
+    ByteBuf buf =
+        codec.encode(
+            wire,
+            (body, bodyLength) -> {
+              int length = 1 + 2 + path.length + bodyLength;
+              if (path.length > MAX_PATH || length > settings.maxFrame()) {
+                return null;
+              }
+              ByteBuf b = ch.alloc().buffer(4 + length);
+              b.writeInt(length).writeByte(MESSAGE).writeShort(path.length).writeBytes(path);
+              return b.writeBytes(body, 0, bodyLength);
+            });
+    if (buf == null) {
       to.tell(message); // Artery refuses it by its own limits
       return;
     }
-    ByteBuf buf = ch.alloc().buffer(4 + length);
-    buf.writeInt(length).writeByte(MESSAGE).writeShort(path.length).writeBytes(path);
-    buf.writeBytes(body);
     ch.writeAndFlush(buf, ch.voidPromise());
     sent.increment();
   }
@@ -422,6 +431,7 @@ public final class NodeLink implements AutoCloseable {
     private final RecentCache<String, ActorRef<Object>> refs = new RecentCache<>(CACHE);
     private Peer from;
     private boolean refusedHere;
+    private byte[] scratch = new byte[4096];
 
     Frames(Peer outbound, Runnable helloWhenActive) {
       this.outbound = outbound;
@@ -463,9 +473,13 @@ public final class NodeLink implements AutoCloseable {
                 }
                 return r;
               });
-      byte[] body = new byte[frame.readableBytes()];
-      frame.readBytes(body);
-      to.tell(codec.decode(body));
+      // into one array per connection, reused: the decoded message keeps no reference to it
+      int length = frame.readableBytes();
+      if (scratch.length < length) {
+        scratch = new byte[Math.max(length, Math.min(2 * scratch.length, settings.maxFrame()))];
+      }
+      frame.readBytes(scratch, 0, length);
+      to.tell(codec.decode(scratch, 0, length));
       received.increment();
     }
 

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import com.esotericsoftware.kryo.util.Pool;
 import io.mqroute.protocol.WireMessage;
+import java.util.Arrays;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRefResolver;
@@ -76,12 +77,29 @@ public final class KryoCodec {
    *     limit
    */
   public byte[] encode(WireMessage message) {
+    return encode(message, Arrays::copyOf);
+  }
+
+  /** Where {@link #encode(WireMessage, Sink)} hands the encoded bytes. */
+  @FunctionalInterface
+  public interface Sink<T> {
+    /** The message is {@code bytes[0 .. length)}; the array is the codec's: read it, keep none. */
+    T take(byte[] bytes, int length);
+  }
+
+  /**
+   * Encodes into the codec's own buffer and hands it to {@code sink} while it holds it: a caller
+   * that copies the bytes into its own buffer anyway (a socket's) saves the copy into a new array.
+   *
+   * @throws IllegalArgumentException as {@link #encode(WireMessage)}
+   */
+  public <T> T encode(WireMessage message, Sink<T> sink) {
     Bundle b = pool.obtain();
     try {
       Output out = b.output;
       out.reset();
       b.kryo.writeClassAndObject(out, message);
-      return out.toBytes();
+      return sink.take(out.getBuffer(), out.position());
     } catch (KryoException e) {
       if (e.getMessage() != null && e.getMessage().startsWith("Buffer overflow")) {
         throw new IllegalArgumentException(
@@ -102,15 +120,25 @@ public final class KryoCodec {
    *     frame
    */
   public WireMessage decode(byte[] bytes) {
-    if (bytes.length > maxMessageSize) {
+    return decode(bytes, 0, bytes.length);
+  }
+
+  /**
+   * Decodes {@code bytes[offset .. offset + length)}: a caller may read frames into one reusable
+   * array (the decoded message keeps no reference to it).
+   *
+   * @throws WireFormatException as {@link #decode(byte[])}
+   */
+  public WireMessage decode(byte[] bytes, int offset, int length) {
+    if (length > maxMessageSize) {
       throw new WireFormatException(
-          "frame of " + bytes.length + " bytes exceeds max-message-size " + maxMessageSize);
+          "frame of " + length + " bytes exceeds max-message-size " + maxMessageSize);
     }
     Bundle b = pool.obtain();
     boolean reusable = true;
     try {
       Input in = b.input;
-      in.setBuffer(bytes);
+      in.setBuffer(bytes, offset, length);
       Object o = b.kryo.readClassAndObject(in);
       if (!(o instanceof WireMessage m)) {
         throw new WireFormatException(
@@ -118,9 +146,9 @@ public final class KryoCodec {
                 + (o == null ? "null" : o.getClass().getName())
                 + ", not an mqroute message");
       }
-      if (in.position() != bytes.length) {
+      if (in.position() != offset + length) {
         throw new WireFormatException(
-            (bytes.length - in.position())
+            (offset + length - in.position())
                 + " trailing bytes after "
                 + o.getClass().getSimpleName());
       }

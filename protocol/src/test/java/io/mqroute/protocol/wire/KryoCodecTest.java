@@ -257,6 +257,31 @@ class KryoCodecTest {
     assertThatThrownBy(() -> codec.decode(longer)).hasMessageContaining("trailing");
   }
 
+  /**
+   * The node link reads frames into one reused array and encodes into the codec's own buffer: a
+   * frame in the middle of an array decodes alone (not past its end, not from before its start),
+   * and the sink sees exactly the bytes {@link KryoCodec#encode(WireMessage)} returns.
+   */
+  @Test
+  void aFrameInsideALargerArrayDecodesAndTheSinkSeesTheEncodedBytes() {
+    for (WireMessage m :
+        List.of(WireSamples.COMPLETION, WireSamples.BY_CLASS.get(CompletionBatch.class).get(0))) {
+      byte[] full = codec.encode(m);
+      byte[] viaSink = codec.encode(m, (bytes, length) -> Arrays.copyOf(bytes, length));
+      assertThat(viaSink).isEqualTo(full);
+      byte[] scratch = new byte[full.length + 20];
+      Arrays.fill(scratch, (byte) 0x7f);
+      System.arraycopy(full, 0, scratch, 7, full.length);
+      assertThat(codec.decode(scratch, 7, full.length)).isEqualTo(m);
+      assertThatThrownBy(() -> codec.decode(scratch, 7, full.length + 1))
+          .hasMessageContaining("trailing");
+      assertThatThrownBy(() -> codec.decode(scratch, 7, full.length - 1))
+          .isInstanceOf(WireFormatException.class);
+      assertThatThrownBy(() -> codec.decode(scratch, 6, full.length))
+          .isInstanceOf(WireFormatException.class);
+    }
+  }
+
   @Test
   void anOversizedFrameIsRejectedBeforeDecoding() {
     assertThatThrownBy(() -> codec.decode(new byte[MAX + 1]))
