@@ -245,20 +245,26 @@ final class NbdChannelHandler extends ChannelInboundHandlerAdapter {
     if (outbox.isEmpty() || closed || !ch.isWritable()) {
       return;
     }
-    // one gathering write of every reply's fragments (headers and the read data as the device sent
-    // it): joining them into one array first copied every byte once more (12 % of the host's CPU at
+    // every reply's fragments (headers, the read data as the device sent it) copied once, straight
+    // into the socket's own (direct) buffer: a joined array, or a composite of the fragments, was
+    // copied into a heap array and then again into a direct one (12-15 % of the host's CPU at
     // iodepth 32)
-    List<ByteBuffer> parts = new ArrayList<>(2 * outbox.size());
+    int bytes = 0;
     for (ByteString b : outbox) {
-      b.getByteBuffers().forEach(parts::add);
+      bytes += b.size();
+    }
+    ByteBuf out = ch.alloc().ioBuffer(bytes);
+    for (ByteString b : outbox) {
+      for (ByteBuffer part : b.getByteBuffers()) {
+        out.writeBytes(part);
+      }
     }
     outbox.clear();
     if (RequestTrace.ON) {
       sentKeys.forEach(k -> RequestTrace.mark(RequestTrace.NBD_SENT, k));
       sentKeys.clear();
     }
-    ch.writeAndFlush(
-        Unpooled.wrappedBuffer(parts.size(), parts.toArray(new ByteBuffer[0])), ch.voidPromise());
+    ch.writeAndFlush(out, ch.voidPromise());
   }
 
   /** Closes once nothing more will come: after a soft disconnect, also nothing in flight. */
