@@ -3,22 +3,13 @@ package io.mqroute.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -53,7 +44,7 @@ class ClusterDemoTest {
   @Test
   void theDemoFormsAClusterServesALoadAndStopsAllThreeNodesOnSigterm(@TempDir Path dir)
       throws Exception {
-    int base = freeBasePort();
+    int base = TestNodes.freeBasePort(0, 1, 2, 1000, 1001, 1002);
     Path log = dir.resolve("demo.log");
     // CI runs this beside other process-spawning tests on 2 cores: four JVMs here can each be
     // starved for more than the default suspect-after's give-up time (2 x 250 ms), and what a
@@ -94,8 +85,10 @@ class ClusterDemoTest {
                 FORM,
                 Duration.ofMillis(200),
                 () -> {
-                  assertThat(demo.isAlive()).as("the demo is running: %s", tail(log)).isTrue();
-                  JsonNode s = get(base + 1000);
+                  assertThat(demo.isAlive())
+                      .as("the demo is running: %s", TestNodes.tail(log))
+                      .isTrue();
+                  JsonNode s = TestNodes.status(base + 1000);
                   assertThat(s.get("nodes")).as("members").hasSize(3);
                   // queues can be listed while members are still Joining: wait for all three to be
                   // Up
@@ -143,7 +136,7 @@ class ClusterDemoTest {
     assertThat(exit).as(err.toString()).isZero();
     assertThat(out.toString()).contains("read: IOPS=", "summary: 512 requests", "512 OK, 0 errors");
     // the requests went through the host's router (its counter is the cluster's, not the client's)
-    JsonNode after = get(base + 1000);
+    JsonNode after = TestNodes.status(base + 1000);
     assertThat(after.get("requests").asLong()).isGreaterThanOrEqualTo(512);
     assertThat(after.get("errors").asLong()).isZero();
 
@@ -187,7 +180,7 @@ class ClusterDemoTest {
 
     demo.destroy(); // SIGTERM: the demo's shutdown hook sends SIGTERM to each node
     assertThat(demo.waitFor(STOP.toSeconds(), TimeUnit.SECONDS))
-        .as("the demo ended: %s", tail(log))
+        .as("the demo ended: %s", TestNodes.tail(log))
         .isTrue();
     for (ProcessHandle n : nodes) {
       boolean ended =
@@ -197,19 +190,7 @@ class ClusterDemoTest {
     }
     assertThat(IntStream.of(base, base + 1, base + 2, base + 1000, base + 1001, base + 1002))
         .as("all six ports are free again")
-        .allMatch(ClusterDemoTest::isFree);
-  }
-
-  private static JsonNode get(int port) throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
-                .timeout(Duration.ofSeconds(5))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).isEqualTo(200);
-    return new ObjectMapper().readTree(r.body());
+        .allMatch(TestNodes::isFree);
   }
 
   /**
@@ -223,40 +204,5 @@ class ClusterDemoTest {
       }
     }
     return here;
-  }
-
-  /** A base port whose six ports (P..P+2, P+1000..P+1002) are free now. */
-  private static int freeBasePort() {
-    SplittableRandom rnd = new SplittableRandom();
-    // below the kernel's ephemeral range (ip_local_port_range, 32768-60999 by default): a port
-    // free now in that range can be handed to any outgoing connection of the tests running beside
-    // this one before the demo's node binds it, which CI saw ("Address already in use")
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int p = rnd.nextInt(10000, 31000);
-      if (IntStream.of(p, p + 1, p + 2, p + 1000, p + 1001, p + 1002)
-          .allMatch(ClusterDemoTest::isFree)) {
-        return p;
-      }
-    }
-    throw new IllegalStateException("no free base port found");
-  }
-
-  private static boolean isFree(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.setReuseAddress(true);
-      s.bind(new InetSocketAddress("127.0.0.1", port));
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
   }
 }

@@ -4,25 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.IntStream;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -58,7 +49,7 @@ class NbdDeviceKillTest {
       @TempDir Path dir) throws Exception {
     assumeTrue(onPath("fio"), "fio is not installed");
     assumeTrue(run(dir, "enghelp", 30, "fio", "--enghelp").contains("nbd"), "fio has no nbd");
-    int base = freeBasePort();
+    int base = TestNodes.freeBasePort(0, 1, 2, 3, 1000, 1001, 1002);
     int nbdPort = base + 3;
     String seeds = "127.0.0.1:" + base + ",127.0.0.1:" + (base + 1);
     Path keys = dir.resolve("keys");
@@ -107,13 +98,13 @@ class NbdDeviceKillTest {
             FORM,
             Duration.ofMillis(100),
             () -> {
-              assertThat(load.isAlive()).as("fio runs: %s", tail(log)).isTrue();
+              assertThat(load.isAlive()).as("fio runs: %s", TestNodes.tail(log)).isTrue();
               assertThat(requests(base + 1000)).isGreaterThan(before + 2_000);
               return null;
             });
     deviceB.destroyForcibly(); // SIGKILL
     assertThat(load.waitFor(FIO_SECONDS, TimeUnit.SECONDS))
-        .as("fio ended by itself after the kill: %s", tail(log))
+        .as("fio ended by itself after the kill: %s", TestNodes.tail(log))
         .isTrue();
     String killed = Files.readString(log);
     assertThat(load.exitValue()).as(killed).isNotZero();
@@ -208,7 +199,8 @@ class NbdDeviceKillTest {
     Process p = start(log, cmd);
     if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
       p.destroyForcibly();
-      throw new AssertionError(name + " did not end within " + seconds + " s: " + tail(log));
+      throw new AssertionError(
+          name + " did not end within " + seconds + " s: " + TestNodes.tail(log));
     }
     return Files.readString(log);
   }
@@ -228,9 +220,9 @@ class NbdDeviceKillTest {
             Duration.ofMillis(200),
             () -> {
               assertThat(host.isAlive())
-                  .as("the host runs: %s", tail(dir.resolve("host.log")))
+                  .as("the host runs: %s", TestNodes.tail(dir.resolve("host.log")))
                   .isTrue();
-              JsonNode s = status(managementPort);
+              JsonNode s = TestNodes.status(managementPort);
               assertThat(s.get("queues")).as("queues in the host's router").hasSize(queues);
               if (!settled) {
                 return null;
@@ -246,19 +238,7 @@ class NbdDeviceKillTest {
   }
 
   private static long requests(int managementPort) throws IOException, InterruptedException {
-    return status(managementPort).get("requests").asLong();
-  }
-
-  private static JsonNode status(int port) throws IOException, InterruptedException {
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-    HttpResponse<String> r =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/status"))
-                .timeout(Duration.ofSeconds(5))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(r.statusCode()).isEqualTo(200);
-    return new ObjectMapper().readTree(r.body());
+    return TestNodes.status(managementPort).get("requests").asLong();
   }
 
   private static boolean onPath(String tool) {
@@ -268,39 +248,5 @@ class NbdDeviceKillTest {
       }
     }
     return false;
-  }
-
-  /**
-   * Four ports (3 nodes, NBD) and the three management ports (+1000), below the ephemeral range.
-   */
-  private static int freeBasePort() {
-    SplittableRandom rnd = new SplittableRandom();
-    for (int attempt = 0; attempt < 200; attempt++) {
-      int p = rnd.nextInt(10000, 31000);
-      if (IntStream.of(p, p + 1, p + 2, p + 3, p + 1000, p + 1001, p + 1002)
-          .allMatch(NbdDeviceKillTest::isFree)) {
-        return p;
-      }
-    }
-    throw new IllegalStateException("no free base port found");
-  }
-
-  private static boolean isFree(int port) {
-    try (ServerSocket s = new ServerSocket()) {
-      s.setReuseAddress(true);
-      s.bind(new InetSocketAddress("127.0.0.1", port));
-      return true;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  private static String tail(Path log) {
-    try {
-      List<String> lines = Files.readAllLines(log);
-      return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-    } catch (IOException e) {
-      return "(no log: " + e.getMessage() + ")";
-    }
   }
 }
