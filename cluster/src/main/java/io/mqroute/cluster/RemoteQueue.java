@@ -11,12 +11,14 @@ import io.mqroute.actors.machine.FlowProtocol.Reroute;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
 import io.mqroute.cluster.RemoteQueueProtocol.Bind;
 import io.mqroute.cluster.RemoteQueueProtocol.Command;
+import io.mqroute.cluster.RemoteQueueProtocol.DeviceDraining;
 import io.mqroute.cluster.RemoteQueueProtocol.EndDue;
 import io.mqroute.cluster.RemoteQueueProtocol.Flush;
 import io.mqroute.cluster.RemoteQueueProtocol.FromDevice;
 import io.mqroute.cluster.RemoteQueueProtocol.FromRouter;
 import io.mqroute.cluster.RemoteQueueProtocol.NodeGone;
 import io.mqroute.cluster.RemoteQueueProtocol.NodeRemoved;
+import io.mqroute.cluster.RemoteQueueProtocol.Routed;
 import io.mqroute.cluster.RemoteQueueProtocol.SuspectCheck;
 import io.mqroute.cluster.RemoteQueueProtocol.SuspectConfirm;
 import io.mqroute.cluster.RemoteQueueProtocol.Unbind;
@@ -225,6 +227,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
                             ctx, timers, slot, router, window, suspectAfter, listedSlots)),
                 pf ->
                     pf.match(Command.class, c -> c)
+                        .match(Enqueue.class, e -> new Routed(e.request()))
                         .match(FlowProtocol.QueueCommand.class, FromRouter::new)));
   }
 
@@ -249,15 +252,21 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     this.metrics = NodeMetrics.get(ctx.getSystem());
     ActorRef<Object> deviceReplies =
-        ReplyChild.spawn(ctx, "device-replies", Object.class, FromDevice::new);
+        ReplyChild.spawn(
+            ctx,
+            "device-replies",
+            Object.class,
+            m -> m instanceof QueueDraining d ? new DeviceDraining(d) : new FromDevice(m));
     this.replies = deviceReplies.narrow();
   }
 
   @Override
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
-        .onMessage(FromRouter.class, this::onRouter)
+        .onMessage(Routed.class, r -> onEnqueue(r.request()))
         .onMessage(FromDevice.class, this::onDevice)
+        .onMessage(FromRouter.class, this::onRouter)
+        .onMessage(DeviceDraining.class, this::onDraining)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessage(Bind.class, this::onBind)
         .onMessage(Unbind.class, this::onUnbind)
@@ -277,9 +286,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
   }
 
   private Behavior<Command> onRouter(FromRouter m) {
-    if (m.command() instanceof Enqueue e) {
-      return onEnqueue(e.request());
-    } else if (m.command() instanceof Evacuate) {
+    if (m.command() instanceof Evacuate) {
       return onEvacuate();
     } else if (m.command() instanceof QueueReport r) {
       return onReport(r);
@@ -378,10 +385,14 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
       boolean busy = !sent.isEmpty() || suspected;
       long quietSince = Math.max(lastAnswer, busySince);
       answered(complete(c, now), busy, quietSince, now);
-    } else if (m.message() instanceof QueueDraining d) {
-      if (queue != null && queue.equals(d.queue())) {
-        announced = new UniqueAddress(queue.path().address(), d.nodeUid());
-      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onDraining(DeviceDraining m) {
+    QueueDraining d = m.draining();
+    if (queue != null && queue.equals(d.queue())) {
+      announced = new UniqueAddress(queue.path().address(), d.nodeUid());
     }
     return this;
   }
