@@ -141,6 +141,58 @@ class ArchitectureTest {
         .check(main);
   }
 
+  /**
+   * Issue #16 item 4: a protocol keeps the request path (its {@code Data}) apart from the rest (its
+   * {@code Control}: membership, node loss, drains, chaos, remounts, reports): the actor's command
+   * interface is sealed and permits exactly those two. The protocols listed in {@link
+   * #NOT_SPLIT_YET} are the ones still to do; the list may only shrink.
+   */
+  @Test
+  void everyProtocolCommandIsSplitIntoDataAndControl() {
+    classes()
+        .that()
+        .areInterfaces()
+        .and()
+        .haveSimpleNameEndingWith("Command")
+        .and(
+            DescribedPredicate.describe(
+                "not in a protocol listed as not split yet",
+                (JavaClass c) ->
+                    c.getEnclosingClass()
+                        .map(e -> !NOT_SPLIT_YET.contains(e.getSimpleName()))
+                        .orElse(true)))
+        .should(permitExactlyDataAndControl())
+        .check(main);
+  }
+
+  /** Protocols whose commands are not split by plane yet (issue #16 item 4). */
+  static final List<String> NOT_SPLIT_YET =
+      List.of(
+          "FlowProtocol",
+          "CoreProtocol",
+          "JobProtocol",
+          "MachineProtocol",
+          "PerturbationProtocol",
+          "LoadCloneProtocol",
+          "ClosedLoopClientProtocol");
+
+  static ArchCondition<JavaClass> permitExactlyDataAndControl() {
+    return new ArchCondition<>("be sealed, permitting exactly a Data and a Control interface") {
+      @Override
+      public void check(JavaClass c, ConditionEvents events) {
+        Class<?>[] permitted = c.reflect().getPermittedSubclasses();
+        List<String> names =
+            permitted == null
+                ? List.of()
+                : java.util.Arrays.stream(permitted).map(Class::getSimpleName).sorted().toList();
+        boolean ok = names.equals(List.of("Control", "Data"));
+        events.add(
+            new SimpleConditionEvent(
+                c, ok, c.getName() + " permits " + (permitted == null ? "anything" : names)));
+      }
+    };
+  }
+
   @Test
   void protocolClassesAreFinalHoldersOfMessages() {
     classes()
