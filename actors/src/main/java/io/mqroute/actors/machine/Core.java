@@ -110,12 +110,22 @@ public final class Core extends AbstractBehavior<Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Exec.class, this::onExec)
-        .onMessage(Tick.class, m -> onTick())
-        .onMessage(SetOnline.class, this::onSetOnline)
-        .onMessage(Report.class, this::onReport)
-        .build();
+    Receive<Command> rest =
+        newReceiveBuilder()
+            .onMessage(Exec.class, this::onExec)
+            .onMessage(Tick.class, m -> onTick())
+            .onMessage(SetOnline.class, this::onSetOnline)
+            .onMessage(Report.class, this::onReport)
+            .build();
+    return new SwitchReceive<>(rest) {
+      @Override
+      protected Behavior<Command> hot(Command m) {
+        if (m instanceof Exec<?> e) {
+          return onExec(e);
+        }
+        return m == Tick.INSTANCE ? onTick() : null;
+      }
+    };
   }
 
   private Behavior<Command> onExec(Exec<?> e) {

@@ -162,6 +162,28 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   @Override
   public Receive<PollerCommand> createReceive() {
+    Receive<PollerCommand> rest = builtReceive();
+    return new SwitchReceive<>(rest) {
+      @Override
+      protected Behavior<PollerCommand> hot(PollerCommand m) {
+        if (m instanceof Serve s) {
+          return onServe(s);
+        }
+        if (m == FlowProtocol.Committed.INSTANCE) {
+          return counted(release());
+        }
+        if (m instanceof ServerDone d) {
+          return onServerDone(d);
+        }
+        if (m instanceof DeviceDone d) {
+          return counted(complete(d.serve(), d.releasesWorker()));
+        }
+        return null;
+      }
+    };
+  }
+
+  private Receive<PollerCommand> builtReceive() {
     return newReceiveBuilder()
         .onMessage(Serve.class, this::onServe)
         .onMessage(ServerDone.class, this::onServerDone)
