@@ -1,25 +1,19 @@
 package io.mqroute.runtime;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
+import java.util.PriorityQueue;
 import org.apache.pekko.actor.Scheduler;
 import org.apache.pekko.event.LoggingAdapter;
 import scala.concurrent.ExecutionContext;
 import scala.concurrent.duration.FiniteDuration;
 
 /**
- * Timers ordered by (deadline, sequence number) in a heap, shared by the virtual-time and the
- * precise real-time scheduler. Thread-safe: every method takes this object's monitor.
- *
- * <p>The heap is 4-ary with its keys in primitive arrays beside the timers (issue #18): a new
- * timer, usually the end of a few microseconds of CPU work, sifts up past most of a thousand device
- * timers, and comparing keys in arrays touches a few cache lines where comparing {@link
- * ScheduledTimer}s touched one object per level. (deadline, sequence) is a total order, so the
- * timers come out in exactly the order a binary heap gave.
+ * Timers ordered by (deadline, sequence number) in a binary heap, shared by the virtual-time and
+ * the precise real-time scheduler. Thread-safe: every method takes this object's monitor.
  *
  * <p>Cancelled timers stay in the heap and are dropped when they reach its head (removing an
- * arbitrary element from a heap is O(n)). The heap is compacted when more than half of it is
+ * arbitrary element from a binary heap is O(n)). The heap is compacted when more than half of it is
  * cancelled, so a model that keeps re-arming a long timeout does not grow it without bound.
  *
  * <p>Deadlines are in the owning scheduler's clock (virtual or {@code System.nanoTime}); this class
@@ -34,14 +28,7 @@ final class TimerQueue {
 
   private static final int COMPACT_MIN_CANCELLED = 256;
 
-  private static final int INITIAL_CAPACITY = 1024;
-
-  /** The heap: {@code timers[i]} has the key ({@code deadlines[i]}, {@code sequences[i]}). */
-  private ScheduledTimer[] timers = new ScheduledTimer[INITIAL_CAPACITY];
-
-  private long[] deadlines = new long[INITIAL_CAPACITY];
-  private long[] sequences = new long[INITIAL_CAPACITY];
-  private int size;
+  private final PriorityQueue<ScheduledTimer> heap = new PriorityQueue<>(1024);
   private long nextSequence;
   private int cancelledInHeap;
   private boolean closed;
@@ -63,7 +50,7 @@ final class TimerQueue {
     ScheduledTimer timer =
         new ScheduledTimer(this, Math.min(deadline, NO_DEADLINE - 1), intervalNanos, task, ec);
     timer.sequence = nextSequence++;
-    push(timer);
+    heap.add(timer);
     return timer;
   }
 
@@ -94,7 +81,7 @@ final class TimerQueue {
    * deadline).
    */
   synchronized boolean isHead(ScheduledTimer timer) {
-    return size > 0 && timers[0] == timer;
+    return heap.peek() == timer;
   }
 
   /** Deadline of the earliest live timer, or {@link #NO_DEADLINE}. */
@@ -114,11 +101,11 @@ final class TimerQueue {
     if (head == null || head.deadline > instant) {
       return null;
     }
-    pollHead();
+    heap.poll();
     if (head.isPeriodic()) {
       head.deadline = saturatedAdd(head.deadline, head.intervalNanos);
       head.sequence = nextSequence++;
-      push(head);
+      heap.add(head);
     } else {
       head.state = ScheduledTimer.FIRED;
     }
@@ -127,12 +114,12 @@ final class TimerQueue {
 
   /** Number of live (not cancelled, not yet fired) timers. */
   synchronized int liveCount() {
-    return size - cancelledInHeap;
+    return heap.size() - cancelledInHeap;
   }
 
   /** Number of heap entries including cancelled ones that have not been dropped yet. */
   synchronized int heapSize() {
-    return size;
+    return heap.size();
   }
 
   /**
@@ -159,7 +146,7 @@ final class TimerQueue {
     closed = true;
     List<Runnable> runOnClose = new ArrayList<>();
     ScheduledTimer timer;
-    while ((timer = pollHead()) != null) {
+    while ((timer = heap.poll()) != null) {
       if (timer.state == ScheduledTimer.PENDING && timer.task instanceof Scheduler.TaskRunOnClose) {
         runOnClose.add(timer.task);
       }
@@ -183,8 +170,9 @@ final class TimerQueue {
     timer.state = ScheduledTimer.CANCELLED;
     if (!closed) {
       cancelledInHeap++;
-      if (cancelledInHeap >= COMPACT_MIN_CANCELLED && cancelledInHeap * 2 > size) {
-        dropCancelled();
+      if (cancelledInHeap >= COMPACT_MIN_CANCELLED && cancelledInHeap * 2 > heap.size()) {
+        heap.removeIf(ScheduledTimer::isCancelled);
+        cancelledInHeap = 0;
       }
     }
     return true;
@@ -192,99 +180,11 @@ final class TimerQueue {
 
   private ScheduledTimer liveHead() {
     ScheduledTimer head;
-    while ((head = size == 0 ? null : timers[0]) != null
-        && head.state == ScheduledTimer.CANCELLED) {
-      pollHead();
+    while ((head = heap.peek()) != null && head.state == ScheduledTimer.CANCELLED) {
+      heap.poll();
       cancelledInHeap--;
     }
     return head;
-  }
-
-  private static boolean before(long deadline, long sequence, long otherDeadline, long otherSeq) {
-    return deadline < otherDeadline || (deadline == otherDeadline && sequence < otherSeq);
-  }
-
-  private void push(ScheduledTimer timer) {
-    if (size == timers.length) {
-      int capacity = size * 2;
-      timers = Arrays.copyOf(timers, capacity);
-      deadlines = Arrays.copyOf(deadlines, capacity);
-      sequences = Arrays.copyOf(sequences, capacity);
-    }
-    siftUp(size++, timer);
-  }
-
-  private ScheduledTimer pollHead() {
-    if (size == 0) {
-      return null;
-    }
-    ScheduledTimer head = timers[0];
-    ScheduledTimer last = timers[--size];
-    timers[size] = null;
-    if (size > 0) {
-      siftDown(0, last);
-    }
-    return head;
-  }
-
-  private void place(int i, ScheduledTimer timer, long deadline, long sequence) {
-    timers[i] = timer;
-    deadlines[i] = deadline;
-    sequences[i] = sequence;
-  }
-
-  private void siftUp(int k, ScheduledTimer timer) {
-    long d = timer.deadline;
-    long s = timer.sequence;
-    while (k > 0) {
-      int parent = (k - 1) >>> 2;
-      if (!before(d, s, deadlines[parent], sequences[parent])) {
-        break;
-      }
-      place(k, timers[parent], deadlines[parent], sequences[parent]);
-      k = parent;
-    }
-    place(k, timer, d, s);
-  }
-
-  private void siftDown(int k, ScheduledTimer timer) {
-    long d = timer.deadline;
-    long s = timer.sequence;
-    while (true) {
-      int first = (k << 2) + 1;
-      if (first >= size) {
-        break;
-      }
-      int least = first;
-      int end = Math.min(first + 4, size);
-      for (int c = first + 1; c < end; c++) {
-        if (before(deadlines[c], sequences[c], deadlines[least], sequences[least])) {
-          least = c;
-        }
-      }
-      if (!before(deadlines[least], sequences[least], d, s)) {
-        break;
-      }
-      place(k, timers[least], deadlines[least], sequences[least]);
-      k = least;
-    }
-    place(k, timer, d, s);
-  }
-
-  /** Removes every cancelled timer and rebuilds the heap (same order: the keys are total). */
-  private void dropCancelled() {
-    int kept = 0;
-    for (int i = 0; i < size; i++) {
-      if (!timers[i].isCancelled()) {
-        place(kept++, timers[i], deadlines[i], sequences[i]);
-      }
-    }
-    Arrays.fill(timers, kept, size, null);
-    size = kept;
-    for (int i = (size - 2) >>> 2; size > 1 && i >= 0; i--) {
-      siftDown(i, timers[i]);
-    }
-    cancelledInHeap = 0;
   }
 
   private static long deadlineAfter(long now, FiniteDuration delay) {
