@@ -121,6 +121,11 @@ final class BenchCommand implements Callable<Integer> {
     out.printf(Locale.ROOT, "simulated req/s:     %.0f%n", r.requestsPerWallSecond());
     out.printf(
         Locale.ROOT,
+        "per CPU-second:      %.0f simulated req (driver thread CPU %.2f s)%n",
+        r.requestsPerCpuSecond(),
+        r.cpuNanos() / 1e9);
+    out.printf(
+        Locale.ROOT,
         "per request:         %.1f run-queue tasks, %.1f timers (%.0f ns of wall time per task)%n",
         r.tasksPerRequest(),
         r.timersPerRequest(),

@@ -13,6 +13,7 @@ import io.mqroute.metrics.JobStats;
 import io.mqroute.metrics.LatencyStat;
 import io.mqroute.runtime.NanoClock;
 import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -51,9 +52,18 @@ public final class SimBenchmark {
       long virtualNanos,
       long heapAfterGcBytes,
       long tasks,
-      long timers) {
+      long timers,
+      long cpuNanos) {
     public double requestsPerWallSecond() {
       return requests / (wallNanos / 1e9);
+    }
+
+    /**
+     * Simulated requests per second of the driver thread's CPU time: what a busy machine (another
+     * process on the same cores) disturbs less than the wall-clock rate.
+     */
+    public double requestsPerCpuSecond() {
+      return cpuNanos <= 0 ? 0 : requests / (cpuNanos / 1e9);
     }
 
     public double speedUp() {
@@ -127,15 +137,24 @@ public final class SimBenchmark {
       once(spec, warmupRequests);
     }
     log.accept("measured: " + requests + " requests");
+    ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    long cpu0 = threads.isCurrentThreadCpuTimeSupported() ? threads.getCurrentThreadCpuTime() : -1;
     long t0 = NanoClock.SYSTEM.nanoTime();
     MachineRun.Outcome o = once(spec, requests);
     long wall = NanoClock.SYSTEM.nanoTime() - t0;
+    long cpu = cpu0 < 0 ? 0 : threads.getCurrentThreadCpuTime() - cpu0;
     long done =
         o.result().jobs().stream().mapToLong(s -> s.direction(Direction.READ).totalIos()).sum();
     System.gc();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     return new Result(
-        done, wall, o.result().endNanos(), heap, o.stats().tasksRun(), o.stats().timersFired());
+        done,
+        wall,
+        o.result().endNanos(),
+        heap,
+        o.stats().tasksRun(),
+        o.stats().timersFired(),
+        cpu);
   }
 
   /**

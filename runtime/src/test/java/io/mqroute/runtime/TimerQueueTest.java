@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.apache.pekko.actor.Scheduler;
 import org.junit.jupiter.api.Test;
 
@@ -25,6 +27,44 @@ class TimerQueueTest {
       order.add(timer);
     }
     assertThat(order).containsExactly(early, firstAt10, secondAt10, late);
+  }
+
+  @Test
+  void manyTimersComeOutInDeadlineThenInsertionOrderWithCancelledOnesSkipped() {
+    TimerQueue queue = new TimerQueue();
+    SplittableRandom rnd = new SplittableRandom(18);
+    List<ScheduledTimer> live = new ArrayList<>();
+    long now = 0;
+    List<ScheduledTimer> fired = new ArrayList<>();
+    for (int round = 0; round < 200; round++) {
+      for (int i = 0; i < 40; i++) {
+        // few distinct deadlines, so that ties (broken by insertion order) are common
+        ScheduledTimer t = queue.add(now + rnd.nextInt(50), 0, NOOP, null);
+        if (rnd.nextInt(4) == 0) {
+          t.cancel();
+        } else {
+          live.add(t);
+        }
+      }
+      now += 20;
+      ScheduledTimer t;
+      while ((t = queue.pollDue(now)) != null) {
+        fired.add(t);
+      }
+    }
+    ScheduledTimer t;
+    while ((t = queue.pollDue(Long.MAX_VALUE)) != null) {
+      fired.add(t);
+    }
+    assertThat(fired).hasSameSizeAs(live).containsExactlyInAnyOrderElementsOf(live);
+    // within each poll batch the order is (deadline, insertion); across batches deadlines only grow
+    for (int i = 1; i < fired.size(); i++) {
+      ScheduledTimer a = fired.get(i - 1);
+      ScheduledTimer b = fired.get(i);
+      assertThat(Comparator.<ScheduledTimer>naturalOrder().compare(a, b) < 0)
+          .as("timer %d before timer %d", i - 1, i)
+          .isTrue();
+    }
   }
 
   @Test

@@ -101,7 +101,7 @@ public final class WakeTargets {
   /** The CPU now has {@code items} pieces of work running or queued (0: it is idle). */
   public void load(int cpu, int items) {
     if (cpu >= 0) {
-      busy.set(cpu, items);
+      busy.setRelease(cpu, items);
     }
   }
 
@@ -112,8 +112,10 @@ public final class WakeTargets {
    */
   public void load(int cpu, int items, long until) {
     if (cpu >= 0) {
-      busy.set(cpu, items);
-      busyUntil.set(cpu, until);
+      // a plain publication, as rq->curr is: release stores order it without the full fence of a
+      // volatile store, which every CPU item paid twice (the readers' reads are racy anyway)
+      busy.setRelease(cpu, items);
+      busyUntil.setRelease(cpu, until);
     }
   }
 

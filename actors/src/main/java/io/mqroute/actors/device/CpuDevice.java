@@ -28,6 +28,11 @@ public final class CpuDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "cpu(" + Durations.format(costNanos) + ")";
   }

@@ -61,6 +61,15 @@ public interface Device {
     return true;
   }
 
+  /**
+   * True when a request's service time does not depend on when it is asked (no state, {@code
+   * nowNanos} unused): the poller may then draw it when the server thread takes the request rather
+   * than when it hands it to the device, and the draws come in the same order.
+   */
+  default boolean timeInvariant() {
+    return false;
+  }
+
   /** The spec string this device was built from, e.g. {@code exponential(40us)}. */
   String spec();
 }

@@ -37,6 +37,11 @@ public final class DpuDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "dpu("
         + Durations.format(costNanos)

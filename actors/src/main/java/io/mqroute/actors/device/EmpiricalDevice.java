@@ -102,6 +102,11 @@ public final class EmpiricalDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "empirical(" + source + ")";
   }

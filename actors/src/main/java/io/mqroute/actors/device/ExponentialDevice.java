@@ -19,6 +19,11 @@ public final class ExponentialDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "exponential(" + Durations.format(meanNanos) + ")";
   }

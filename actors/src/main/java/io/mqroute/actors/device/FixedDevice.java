@@ -19,6 +19,11 @@ public final class FixedDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "fixed(" + Durations.format(nanos) + ")";
   }

@@ -27,6 +27,11 @@ public final class LognormalDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "lognormal(" + Durations.format(medianNanos) + ", " + sigma + ")";
   }

@@ -12,6 +12,11 @@ public final class NullDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return true;
+  }
+
+  @Override
   public String spec() {
     return "null";
   }

@@ -70,6 +70,11 @@ public final class PerOpDevice implements Device {
   }
 
   @Override
+  public boolean timeInvariant() {
+    return base.timeInvariant() && byOp.values().stream().allMatch(Device::timeInvariant);
+  }
+
+  @Override
   public String spec() {
     StringBuilder sb = new StringBuilder(base.spec());
     byOp.forEach(

@@ -56,6 +56,15 @@ public final class Core extends AbstractBehavior<Command> {
    */
   private TimedDelivery direct;
 
+  /**
+   * The running item's result goes out after its end ({@link Exec#thenNanos()}), so its delivery
+   * cannot turn into the Tick that ends the item: work queued behind it arms a Tick of its own.
+   */
+  private boolean directLater;
+
+  /** The running item's result is already on its way: its Tick only starts the next item. */
+  private boolean resultOut;
+
   private ActorRef<Command> migrateTo;
   private final TimedDelivery.Clock deliveries;
 
@@ -101,12 +110,22 @@ public final class Core extends AbstractBehavior<Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(Exec.class, this::onExec)
-        .onMessage(Tick.class, m -> onTick())
-        .onMessage(SetOnline.class, this::onSetOnline)
-        .onMessage(Report.class, this::onReport)
-        .build();
+    Receive<Command> rest =
+        newReceiveBuilder()
+            .onMessage(Exec.class, this::onExec)
+            .onMessage(Tick.class, m -> onTick())
+            .onMessage(SetOnline.class, this::onSetOnline)
+            .onMessage(Report.class, this::onReport)
+            .build();
+    return new SwitchReceive<>(rest) {
+      @Override
+      protected Behavior<Command> hot(Command m) {
+        if (m instanceof Exec<?> e) {
+          return onExec(e);
+        }
+        return m == Tick.INSTANCE ? onTick() : null;
+      }
+    };
   }
 
   private Behavior<Command> onExec(Exec<?> e) {
@@ -127,7 +146,14 @@ public final class Core extends AbstractBehavior<Command> {
       }
       queue.addLast(e);
       waitingByThread[e.kind().thread() + 1]++;
-      if (direct != null) {
+      if (directLater) {
+        // the result leaves after the end, on its own timer: the end needs a Tick of its own
+        // (settle above left this item running, so its end is still ahead)
+        deliveries.at(runningEnd, ctx.getSelf(), Tick.INSTANCE);
+        direct = null;
+        directLater = false;
+        resultOut = true;
+      } else if (direct != null) {
         // the running item's end must now start the next one: its delivery becomes the Tick, which
         // delivers the result itself (one timer either way)
         if (direct.redirect(ctx.getSelf(), Tick.INSTANCE)) {
@@ -160,6 +186,7 @@ public final class Core extends AbstractBehavior<Command> {
   private void settle(long now) {
     if (direct != null && now >= runningEnd) {
       direct = null;
+      directLater = false;
       running = null;
       model.finish(runningEnd);
     }
@@ -215,7 +242,8 @@ public final class Core extends AbstractBehavior<Command> {
     byKind[e.kind().ordinal()]++;
     nanosByKind[e.kind().ordinal()] += e.costNanos();
     if (queue.isEmpty()) {
-      direct = deliverAt(end, e);
+      direct = deliverAt(end + e.thenNanos(), e);
+      directLater = e.thenNanos() > 0;
     } else {
       deliveries.at(end, ctx.getSelf(), Tick.INSTANCE);
     }
@@ -229,7 +257,11 @@ public final class Core extends AbstractBehavior<Command> {
   private Behavior<Command> onTick() {
     Exec<?> done = running;
     running = null;
-    deliver(done);
+    if (resultOut) {
+      resultOut = false;
+    } else {
+      deliver(done);
+    }
     Exec<?> next = queue.pollFirst();
     if (next != null) {
       waitingByThread[next.kind().thread() + 1]--;
@@ -243,9 +275,14 @@ public final class Core extends AbstractBehavior<Command> {
     return this;
   }
 
+  /** The item's result, now that it has ended: at once, or {@link Exec#thenNanos()} later. */
   @SuppressWarnings({"unchecked", "rawtypes"})
-  private static void deliver(Exec<?> e) {
-    ((ActorRef) e.to()).tell(e.message());
+  private void deliver(Exec<?> e) {
+    if (e.thenNanos() > 0) {
+      deliveries.after(e.thenNanos(), (ActorRef) e.to(), e.message());
+    } else {
+      ((ActorRef) e.to()).tell(e.message());
+    }
   }
 
   /**

@@ -16,12 +16,21 @@ public final class CoreProtocol {
    * @param iowait the work wakes a thread that slept in an I/O wait (p->in_iowait): its enqueue
    *     asks schedutil for an iowait boost (enqueue_task_fair →
    *     cpufreq_update_util(SCHED_CPUFREQ_IOWAIT))
+   * @param thenNanos the message goes out this long after the work ends, not at its end: a FUSE
+   *     server thread's work followed by a device time known when the work was handed over (the
+   *     device runs off this CPU, so the core is free meanwhile); 0 for every other item
    */
-  public record Exec<T>(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait)
+  public record Exec<T>(
+      long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait, long thenNanos)
       implements Command, CensusLabel {
     /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
     public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
       this(costNanos, kind, to, message, kind.iowaitWakeup());
+    }
+
+    /** Work whose message goes out when it ends. */
+    public Exec(long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait) {
+      this(costNanos, kind, to, message, iowait, 0);
     }
 
     /** By the work and what it delivers when done: one row per kind of CPU hop. */

@@ -356,6 +356,16 @@ public final class Job extends AbstractBehavior<Command> {
 
   @Override
   public Receive<Command> createReceive() {
+    Receive<Command> rest = builtReceive();
+    return new SwitchReceive<>(rest) {
+      @Override
+      protected Behavior<Command> hot(Command m) {
+        return m instanceof Completed c ? onCompleted(c) : null;
+      }
+    };
+  }
+
+  private Receive<Command> builtReceive() {
     return newReceiveBuilder()
         .onMessage(Start.class, m -> plan.startDelayNanos() > 0 ? delayStart() : onStart())
         .onMessage(JobProtocol.StartDelayOver.class, m -> onStart())

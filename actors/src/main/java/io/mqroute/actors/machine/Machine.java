@@ -255,7 +255,8 @@ public final class Machine extends AbstractBehavior<Command> {
               serverNanos,
               home,
               root.split("device-faults/" + i),
-              q.kind() == QueueKind.PER_CPU);
+              q.kind() == QueueKind.PER_CPU,
+              perturbation == null);
       var settings =
           new RequestQueue.Settings(
               i,

@@ -62,6 +62,12 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private final RandomSource faults;
 
   private final boolean commitBeforeNext;
+
+  /**
+   * Whether a request's server work and device time may be one CPU item ({@link #chainsDevice}).
+   */
+  private final boolean chainDevice;
+
   private double eioProbability;
   private boolean stalled;
   private double slowdown = 1;
@@ -91,10 +97,38 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       ActorRef<CoreProtocol.Command> core,
       RandomSource faults,
       boolean commitBeforeNext) {
+    return create(
+        device, service, order, pollers, serverNanos, core, faults, commitBeforeNext, false);
+  }
+
+  /**
+   * @param chainDevice a run without injected faults: a ring thread's server work and device time
+   *     may be one CPU item ({@link #chainsDevice}); a fault that starts while a request is in its
+   *     server work would otherwise meet a device time already drawn
+   */
+  public static Behavior<PollerCommand> create(
+      Device device,
+      RandomSource service,
+      DispatchOrder order,
+      int pollers,
+      long serverNanos,
+      ActorRef<CoreProtocol.Command> core,
+      RandomSource faults,
+      boolean commitBeforeNext,
+      boolean chainDevice) {
     return Behaviors.setup(
         ctx ->
             new Poller(
-                ctx, device, service, order, pollers, serverNanos, core, faults, commitBeforeNext));
+                ctx,
+                device,
+                service,
+                order,
+                pollers,
+                serverNanos,
+                core,
+                faults,
+                commitBeforeNext,
+                chainDevice));
   }
 
   private Poller(
@@ -106,7 +140,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       long serverNanos,
       ActorRef<CoreProtocol.Command> core,
       RandomSource faults,
-      boolean commitBeforeNext) {
+      boolean commitBeforeNext,
+      boolean chainDevice) {
     super(ctx);
     this.deliveries = TimedDelivery.of(ctx.getSystem());
     this.clock = deliveries;
@@ -119,6 +154,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     this.core = core;
     this.faults = faults;
     this.commitBeforeNext = commitBeforeNext;
+    this.chainDevice = chainDevice;
     this.startNanos = clock.nanoTime();
     this.busyTime = new TimeIntegral(startNanos);
     this.waitingTime = new TimeIntegral(startNanos);
@@ -126,6 +162,28 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   @Override
   public Receive<PollerCommand> createReceive() {
+    Receive<PollerCommand> rest = builtReceive();
+    return new SwitchReceive<>(rest) {
+      @Override
+      protected Behavior<PollerCommand> hot(PollerCommand m) {
+        if (m instanceof Serve s) {
+          return onServe(s);
+        }
+        if (m == FlowProtocol.Committed.INSTANCE) {
+          return counted(release());
+        }
+        if (m instanceof ServerDone d) {
+          return onServerDone(d);
+        }
+        if (m instanceof DeviceDone d) {
+          return counted(complete(d.serve(), d.releasesWorker()));
+        }
+        return null;
+      }
+    };
+  }
+
+  private Receive<PollerCommand> builtReceive() {
     return newReceiveBuilder()
         .onMessage(Serve.class, this::onServe)
         .onMessage(ServerDone.class, this::onServerDone)
@@ -247,6 +305,31 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       core.tell(
           new CoreProtocol.Exec<>(
               serverNanos + svc, Work.SERVER, getContext().getSelf(), new ServerDone(s, 0)));
+    } else if (serverNanos > 0 && chainsDevice(s)) {
+      // a device whose time does not depend on when it is drawn: drawn now, in the order the
+      // server thread's ends would draw it (one core, first come first served)
+      long svc = service(s);
+      FlowProtocol.OnRing item = s.item();
+      if (device.workerNanos(svc) >= svc) {
+        // a ring thread held until its commit, no EIO to draw: the server thread's work and then
+        // the device's time are one item on its core, whose result reaches the queue at the
+        // device's end (ServerDone and deviceTime's timed delivery in one; the core is free while
+        // the device runs)
+        core.tell(
+            new CoreProtocol.Exec<>(
+                serverNanos,
+                Work.SERVER,
+                ((FlowProtocol.UsedRing) s.done()).queue(),
+                new FlowProtocol.Served(
+                    new FlowProtocol.OnRing(
+                        item.request(), item.acceptedNanos(), item.status(), true)),
+                Work.SERVER.iowaitWakeup(),
+                svc));
+      } else {
+        core.tell(
+            new CoreProtocol.Exec<>(
+                serverNanos, Work.SERVER, getContext().getSelf(), new ServerDone(s, svc)));
+      }
     } else if (serverNanos
         > 0) { // the device is asked when the server thread hands the request over
       core.tell(
@@ -258,6 +341,22 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     } else {
       deviceTime(s, service(s));
     }
+  }
+
+  /**
+   * Whether the server thread's work and the device's time can be one CPU item whose result goes
+   * straight to the queue (issue #18): a ring thread held until its commit, on a device whose time
+   * is the same whenever it is drawn, in a run without injected faults (an EIO or a slowdown that
+   * starts during the server work must still reach the request, as it does through ServerDone).
+   * Exact: the device draws come in the same order (one core serves the server work first come
+   * first served) and the result reaches the queue at the same instant.
+   */
+  private boolean chainsDevice(Serve s) {
+    return chainDevice
+        && commitBeforeNext
+        && eioProbability == 0
+        && device.timeInvariant()
+        && s.done() instanceof FlowProtocol.UsedRing;
   }
 
   /**

@@ -162,6 +162,25 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   @Override
   public Receive<QueueCommand> createReceive() {
+    Receive<QueueCommand> rest = builtReceive();
+    return new SwitchReceive<>(rest) {
+      @Override
+      protected Behavior<QueueCommand> hot(QueueCommand m) {
+        if (m instanceof Served s) {
+          return onServed(s);
+        }
+        if (m == Harvest.INSTANCE) {
+          return counted(onHarvest());
+        }
+        if (m instanceof Enqueue e) {
+          return counted(onEnqueue(e));
+        }
+        return null;
+      }
+    };
+  }
+
+  private Receive<QueueCommand> builtReceive() {
     return newReceiveBuilder()
         .onMessage(Enqueue.class, e -> counted(onEnqueue(e)))
         .onMessage(Served.class, this::onServed)
