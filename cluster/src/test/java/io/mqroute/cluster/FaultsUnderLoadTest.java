@@ -26,7 +26,9 @@ import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
@@ -304,7 +306,8 @@ class FaultsUnderLoadTest {
     return b;
   }
 
-  private static Behavior<ClientMsg> load(ActorRef<Request> router, AtomicLong completed) {
+  private static Behavior<ClientMsg> load(
+      ActorRef<Request> router, AtomicLong completed, Queue<Long> completionTimes) {
     return Behaviors.setup(
         ctx -> {
           ActorRef<Completion> self = ctx.messageAdapter(Completion.class, Reply::new);
@@ -354,7 +357,9 @@ class FaultsUnderLoadTest {
                     if (c[1] == times[0].length) {
                       times[0] = Arrays.copyOf(times[0], times[0].length * 2);
                     }
-                    times[0][(int) c[1]++] = NanoClock.SYSTEM.nanoTime();
+                    long now = NanoClock.SYSTEM.nanoTime();
+                    times[0][(int) c[1]++] = now;
+                    completionTimes.add(now);
                     completed.set(c[1]);
                     byStatus.merge(r.completion().status(), 1L, Long::sum);
                     if (ops.remove((long) id) == Op.WRITE && r.completion().status() != Status.OK) {
@@ -397,6 +402,29 @@ class FaultsUnderLoadTest {
       java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(4096);
       ch.read(b, 4096L * id);
       return Arrays.equals(b.array(), block(id));
+    }
+  }
+
+  /**
+   * Polls (at most {@link #FD_PAUSE}) until the completions since {@code fault} show the recovery
+   * {@link #recoveredNanos} looks for; if they never do, the test's assertion on it says so.
+   */
+  private void awaitRecovery(Queue<Long> times, long fault) {
+    try {
+      waiter
+          .createTestProbe()
+          .awaitAssert(
+              FD_PAUSE,
+              Duration.ofMillis(20),
+              () -> {
+                long[] t = times.stream().mapToLong(Long::longValue).toArray();
+                double before = rate(t, fault - 2_000_000_000L, fault);
+                long now = NanoClock.SYSTEM.nanoTime();
+                assertThat(recoveredNanos(t, fault, now, before)).isLessThan(Long.MAX_VALUE);
+                return null;
+              });
+    } catch (AssertionError e) {
+      // not recovered within the bound: the final assertion reports it with the numbers
     }
   }
 
@@ -456,7 +484,8 @@ class FaultsUnderLoadTest {
     ActorTestKit kit = ActorTestKit.create(client);
     ActorRef<Request> router = LoadRunner.awaitRouters(client, START).get(0);
     AtomicLong completed = new AtomicLong();
-    ActorRef<ClientMsg> load = kit.spawn(load(router, completed), "load");
+    Queue<Long> times = new ConcurrentLinkedQueue<>();
+    ActorRef<ClientMsg> load = kit.spawn(load(router, completed, times), "load");
 
     // 1. SIGSTOP of device B: suspected while its node is still reachable, the load goes on
     awaitCompleted(completed, 1_500, "warm-up");
@@ -476,6 +505,9 @@ class FaultsUnderLoadTest {
     // what B was sent is given up on (2 x suspect-after after it left), then the load runs on A
     awaitStatus(management, STEP, "B's requests given up", s -> aborted(s) > abortedBefore);
     awaitCompleted(completed, completed.get() + 1_000, "the load on A while B is stopped");
+    // the recovery is judged on 500 ms of the load after it: on a fast machine the 1,000
+    // completions above take less than that
+    awaitRecovery(times, stopped);
     signal(deviceB, "CONT");
     long resumed = NanoClock.SYSTEM.nanoTime();
     awaitStatus(
@@ -495,6 +527,7 @@ class FaultsUnderLoadTest {
         s -> suspected(s, 0, DEVICE_B_FIRST_QUEUE) == 2);
     long killSuspectedAt = NanoClock.SYSTEM.nanoTime();
     awaitCompleted(completed, completed.get() + 1_500, "the load on B after A's loss");
+    awaitRecovery(times, killed);
     long end = NanoClock.SYSTEM.nanoTime();
 
     TestProbe<Report> done = kit.createTestProbe();
