@@ -8,7 +8,14 @@ import org.apache.pekko.actor.typed.ActorRef;
 public final class CoreProtocol {
   private CoreProtocol() {}
 
-  public sealed interface Command permits Exec, SetOnline, Report, Tick {}
+  /** The request path ({@link Data}) or the rest ({@link Control}). */
+  public sealed interface Command permits Data, Control {}
+
+  /** A request's path: CPU work to run, and the end of the piece that runs. */
+  public sealed interface Data extends Command permits Exec, Tick {}
+
+  /** Everything else: CPU hotplug, reports. */
+  public sealed interface Control extends Command permits SetOnline, Report {}
 
   /**
    * Run {@code costNanos} of work at full speed, then send {@code message} to {@code to}.
@@ -22,7 +29,7 @@ public final class CoreProtocol {
    */
   public record Exec<T>(
       long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait, long thenNanos)
-      implements Command, CensusLabel {
+      implements Data, CensusLabel {
     /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
     public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
       this(costNanos, kind, to, message, kind.iowaitWakeup());
@@ -45,13 +52,13 @@ public final class CoreProtocol {
    * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel
    * migrates the tasks of a dying CPU) or back online ({@code migrateTo} null).
    */
-  public record SetOnline(boolean online, ActorRef<Command> migrateTo) implements Command {}
+  public record SetOnline(boolean online, ActorRef<Command> migrateTo) implements Control {}
 
   /** Ask for the core's counters. */
-  public record Report(ActorRef<CoreStats> replyTo) implements Command {}
+  public record Report(ActorRef<CoreStats> replyTo) implements Control {}
 
   /** The running item has finished (a timer). */
-  enum Tick implements Command {
+  enum Tick implements Data {
     INSTANCE
   }
 

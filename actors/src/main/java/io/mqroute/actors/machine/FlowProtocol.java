@@ -16,18 +16,17 @@ public final class FlowProtocol {
 
   // ---- Router
 
-  public sealed interface RouterCommand
-      permits Route,
-          Ended,
-          RouterReport,
-          CpuHotplug,
-          Reroute,
-          RouterRemount,
-          QueueListed,
-          QueueLoads {}
+  /** The request path ({@link RouterData}) or the rest ({@link RouterControl}). */
+  public sealed interface RouterCommand permits RouterData, RouterControl {}
+
+  /** A request's path: routed, ended, routed again. */
+  public sealed interface RouterData extends RouterCommand {}
+
+  /** Everything else: CPU hotplug, queue listing, remount, reports. */
+  public sealed interface RouterControl extends RouterCommand {}
 
   /** A submitted request after the application's submit cost. */
-  public record Route(Request request) implements RouterCommand {}
+  public record Route(Request request) implements RouterData {}
 
   /**
    * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU
@@ -37,21 +36,21 @@ public final class FlowProtocol {
    * index behind a cluster host's slot).
    */
   public record Ended(Request request, Completion completion, int queue, int completingCpu)
-      implements RouterCommand {
+      implements RouterData {
     /** A queue of this machine: the completion names it. */
     public Ended(Request request, Completion completion, int completingCpu) {
       this(request, completion, completion.queue(), completingCpu);
     }
   }
 
-  public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterCommand {}
+  public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterControl {}
 
   /**
    * A CPU went offline or came back. The router's view follows it (whether the selector looks is
    * the selector's business); with {@code evacuate} the queues homed on an offline CPU also hand
    * their overflow back for re-routing (blk-mq style drain).
    */
-  public record CpuHotplug(int cpu, boolean online, boolean evacuate) implements RouterCommand {}
+  public record CpuHotplug(int cpu, boolean online, boolean evacuate) implements RouterControl {}
 
   /**
    * A queue joined ({@code listed}) or left the routing masks for good: fuse_uring_do_register, or
@@ -60,16 +59,16 @@ public final class FlowProtocol {
    * admitted anew elsewhere, and the queue hands its overflow list back ({@link Evacuate}), the
    * same way a hotplug-aware queue does when its CPU goes offline.
    */
-  public record QueueListed(int queue, boolean listed) implements RouterCommand {}
+  public record QueueListed(int queue, boolean listed) implements RouterControl {}
 
   /** Asks for every queue's nr_reqs, in queue order (management and tests). */
-  public record QueueLoads(ActorRef<List<Integer>> replyTo) implements RouterCommand {}
+  public record QueueLoads(ActorRef<List<Integer>> replyTo) implements RouterControl {}
 
   /** A queue handed back a request from its overflow list: pick another queue for it. */
-  public record Reroute(Request request, int fromQueue) implements RouterCommand {}
+  public record Reroute(Request request, int fromQueue) implements RouterData {}
 
   /** Unmount: report anything still counted (nr_reqs, background) — there must be nothing. */
-  public record RouterRemount(ActorRef<MachineProtocol.Command> replyTo) implements RouterCommand {}
+  public record RouterRemount(ActorRef<MachineProtocol.Command> replyTo) implements RouterControl {}
 
   /**
    * @param routed dispatches to a queue (a request re-routed off an offline CPU's queue counts
@@ -98,45 +97,42 @@ public final class FlowProtocol {
 
   // ---- Queue
 
-  public sealed interface QueueCommand
-      permits Enqueue,
-          Served,
-          Harvest,
-          RetryTick,
-          QueueReport,
-          Evacuate,
-          QueueFault,
-          QueueRemount,
-          PollerCounters,
-          MoveServer {}
+  /** The request path ({@link QueueData}) or the rest ({@link QueueControl}). */
+  public sealed interface QueueCommand permits QueueData, QueueControl {}
 
-  public record Enqueue(Request request) implements QueueCommand {}
+  /** A request's path: enqueued, served, harvested, retried. */
+  public sealed interface QueueData extends QueueCommand {}
+
+  /** Everything else: faults, evacuation, remount, server moves, reports. */
+  public sealed interface QueueControl extends QueueCommand {}
+
+  public record Enqueue(Request request) implements QueueData {}
 
   /** The poller has finished a request that was on the ring; its slot can be harvested. */
-  public record Served(OnRing item) implements QueueCommand {}
+  public record Served(OnRing item) implements QueueData {}
 
   /** The home core runs the queue's done_work: harvest what the device has completed. */
-  enum Harvest implements QueueCommand {
+  enum Harvest implements QueueData {
     INSTANCE
   }
 
   /** The delayed-retry timer (pre-seed-001 virtio-fs: schedule_delayed_work(1 ms)). */
-  enum RetryTick implements QueueCommand {
+  enum RetryTick implements QueueData {
     INSTANCE
   }
 
-  public record QueueReport(ActorRef<QueueStats> replyTo) implements QueueCommand {}
+  public record QueueReport(ActorRef<QueueStats> replyTo) implements QueueControl {}
 
   /**
    * The queue's CPU went offline (hotplug-aware semantics): hand the overflow list back to the
    * router.
    */
-  public enum Evacuate implements QueueCommand {
+  public enum Evacuate implements QueueControl {
     INSTANCE
   }
 
   /** Start or end an injected fault on this queue or its poller (value 0 ends it). */
-  public record QueueFault(Fault fault) implements QueueCommand {}
+  public record QueueFault(Fault fault) implements QueueControl {}
 
   /**
    * The queue's server thread now runs on CPU {@code cpu} (the scheduler moved it off an offline
@@ -144,14 +140,14 @@ public final class FlowProtocol {
    * there from now on.
    */
   public record MoveServer(int cpu, ActorRef<CoreProtocol.Command> core)
-      implements QueueCommand, PollerCommand {}
+      implements QueueControl, PollerControl {}
 
   /**
    * Unmount and mount again: the queue must be drained ({@code in_flight == 0}); it reports what it
    * still held, then starts the next mount with no injected fault (ENOMEM rate as configured, whole
    * ring, device healthy).
    */
-  public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueCommand {}
+  public record QueueRemount(ActorRef<MachineProtocol.Command> replyTo) implements QueueControl {}
 
   /**
    * A request accepted by a queue at {@code acceptedNanos}; the device sets {@code status} when it
@@ -247,22 +243,20 @@ public final class FlowProtocol {
 
   // ---- Poller
 
-  public sealed interface PollerCommand
-      permits Serve,
-          ServerDone,
-          DeviceDone,
-          IoDone,
-          WorkerFree,
-          Committed,
-          PollerFault,
-          PollerReport,
-          MoveServer {}
+  /** The request path ({@link PollerData}) or the rest ({@link PollerControl}). */
+  public sealed interface PollerCommand permits PollerData, PollerControl {}
+
+  /** A request's path: served, its CPU work and device time done, committed. */
+  public sealed interface PollerData extends PollerCommand {}
+
+  /** Everything else: device faults, server moves, reports. */
+  public sealed interface PollerControl extends PollerCommand {}
 
   /**
    * Serve a request from the ring; give it to {@code done} (the ring's used side, callable from any
    * thread) when the device is finished with it.
    */
-  public record Serve(OnRing item, Consumer<OnRing> done) implements PollerCommand {}
+  public record Serve(OnRing item, Consumer<OnRing> done) implements PollerData {}
 
   /**
    * A ring's used side that is a queue's mailbox: the poller may then deliver {@link Served} to
@@ -281,32 +275,32 @@ public final class FlowProtocol {
    * the thread fetches its next request only now, so a request's completion work runs before the
    * next request's.
    */
-  enum Committed implements PollerCommand {
+  enum Committed implements PollerData {
     INSTANCE
   }
 
   /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
-  record ServerDone(Serve serve, long deviceNanos) implements PollerCommand {
+  record ServerDone(Serve serve, long deviceNanos) implements PollerData {
     /** The device time is not known yet: ask the device now. */
     static final long ASK_DEVICE = -1;
   }
 
   /** The device has finished {@code serve}; the worker is released too unless it already was. */
-  record DeviceDone(Serve serve, boolean releasesWorker) implements PollerCommand {}
+  record DeviceDone(Serve serve, boolean releasesWorker) implements PollerData {}
 
   /** A real device's I/O for {@code serve} has ended with {@code result}. */
   record IoDone(Serve serve, io.mqroute.actors.device.IoDevice.Result result)
-      implements PollerCommand {}
+      implements PollerData {}
 
   /** The worker's share of an async device's time is over: it can take the next request. */
-  record WorkerFree(Serve serve) implements PollerCommand {}
+  record WorkerFree(Serve serve) implements PollerData {}
 
   /** An injected device fault (EIO rate, stall, slowdown), forwarded by the queue. */
-  record PollerFault(Fault fault) implements PollerCommand {}
+  record PollerFault(Fault fault) implements PollerControl {}
 
   /** The queue asks its poller for the servers' side of its {@link Queueing}. */
-  record PollerReport(ActorRef<QueueCommand> replyTo) implements PollerCommand {}
+  record PollerReport(ActorRef<QueueCommand> replyTo) implements PollerControl {}
 
   /** The poller's answer: its servers, the waits it saw and its busy and waiting time. */
-  record PollerCounters(Queueing servers) implements QueueCommand {}
+  record PollerCounters(Queueing servers) implements QueueControl {}
 }

@@ -7,41 +7,35 @@ import org.apache.pekko.actor.typed.ActorRef;
 public final class JobProtocol {
   private JobProtocol() {}
 
-  public sealed interface Command
-      permits Start,
-          Completed,
-          Arrival,
-          RampDone,
-          RunEnd,
-          StallCheck,
-          Hotplug,
-          StartDelayOver,
-          Think,
-          Terminate,
-          FlowMoved,
-          FlowSlept,
-          SampleSteadyState {}
+  /** The request path ({@link Data}) or the rest ({@link Control}). */
+  public sealed interface Command permits Data, Control {}
+
+  /** A request's path: issue the next one (arrival, think time, the flow), reap one. */
+  public sealed interface Data extends Command {}
+
+  /** Everything else: start, ramp, run end, stall checks, hotplug, termination, samples. */
+  public sealed interface Control extends Command {}
 
   /** Begin issuing (sent by the machine once everything is spawned). */
-  public enum Start implements Command {
+  public enum Start implements Control {
     INSTANCE
   }
 
   /** The clone's flow changed while it was held back: check again ({@link FioFlow#hold}). */
-  enum FlowMoved implements Command {
+  enum FlowMoved implements Data {
     INSTANCE
   }
 
   /** The machine's steady-state check asks for the clone's counters. */
-  record SampleSteadyState(ActorRef<MachineProtocol.Command> replyTo) implements Command {}
+  record SampleSteadyState(ActorRef<MachineProtocol.Command> replyTo) implements Control {}
 
   /** flow_sleep is over: check the flow again. */
-  enum FlowSlept implements Command {
+  enum FlowSlept implements Data {
     INSTANCE
   }
 
   /** A request of this job has ended and the app thread has reaped it. */
-  public record Completed(Completion completion) implements Command {}
+  public record Completed(Completion completion) implements Data {}
 
   /**
    * The set of online CPUs changed. An app thread on a CPU that went offline moves, as
@@ -49,22 +43,22 @@ public final class JobProtocol {
    * online CPU of its node, else the lowest allowed online CPU, else (its affinity broken) the
    * lowest online CPU.
    */
-  public record Hotplug(boolean[] online, int[] cpuToNode) implements Command {}
+  public record Hotplug(boolean[] online, int[] cpuToNode) implements Control {}
 
-  enum Arrival implements Command {
+  enum Arrival implements Data {
     INSTANCE
   }
 
   /**
    * The two ends of a thinktime pause: the CPU part (thinktime_spin) has run, the sleep is over.
    */
-  enum Think implements Command {
+  enum Think implements Data {
     SPUN,
     SLEPT
   }
 
   /** startdelay= is over: the job starts now. */
-  enum StartDelayOver implements Command {
+  enum StartDelayOver implements Control {
     INSTANCE
   }
 
@@ -74,19 +68,19 @@ public final class JobProtocol {
    * and never runs. Sent when the storage is gone (a load client's router), by exitall and when
    * steady state is reached.
    */
-  public enum Terminate implements Command {
+  public enum Terminate implements Control {
     INSTANCE
   }
 
-  enum RampDone implements Command {
+  enum RampDone implements Control {
     INSTANCE
   }
 
-  enum RunEnd implements Command {
+  enum RunEnd implements Control {
     INSTANCE
   }
 
-  enum StallCheck implements Command {
+  enum StallCheck implements Control {
     INSTANCE
   }
 }
