@@ -67,18 +67,26 @@ class NbdDeviceKillTest {
     Files.writeString(config, "mqroute.cluster.host.suspect-after = 1s\n");
     host = node(dir, "host", base, seeds, keys, config, "--nbd", "127.0.0.1:" + nbdPort);
     node(dir, "device-a", base + 1, seeds, keys, config, "--data", data.toString());
-    Process deviceB =
-        node(
-            dir,
-            "device-b",
-            base + 2,
-            seeds,
-            keys,
-            config,
-            "--data",
-            data.toString(),
-            "--first-queue",
-            "16");
+    // device B, on the same directory, its queues from 16 on; started again after its SIGKILL
+    java.util.function.Function<String, Process> startDeviceB =
+        name -> {
+          try {
+            return node(
+                dir,
+                name,
+                base + 2,
+                seeds,
+                keys,
+                config,
+                "--data",
+                data.toString(),
+                "--first-queue",
+                "16");
+          } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        };
+    Process deviceB = startDeviceB.apply("device-b");
     awaitQueues(base + 1000, 4, dir, true);
     String uri = "nbd://127.0.0.1:" + nbdPort;
 
@@ -114,17 +122,7 @@ class NbdDeviceKillTest {
     // (unreachable: seconds; its queues were out of the masks already, suspected): what was
     // acknowledged reads back intact, a quarter of it through the new device B
     awaitQueues(base + 1000, 2, dir, false);
-    node(
-        dir,
-        "device-b2",
-        base + 2,
-        seeds,
-        keys,
-        config,
-        "--data",
-        data.toString(),
-        "--first-queue",
-        "16");
+    startDeviceB.apply("device-b2");
     awaitQueues(base + 1000, 4, dir, true);
     String verified =
         run(
