@@ -183,6 +183,8 @@ class NbdDeviceKillTest {
   private Process start(Path log, List<String> cmd) throws IOException {
     Process p =
         new ProcessBuilder(cmd)
+            // in the test's own directory: fio's verify jobs leave a state file where they run
+            .directory(log.getParent().toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
