@@ -56,12 +56,6 @@ public final class Core extends AbstractBehavior<Command> {
    */
   private TimedDelivery direct;
 
-  /**
-   * The running item's result goes out after its end ({@link Exec#thenNanos()}), so its delivery
-   * cannot turn into the Tick that ends the item: work queued behind it arms a Tick of its own.
-   */
-  private boolean directLater;
-
   /** The running item's result is already on its way: its Tick only starts the next item. */
   private boolean resultOut;
 
@@ -110,22 +104,20 @@ public final class Core extends AbstractBehavior<Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    Receive<Command> rest =
+    return SwitchReceive.of(
+        this::hot,
         newReceiveBuilder()
-            .onMessage(Exec.class, this::onExec)
-            .onMessage(Tick.class, m -> onTick())
             .onMessage(SetOnline.class, this::onSetOnline)
             .onMessage(Report.class, this::onReport)
-            .build();
-    return new SwitchReceive<>(rest) {
-      @Override
-      protected Behavior<Command> hot(Command m) {
-        if (m instanceof Exec<?> e) {
-          return onExec(e);
-        }
-        return m == Tick.INSTANCE ? onTick() : null;
-      }
-    };
+            .build());
+  }
+
+  /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
+  private Behavior<Command> hot(Command m) {
+    if (m instanceof Exec<?> e) {
+      return onExec(e);
+    }
+    return m == Tick.INSTANCE ? onTick() : null;
   }
 
   private Behavior<Command> onExec(Exec<?> e) {
@@ -146,12 +138,12 @@ public final class Core extends AbstractBehavior<Command> {
       }
       queue.addLast(e);
       waitingByThread[e.kind().thread() + 1]++;
-      if (directLater) {
-        // the result leaves after the end, on its own timer: the end needs a Tick of its own
-        // (settle above left this item running, so its end is still ahead)
+      if (direct != null && running.thenNanos() > 0) {
+        // the result leaves after the end (Exec.thenNanos), on its own timer, so its
+        // delivery cannot become the Tick: the end needs a Tick of its own (settle above left this
+        // item running, so its end is still ahead)
         deliveries.at(runningEnd, ctx.getSelf(), Tick.INSTANCE);
         direct = null;
-        directLater = false;
         resultOut = true;
       } else if (direct != null) {
         // the running item's end must now start the next one: its delivery becomes the Tick, which
@@ -186,7 +178,6 @@ public final class Core extends AbstractBehavior<Command> {
   private void settle(long now) {
     if (direct != null && now >= runningEnd) {
       direct = null;
-      directLater = false;
       running = null;
       model.finish(runningEnd);
     }
@@ -243,7 +234,6 @@ public final class Core extends AbstractBehavior<Command> {
     nanosByKind[e.kind().ordinal()] += e.costNanos();
     if (queue.isEmpty()) {
       direct = deliverAt(end + e.thenNanos(), e);
-      directLater = e.thenNanos() > 0;
     } else {
       deliveries.at(end, ctx.getSelf(), Tick.INSTANCE);
     }

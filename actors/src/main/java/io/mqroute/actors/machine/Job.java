@@ -356,20 +356,18 @@ public final class Job extends AbstractBehavior<Command> {
 
   @Override
   public Receive<Command> createReceive() {
-    Receive<Command> rest = builtReceive();
-    return new SwitchReceive<>(rest) {
-      @Override
-      protected Behavior<Command> hot(Command m) {
-        return m instanceof Completed c ? onCompleted(c) : null;
-      }
-    };
+    return SwitchReceive.of(this::hot, builtReceive());
+  }
+
+  /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
+  private Behavior<Command> hot(Command m) {
+    return m instanceof Completed c ? onCompleted(c) : null;
   }
 
   private Receive<Command> builtReceive() {
     return newReceiveBuilder()
         .onMessage(Start.class, m -> plan.startDelayNanos() > 0 ? delayStart() : onStart())
         .onMessage(JobProtocol.StartDelayOver.class, m -> onStart())
-        .onMessage(Completed.class, this::onCompleted)
         .onMessage(Arrival.class, m -> onArrival())
         .onMessage(JobProtocol.Think.class, this::onThink)
         .onMessage(RampDone.class, m -> onRampDone())

@@ -162,35 +162,30 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
 
   @Override
   public Receive<PollerCommand> createReceive() {
-    Receive<PollerCommand> rest = builtReceive();
-    return new SwitchReceive<>(rest) {
-      @Override
-      protected Behavior<PollerCommand> hot(PollerCommand m) {
-        if (m instanceof Serve s) {
-          return onServe(s);
-        }
-        if (m == FlowProtocol.Committed.INSTANCE) {
-          return counted(release());
-        }
-        if (m instanceof ServerDone d) {
-          return onServerDone(d);
-        }
-        if (m instanceof DeviceDone d) {
-          return counted(complete(d.serve(), d.releasesWorker()));
-        }
-        return null;
-      }
-    };
+    return SwitchReceive.of(this::hot, builtReceive());
+  }
+
+  /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
+  private Behavior<PollerCommand> hot(PollerCommand m) {
+    if (m instanceof Serve s) {
+      return onServe(s);
+    }
+    if (m == FlowProtocol.Committed.INSTANCE) {
+      return counted(release());
+    }
+    if (m instanceof ServerDone d) {
+      return onServerDone(d);
+    }
+    if (m instanceof DeviceDone d) {
+      return counted(complete(d.serve(), d.releasesWorker()));
+    }
+    return null;
   }
 
   private Receive<PollerCommand> builtReceive() {
     return newReceiveBuilder()
-        .onMessage(Serve.class, this::onServe)
-        .onMessage(ServerDone.class, this::onServerDone)
-        .onMessage(DeviceDone.class, d -> counted(complete(d.serve(), d.releasesWorker())))
         .onMessage(FlowProtocol.IoDone.class, d -> counted(onIoDone(d)))
         .onMessage(WorkerFree.class, w -> counted(release()))
-        .onMessage(FlowProtocol.Committed.class, c -> counted(release()))
         .onMessage(PollerFault.class, f -> counted(onFault(f)))
         .onMessage(FlowProtocol.PollerReport.class, this::onReport)
         .onMessage(
@@ -309,7 +304,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       // a device whose time does not depend on when it is drawn: drawn now, in the order the
       // server thread's ends would draw it (one core, first come first served)
       long svc = service(s);
-      FlowProtocol.OnRing item = s.item();
       if (device.workerNanos(svc) >= svc) {
         // a ring thread held until its commit, no EIO to draw: the server thread's work and then
         // the device's time are one item on its core, whose result reaches the queue at the
@@ -320,9 +314,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
                 serverNanos,
                 Work.SERVER,
                 ((FlowProtocol.UsedRing) s.done()).queue(),
-                new FlowProtocol.Served(
-                    new FlowProtocol.OnRing(
-                        item.request(), item.acceptedNanos(), item.status(), true)),
+                heldServed(s),
                 Work.SERVER.iowaitWakeup(),
                 svc));
       } else {
@@ -352,11 +344,23 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
    * first served) and the result reaches the queue at the same instant.
    */
   private boolean chainsDevice(Serve s) {
-    return chainDevice
-        && commitBeforeNext
-        && eioProbability == 0
-        && device.timeInvariant()
-        && s.done() instanceof FlowProtocol.UsedRing;
+    return chainDevice && device.timeInvariant() && deliversStraight(s);
+  }
+
+  /**
+   * Whether the device's end decides nothing on this poller: a ring thread held until its commit,
+   * no EIO to draw, a queue's mailbox as the ring's used side. The request's completion can then go
+   * to the queue from that instant ({@link #heldServed}).
+   */
+  private boolean deliversStraight(Serve s) {
+    return commitBeforeNext && eioProbability == 0 && s.done() instanceof FlowProtocol.UsedRing;
+  }
+
+  /** What {@link #complete} would pass on for {@code s}: its item, its worker held. */
+  private static FlowProtocol.Served heldServed(Serve s) {
+    FlowProtocol.OnRing item = s.item();
+    return new FlowProtocol.Served(
+        new FlowProtocol.OnRing(item.request(), item.acceptedNanos(), item.status(), true));
   }
 
   /**
@@ -394,21 +398,13 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       }
       DeviceDone done = new DeviceDone(s, false);
       deliveries.after(nanos, ctx.getSelf(), done);
-    } else if (commitBeforeNext
-        && eioProbability == 0
-        && s.done() instanceof FlowProtocol.UsedRing used) {
+    } else if (deliversStraight(s)) {
       // a ring thread held until its commit, no EIO to draw: the device's end decides nothing here
       // (complete() would only mark the item held and pass it on), so it goes to the queue from
       // that instant, one timer and no task on this poller. An EIO fault that arrives before it
       // turns it back into a DeviceDone (onFault).
-      FlowProtocol.OnRing item = s.item();
       TimedDelivery d =
-          deliveries.after(
-              nanos,
-              used.queue(),
-              new FlowProtocol.Served(
-                  new FlowProtocol.OnRing(
-                      item.request(), item.acceptedNanos(), item.status(), true)));
+          deliveries.after(nanos, ((FlowProtocol.UsedRing) s.done()).queue(), heldServed(s));
       pruneDirect();
       direct.addLast(new Direct(s, d));
     } else {

@@ -162,29 +162,25 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   @Override
   public Receive<QueueCommand> createReceive() {
-    Receive<QueueCommand> rest = builtReceive();
-    return new SwitchReceive<>(rest) {
-      @Override
-      protected Behavior<QueueCommand> hot(QueueCommand m) {
-        if (m instanceof Served s) {
-          return onServed(s);
-        }
-        if (m == Harvest.INSTANCE) {
-          return counted(onHarvest());
-        }
-        if (m instanceof Enqueue e) {
-          return counted(onEnqueue(e));
-        }
-        return null;
-      }
-    };
+    return SwitchReceive.of(this::hot, builtReceive());
+  }
+
+  /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
+  private Behavior<QueueCommand> hot(QueueCommand m) {
+    if (m instanceof Served s) {
+      return onServed(s);
+    }
+    if (m == Harvest.INSTANCE) {
+      return counted(onHarvest());
+    }
+    if (m instanceof Enqueue e) {
+      return counted(onEnqueue(e));
+    }
+    return null;
   }
 
   private Receive<QueueCommand> builtReceive() {
     return newReceiveBuilder()
-        .onMessage(Enqueue.class, e -> counted(onEnqueue(e)))
-        .onMessage(Served.class, this::onServed)
-        .onMessage(Harvest.class, m -> counted(onHarvest()))
         .onMessage(RetryTick.class, m -> counted(onRetry()))
         .onMessage(QueueReport.class, this::onReport)
         .onMessage(FlowProtocol.PollerCounters.class, this::onPollerCounters)

@@ -154,25 +154,22 @@ public final class Router extends AbstractBehavior<RouterCommand> {
 
   @Override
   public Receive<RouterCommand> createReceive() {
-    Receive<RouterCommand> rest = builtReceive();
-    return new SwitchReceive<>(rest) {
-      @Override
-      protected Behavior<RouterCommand> hot(RouterCommand m) {
-        if (m instanceof Route r) {
-          return onRoute(r);
-        }
-        if (m instanceof Ended e) {
-          return onEnded(e);
-        }
-        return null;
-      }
-    };
+    return SwitchReceive.of(this::hot, builtReceive());
+  }
+
+  /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
+  private Behavior<RouterCommand> hot(RouterCommand m) {
+    if (m instanceof Route r) {
+      return onRoute(r);
+    }
+    if (m instanceof Ended e) {
+      return onEnded(e);
+    }
+    return null;
   }
 
   private Receive<RouterCommand> builtReceive() {
     return newReceiveBuilder()
-        .onMessage(Route.class, this::onRoute)
-        .onMessage(Ended.class, this::onEnded)
         .onMessage(RouterReport.class, this::onReport)
         .onMessage(CpuHotplug.class, this::onHotplug)
         .onMessage(Reroute.class, this::onReroute)
