@@ -296,6 +296,10 @@ public final class NodeLink implements AutoCloseable {
                 ActorRefResolver.get(system)
                     .toSerializationFormat(r)
                     .getBytes(StandardCharsets.UTF_8));
+    if (path.length > MAX_PATH) {
+      to.tell(message); // Artery refuses it by its own limits
+      return;
+    }
     // the frame is written from the codec's own buffer: no array per message (a completion batch
     // carries the read data)
     ByteBuf buf =
@@ -303,7 +307,7 @@ public final class NodeLink implements AutoCloseable {
             wire,
             (body, bodyLength) -> {
               int length = 1 + 2 + path.length + bodyLength;
-              if (path.length > MAX_PATH || length > settings.maxFrame()) {
+              if (length > settings.maxFrame()) {
                 return null;
               }
               ByteBuf b = ch.alloc().buffer(4 + length);
