@@ -54,11 +54,7 @@ class ClusterDemoTest {
     Path config = dir.resolve("demo.conf");
     Files.writeString(config, "mqroute.cluster.host.suspect-after = 3s\n");
     List<String> cmd =
-        List.of(
-            ProcessHandle.current().info().command().orElse("java"),
-            "-cp",
-            System.getProperty("java.class.path"),
-            Main.class.getName(),
+        TestNodes.mqroute(
             "cluster-demo",
             "--base-port",
             Integer.toString(base),

@@ -160,11 +160,7 @@ class NbdDeviceKillTest {
       throws IOException {
     List<String> cmd =
         new ArrayList<>(
-            List.of(
-                ProcessHandle.current().info().command().orElse("java"),
-                "-cp",
-                System.getProperty("java.class.path"),
-                Main.class.getName(),
+            TestNodes.mqroute(
                 "node",
                 "--role",
                 name.startsWith("host") ? "host" : "device",

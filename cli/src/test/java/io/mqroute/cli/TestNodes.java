@@ -62,6 +62,17 @@ final class TestNodes {
     return new ObjectMapper().readTree(r.body());
   }
 
+  /** {@code mqroute ARGS} in a JVM of its own, on this test's class path. */
+  static List<String> mqroute(String... args) {
+    List<String> cmd = new java.util.ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.add("-cp");
+    cmd.add(System.getProperty("java.class.path"));
+    cmd.add(Main.class.getName());
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
   /** The last 30 lines of a log, for an assertion's message. */
   static String tail(Path log) {
     try {
