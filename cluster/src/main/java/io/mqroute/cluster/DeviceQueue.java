@@ -371,7 +371,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                     s.rules().enqueueError(),
                     s.rules().enomemProbability(),
                     0,
-                    false),
+                    false,
+                    true),
                 SeededRandom.stream(s.rules().seed(), "device-queue-" + index),
                 poller,
                 core,
@@ -524,7 +525,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
               if (!fromMember(m.request().replyTo())) {
                 return this;
               }
-              accept(m.request(), null, m.request().replyTo(), clock.nanoTime(), Long.MAX_VALUE);
+              queue.tell(
+                  new FlowProtocol.Enqueue(
+                      accept(
+                          m.request(),
+                          null,
+                          m.request().replyTo(),
+                          clock.nanoTime(),
+                          Long.MAX_VALUE)));
               return this;
             })
         .onMessage(
@@ -548,9 +556,15 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 }
                 return this;
               }
+              List<Request> local = new ArrayList<>(m.batch().requests().size());
               for (Request r : m.batch().requests()) {
-                accept(r, reply, null, now, deadline);
+                local.add(accept(r, reply, null, now, deadline));
               }
+              // one message for the batch: the node's cost per request is mostly per message
+              queue.tell(
+                  local.size() == 1
+                      ? new FlowProtocol.Enqueue(local.get(0))
+                      : new FlowProtocol.EnqueueAll(local));
               return this;
             })
         .onMessage(FromQueue.class, this::onFromQueue)
@@ -644,8 +658,11 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     metrics.completed(Status.ENOTCONN, 0);
   }
 
-  /** The request goes to the model's queue under a local id; its answer comes back as Ended. */
-  private void accept(
+  /**
+   * The request under a local id, for the model's queue (the caller sends it); its answer comes
+   * back as Ended.
+   */
+  private Request accept(
       Request r,
       ActorRef<CompletionBatch> batchReply,
       ActorRef<Completion> reply,
@@ -664,8 +681,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     if (fence != null && deadline != Long.MAX_VALUE) {
       fence.set(local, deadline);
     }
-    queue.tell(new FlowProtocol.Enqueue(r.relabelled(local, r.cpu(), null)));
     updateGauge();
+    return r.relabelled(local, r.cpu(), null);
   }
 
   /**
@@ -686,6 +703,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private Behavior<Command> onFromQueue(FromQueue m) {
     if (m.message() instanceof FlowProtocol.Ended e) {
       complete(e.request(), e.completion());
+    } else if (m.message() instanceof FlowProtocol.EndedAll all) {
+      for (FlowProtocol.Ended e : all.ends()) {
+        complete(e.request(), e.completion());
+      }
     } else if (m.message() instanceof FlowProtocol.Reroute rr) {
       // only a hotplug evacuation hands requests back, and a node has no hotplug: not done
       complete(

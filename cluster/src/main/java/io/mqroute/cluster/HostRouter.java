@@ -309,7 +309,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
           r.id());
       return this;
     }
-    accept(r, r.replyTo(), null);
+    router.tell(new Route(accept(r, r.replyTo(), null)));
     metrics.setInFlight(inFlight.size());
     return this;
   }
@@ -325,14 +325,18 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
           submit.batch().requests().size());
       return this;
     }
+    List<Request> routed = new ArrayList<>(submit.batch().requests().size());
     for (Request r : submit.batch().requests()) {
-      accept(r, null, client);
+      routed.add(accept(r, null, client));
     }
+    // one message for the batch: the node's cost per request is mostly per message
+    router.tell(routed.size() == 1 ? new Route(routed.get(0)) : new FlowProtocol.RouteAll(routed));
     metrics.setInFlight(inFlight.size());
     return this;
   }
 
-  private void accept(
+  /** The request under a host-unique id, for the router (the caller sends it). */
+  private Request accept(
       Request r, ActorRef<Completion> client, ActorRef<CompletionBatch> batchClient) {
     long id = nextId++;
     if (RequestTrace.ON) {
@@ -344,7 +348,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       getContext().scheduleOnce(KEEP_ALIVE, getContext().getSelf(), KeepAliveTick.INSTANCE);
     }
     // the client's CPU as one of the view's (the cluster has no host CPUs to model)
-    router.tell(new Route(r.relabelled(id, Math.floorMod(r.cpu(), cpus), routerReplies)));
+    return r.relabelled(id, Math.floorMod(r.cpu(), cpus), routerReplies);
   }
 
   /**
@@ -354,12 +358,19 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
    */
   private Behavior<Command> onCoreWork(CoreWork w) {
     if (w.work() instanceof CoreProtocol.Exec<?> e) {
-      if (e.to() == routerReplies && e.message() instanceof Completion c) {
-        return finished(c);
-      }
-      PassThroughCore.deliver(e);
+      coreWork(e);
+    } else if (w.work() instanceof CoreProtocol.ExecAll all) {
+      all.work().forEach(this::coreWork);
     }
     return this; // hotplug and reports mean nothing to a pass-through core
+  }
+
+  private void coreWork(CoreProtocol.Exec<?> e) {
+    if (e.to() == routerReplies && e.message() instanceof Completion c) {
+      finished(c);
+    } else {
+      PassThroughCore.deliver(e);
+    }
   }
 
   private Behavior<Command> onFinished(Finished m) {

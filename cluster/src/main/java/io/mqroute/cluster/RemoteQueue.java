@@ -165,6 +165,8 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
   private final NodeMetrics metrics;
   private final TimerScheduler<Object> timers;
   private final NanoClock clock = NanoClock.SYSTEM;
+  // while a completion batch is handled: what it ended, for one EndedAll (null otherwise)
+  private List<Ended> ends;
   private final ActorRef<CompletionBatch> replies;
 
   private ActorRef<Request> queue;
@@ -228,6 +230,9 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
                 pf ->
                     pf.match(Command.class, c -> c)
                         .match(Enqueue.class, e -> new Routed(e.request()))
+                        .match(
+                            FlowProtocol.EnqueueAll.class,
+                            e -> new RemoteQueueProtocol.RoutedAll(e.requests()))
                         .match(FlowProtocol.QueueCommand.class, FromRouter::new)));
   }
 
@@ -264,6 +269,14 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Routed.class, r -> onEnqueue(r.request()))
+        .onMessage(
+            RemoteQueueProtocol.RoutedAll.class,
+            all -> {
+              for (Request r : all.requests()) {
+                onEnqueue(r);
+              }
+              return this;
+            })
         .onMessage(FromDevice.class, this::onDevice)
         .onMessage(FromRouter.class, this::onRouter)
         .onMessage(DeviceDraining.class, this::onDraining)
@@ -376,8 +389,13 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
       boolean busy = !sent.isEmpty() || suspected;
       long quietSince = Math.max(lastAnswer, busySince);
       boolean alive = false;
-      for (Completion c : b.completions()) {
-        alive |= complete(c, now);
+      ends = new ArrayList<>(b.completions().size());
+      try {
+        for (Completion c : b.completions()) {
+          alive |= complete(c, now);
+        }
+      } finally {
+        flushEnds();
       }
       answered(alive, busy, quietSince, now);
     } else if (m.message() instanceof Completion c) {
@@ -473,6 +491,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     if (c.status() == Status.ENOTCONN) {
       rerouted++;
       metrics.event(EVENT_FENCED_REROUTED);
+      flushEnds(); // the router sees ends and re-routes in the order they happened
       router.tell(new Reroute(r, slot));
     } else {
       end(r, forRouter(r, c));
@@ -684,7 +703,21 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     if (c.status() != Status.OK) {
       errors++;
     }
-    router.tell(new Ended(r, c, slot, slot));
+    Ended e = new Ended(r, c, slot, slot);
+    if (ends != null) {
+      ends.add(e);
+    } else {
+      router.tell(e);
+    }
+  }
+
+  /** What a completion batch ended goes to the router in one message. */
+  private void flushEnds() {
+    List<Ended> batch = ends;
+    ends = null;
+    if (batch != null && !batch.isEmpty()) {
+      router.tell(batch.size() == 1 ? batch.get(0) : new FlowProtocol.EndedAll(batch));
+    }
   }
 
   /** Sent to a device that went away or fell silent: it may or may not have been done. */

@@ -3,6 +3,7 @@ package io.mqroute.cluster;
 import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
+import java.util.List;
 import java.util.Set;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.cluster.UniqueAddress;
@@ -45,6 +46,9 @@ public final class RemoteQueueProtocol {
 
   /** The router routed a request to this slot (the slot's ref takes the router's messages). */
   record Routed(Request request) implements Data {}
+
+  /** The router routed these requests to this slot, in this order (its EnqueueAll). */
+  record RoutedAll(List<Request> requests) implements Data {}
 
   /** The router's other messages to its queue: evacuations, reports, the model's faults. */
   record FromRouter(FlowProtocol.QueueCommand command) implements Control {}

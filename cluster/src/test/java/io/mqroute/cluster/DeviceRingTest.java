@@ -182,7 +182,8 @@ class DeviceRingTest {
   @Test
   void lifoPerBatchStartsWhatArrivedWhileThePollerWasBusyInReverse() {
     // the model's poller (seed 004): one worker; request 1 keeps it busy, 2..4 arrive meanwhile
-    // and form the next batch, which lifo-per-batch starts in reverse
+    // and form the next batch, which lifo-per-batch starts in reverse (what arrives in one batch
+    // reaches the ring at once, as one avail-ring update, and is one batch to the poller)
     DeviceRules lifo =
         DeviceRules.fromConfig(device("mqroute.cluster.device.dispatch = lifo-per-batch"));
     for (String order : List.of("fifo", "lifo")) {
@@ -196,9 +197,11 @@ class DeviceRingTest {
       TestProbe<CompletionBatch> client = kit.createTestProbe();
       queue.tell(
           new DeviceQueueProtocol.SubmitBatch(
+              new RequestBatch(List.of(request(1, null)), client.ref())));
+      queue.tell(
+          new DeviceQueueProtocol.SubmitBatch(
               new RequestBatch(
-                  List.of(request(1, null), request(2, null), request(3, null), request(4, null)),
-                  client.ref())));
+                  List.of(request(2, null), request(3, null), request(4, null)), client.ref())));
       List<Long> ids = new java.util.ArrayList<>();
       while (ids.size() < 4) {
         client.receiveMessage(WAIT).completions().forEach(c -> ids.add(c.id()));

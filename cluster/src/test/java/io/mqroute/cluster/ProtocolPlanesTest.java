@@ -18,6 +18,7 @@ class ProtocolPlanesTest {
         .isAssignableFrom(HostRouterProtocol.Finished.class);
     assertThat(RemoteQueueProtocol.Data.class)
         .isAssignableFrom(RemoteQueueProtocol.Routed.class)
+        .isAssignableFrom(RemoteQueueProtocol.RoutedAll.class)
         .isAssignableFrom(RemoteQueueProtocol.FromDevice.class);
     assertThat(DeviceQueueProtocol.Data.class)
         .isAssignableFrom(DeviceQueueProtocol.SubmitBatch.class);

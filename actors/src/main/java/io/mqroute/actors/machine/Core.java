@@ -117,6 +117,12 @@ public final class Core extends AbstractBehavior<Command> {
     if (m instanceof Exec<?> e) {
       return onExec(e);
     }
+    if (m instanceof CoreProtocol.ExecAll all) {
+      for (Exec<?> e : all.work()) {
+        onExec(e);
+      }
+      return this;
+    }
     return m == Tick.INSTANCE ? onTick() : null;
   }
 

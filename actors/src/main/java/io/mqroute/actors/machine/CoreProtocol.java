@@ -12,7 +12,7 @@ public final class CoreProtocol {
   public sealed interface Command permits Data, Control {}
 
   /** A request's path: CPU work to run, and the end of the piece that runs. */
-  public sealed interface Data extends Command permits Exec, Tick {}
+  public sealed interface Data extends Command permits Exec, ExecAll, Tick {}
 
   /** Everything else: CPU hotplug, reports. */
   public sealed interface Control extends Command permits SetOnline, Report {}
@@ -47,6 +47,9 @@ public final class CoreProtocol {
       return "CoreProtocol.Exec(" + kind + " -> " + n.substring(n.lastIndexOf('.') + 1) + ")";
     }
   }
+
+  /** Work items in order, as that many {@link Exec}s in a row (the wake-ups of a batch of ends). */
+  public record ExecAll(List<Exec<?>> work) implements Data {}
 
   /**
    * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel

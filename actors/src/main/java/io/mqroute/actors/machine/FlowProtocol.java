@@ -29,6 +29,12 @@ public final class FlowProtocol {
   public record Route(Request request) implements RouterData {}
 
   /**
+   * Submitted requests in order, as that many {@link Route}s in a row: what a transport read at
+   * once (a node's clients send batches). The queues each gets come in one {@link EnqueueAll}.
+   */
+  public record RouteAll(List<Request> requests) implements RouterData {}
+
+  /**
    * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU
    * (virtio), or the CPU its ring thread runs on (fuse-over-io-uring); wake its waiter from there.
    * {@code queue} is the router's index of the queue it ended on (the completion's own {@link
@@ -42,6 +48,12 @@ public final class FlowProtocol {
       this(request, completion, completion.queue(), completingCpu);
     }
   }
+
+  /**
+   * Ends in order, as that many {@link Ended}s in a row: what a transport brought back at once. The
+   * wake-ups each core gets come in one {@link CoreProtocol.ExecAll}.
+   */
+  public record EndedAll(List<Ended> ends) implements RouterData {}
 
   public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterControl {}
 
@@ -108,8 +120,16 @@ public final class FlowProtocol {
 
   public record Enqueue(Request request) implements QueueData {}
 
+  /**
+   * Requests in order, as that many {@link Enqueue}s in a row (a batch the router or wire sent).
+   */
+  public record EnqueueAll(List<Request> requests) implements QueueData {}
+
   /** The poller has finished a request that was on the ring; its slot can be harvested. */
   public record Served(OnRing item) implements QueueData {}
+
+  /** As that many {@link Served}s in a row: what a poller finished inline in one go. */
+  public record ServedAll(List<OnRing> items) implements QueueData {}
 
   /** The home core runs the queue's done_work: harvest what the device has completed. */
   enum Harvest implements QueueData {
@@ -257,6 +277,11 @@ public final class FlowProtocol {
    * thread) when the device is finished with it.
    */
   public record Serve(OnRing item, Consumer<OnRing> done) implements PollerData {}
+
+  /**
+   * As that many {@link Serve}s in a row: what one message to an in-place queue put on the ring.
+   */
+  public record ServeAll(List<Serve> serves) implements PollerData {}
 
   /**
    * A ring's used side that is a queue's mailbox: the poller may then deliver {@link Served} to

@@ -15,6 +15,9 @@ import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import io.mqroute.runtime.TimedDelivery;
 import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.random.RandomGenerator;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -54,6 +57,11 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private int[] batchOrder = new int[16];
   private int batchPos;
   private int batchLen;
+  // while a ServeAll is handled: what finished inline, for one ServedAll to its queue (null
+  // otherwise; a ServeAll comes from one queue)
+  private List<FlowProtocol.OnRing> finishedInline;
+  private ActorRef<FlowProtocol.QueueCommand> finishedTo;
+
   private int busy;
 
   /**
@@ -170,6 +178,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     if (m instanceof Serve s) {
       return onServe(s);
     }
+    if (m instanceof FlowProtocol.ServeAll all) {
+      return onServeAll(all);
+    }
     if (m == FlowProtocol.Committed.INSTANCE) {
       return counted(release());
     }
@@ -200,6 +211,27 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   private Behavior<PollerCommand> onServe(Serve s) {
     arrived.addLast(s);
     pump();
+    return counted(this);
+  }
+
+  /**
+   * A batch from an in-place queue: what the device finishes inline goes back to the queue in one
+   * {@link FlowProtocol.ServedAll}.
+   */
+  private Behavior<PollerCommand> onServeAll(FlowProtocol.ServeAll all) {
+    for (Serve s : all.serves()) {
+      arrived.addLast(s);
+    }
+    finishedInline = new ArrayList<>(all.serves().size());
+    pump();
+    List<FlowProtocol.OnRing> items = finishedInline;
+    finishedInline = null;
+    if (!items.isEmpty()) {
+      finishedTo.tell(
+          items.size() == 1
+              ? new FlowProtocol.Served(items.get(0))
+              : new FlowProtocol.ServedAll(items));
+    }
     return counted(this);
   }
 
@@ -289,8 +321,16 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     waited += wait > 0 ? 1 : 0;
     waitNanos += wait;
     if (device instanceof IoDevice io) { // real I/O (a node's file backend): its result, when done
+      CompletableFuture<IoDevice.Result> f = io.execute(s.item().request()).toCompletableFuture();
+      if (f.isDone()) {
+        // done inline (a page-cache copy on this thread): no message to self for it
+        ioResult(
+            s, f.isCompletedExceptionally() ? new IoDevice.Result(Status.EIO, null) : f.join());
+        busy--; // the caller's pump goes on
+        return;
+      }
       ctx.pipeToSelf(
-          io.execute(s.item().request()),
+          f,
           (result, failure) ->
               new FlowProtocol.IoDone(
                   s, failure == null ? result : new IoDevice.Result(Status.EIO, null)));
@@ -430,17 +470,22 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   }
 
   private Behavior<PollerCommand> onIoDone(FlowProtocol.IoDone d) {
-    FlowProtocol.OnRing item = d.serve().item();
-    d.serve()
-        .done()
-        .accept(
-            new FlowProtocol.OnRing(
-                item.request(),
-                item.acceptedNanos(),
-                d.result().status(),
-                false,
-                d.result().data()));
+    ioResult(d.serve(), d.result());
     return release();
+  }
+
+  /** Real I/O's result goes to the queue (its worker is free once the caller says so). */
+  private void ioResult(Serve s, IoDevice.Result result) {
+    FlowProtocol.OnRing item = s.item();
+    FlowProtocol.OnRing done =
+        new FlowProtocol.OnRing(
+            item.request(), item.acceptedNanos(), result.status(), false, result.data());
+    if (finishedInline != null && s.done() instanceof FlowProtocol.UsedRing u) {
+      finishedInline.add(done);
+      finishedTo = u.queue();
+    } else {
+      s.done().accept(done);
+    }
   }
 
   private Behavior<PollerCommand> complete(Serve s, boolean releasesWorker) {

@@ -82,6 +82,17 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   private boolean harvestPending;
 
+  private final boolean inPlaceCore;
+
+  /** While an in-place harvest runs: what it ended, for one {@link FlowProtocol.EndedAll}. */
+  private List<Ended> harvested;
+
+  /**
+   * While an in-place queue handles a batch: what went on the ring, for one {@link
+   * FlowProtocol.ServeAll} (null otherwise).
+   */
+  private List<Serve> offered;
+
   private final List<String> violations = new ArrayList<>();
   private final LinkedHashMap<Long, Request> onRingIds = new LinkedHashMap<>();
 
@@ -101,6 +112,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    *
    * @param uring a fuse-io-uring ring queue (per-cpu kind): a request that waits for a slot keeps
    *     its place at the head; otherwise a virtqueue, whose dispatch work re-queues it at the tail
+   * @param inPlaceCore the real CPU does the harvest and end work (a node in real time, whose core
+   *     is a {@link PassThroughCore}): no hop through the core, and what one harvest ends goes to
+   *     the router in one {@link FlowProtocol.EndedAll}
    */
   public record Settings(
       int index,
@@ -110,7 +124,30 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       EnqueueErrorPolicy enqueueError,
       double enomemProbability,
       long completionNanos,
-      boolean uring) {}
+      boolean uring,
+      boolean inPlaceCore) {
+    /** A queue of the virtual-time machine: its core is modelled. */
+    public Settings(
+        int index,
+        int homeCpu,
+        int ringSize,
+        FullRingStrategy fullRing,
+        EnqueueErrorPolicy enqueueError,
+        double enomemProbability,
+        long completionNanos,
+        boolean uring) {
+      this(
+          index,
+          homeCpu,
+          ringSize,
+          fullRing,
+          enqueueError,
+          enomemProbability,
+          completionNanos,
+          uring,
+          false);
+    }
+  }
 
   public static Behavior<QueueCommand> create(
       Settings s,
@@ -141,7 +178,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     Ring<OnRing> ring =
         RingStage.fused(
             ringSize,
-            (item, done) -> poller.tell(new Serve(item, done)),
+            (item, done) -> offer(new Serve(item, done)),
             new FlowProtocol.UsedRing(self));
     RingQueue.Builder<OnRing> b =
         RingQueue.newBuilder(new Shell(), ring)
@@ -153,6 +190,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.core = core;
     this.coreCpu = s.homeCpu();
     this.uring = s.uring();
+    this.inPlaceCore = s.inPlaceCore();
     this.router = router;
     this.clock = NanoClock.of(ctx.getSystem());
     this.startNanos = clock.nanoTime();
@@ -175,6 +213,20 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     }
     if (m instanceof Enqueue e) {
       return counted(onEnqueue(e));
+    }
+    if (m instanceof FlowProtocol.EnqueueAll all) {
+      offered = new ArrayList<>(all.requests().size());
+      for (Request r : all.requests()) {
+        onEnqueue(new Enqueue(r));
+      }
+      flushOffered();
+      return counted(this);
+    }
+    if (m instanceof FlowProtocol.ServedAll all) {
+      for (OnRing item : all.items()) {
+        onServed(new Served(item));
+      }
+      return this;
     }
     return null;
   }
@@ -244,14 +296,39 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     served.addLast(s.item());
     if (!harvestPending) {
       harvestPending = true;
-      core.tell(
-          new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
+      if (inPlaceCore) {
+        getContext().getSelf().tell(Harvest.INSTANCE);
+      } else {
+        core.tell(
+            new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
+      }
     }
     return this;
   }
 
+  /** The ring stage took a request: to the poller now, or with the rest of this batch. */
+  private void offer(Serve s) {
+    if (offered != null) {
+      offered.add(s);
+    } else {
+      poller.tell(s);
+    }
+  }
+
+  private void flushOffered() {
+    List<Serve> batch = offered;
+    offered = null;
+    if (!batch.isEmpty()) {
+      poller.tell(batch.size() == 1 ? batch.get(0) : new FlowProtocol.ServeAll(batch));
+    }
+  }
+
   private Behavior<QueueCommand> onHarvest() {
     harvestPending = false;
+    if (inPlaceCore) {
+      harvested = new ArrayList<>(served.size());
+      offered = new ArrayList<>();
+    }
     for (OnRing item; (item = served.pollFirst()) != null; ) {
       queue.complete();
       if (onRingIds.remove(item.request().id()) == null) {
@@ -264,6 +341,16 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       }
     }
     queue.refill(clock.nanoTime());
+    if (offered != null) {
+      flushOffered();
+    }
+    if (harvested != null) {
+      List<Ended> ends = harvested;
+      harvested = null;
+      if (!ends.isEmpty()) {
+        router.tell(ends.size() == 1 ? ends.get(0) : new FlowProtocol.EndedAll(ends));
+      }
+    }
     return this;
   }
 
@@ -292,9 +379,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
             now,
             index,
             status == Status.OK ? item.data() : null);
-    core.tell(
-        new CoreProtocol.Exec<>(
-            completionNanos, Work.COMPLETION, router, new Ended(r, c, coreCpu)));
+    Ended ended = new Ended(r, c, coreCpu);
+    if (harvested != null) {
+      harvested.add(ended);
+    } else if (inPlaceCore) {
+      router.tell(ended);
+    } else {
+      core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, ended));
+    }
   }
 
   /**

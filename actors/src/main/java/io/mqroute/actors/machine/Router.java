@@ -26,7 +26,9 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -69,6 +71,10 @@ public final class Router extends AbstractBehavior<RouterCommand> {
    */
   private final BackgroundGate<Request> gate;
 
+  // while a RouteAll / EndedAll is handled: each queue's enqueues and each core's work, sent at its
+  // end (null otherwise)
+  private List<List<Request>> enqueues;
+  private Map<ActorRef<CoreProtocol.Command>, List<CoreProtocol.Exec<?>>> execs;
   private long routed;
   private long noQueue;
   private final long[] routedPerQueue;
@@ -165,7 +171,70 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (m instanceof Ended e) {
       return onEnded(e);
     }
+    if (m instanceof FlowProtocol.RouteAll all) {
+      return onRouteAll(all);
+    }
+    if (m instanceof FlowProtocol.EndedAll all) {
+      return onEndedAll(all);
+    }
     return null;
+  }
+
+  /**
+   * A transport's batch of submissions: each routed as a {@link Route} would be, and each queue's
+   * share sent as one message (a node's per-message cost is most of its cost per request).
+   */
+  private Behavior<RouterCommand> onRouteAll(FlowProtocol.RouteAll all) {
+    enqueues = new ArrayList<>(queues.size());
+    for (int q = 0; q < queues.size(); q++) {
+      enqueues.add(null);
+    }
+    try {
+      for (Request r : all.requests()) {
+        onRoute(new Route(r));
+      }
+    } finally {
+      List<List<Request>> batch = enqueues;
+      enqueues = null;
+      for (int q = 0; q < batch.size(); q++) {
+        List<Request> rs = batch.get(q);
+        if (rs != null) {
+          queues
+              .get(q)
+              .tell(rs.size() == 1 ? new Enqueue(rs.get(0)) : new FlowProtocol.EnqueueAll(rs));
+        }
+      }
+    }
+    return this;
+  }
+
+  /**
+   * A transport's batch of ends: each as an {@link Ended}, each core's work sent as one message (to
+   * the actor behind the core: a node's cores are one pass-through actor).
+   */
+  private Behavior<RouterCommand> onEndedAll(FlowProtocol.EndedAll all) {
+    execs = new LinkedHashMap<>();
+    try {
+      for (Ended e : all.ends()) {
+        onEnded(e);
+      }
+    } finally {
+      Map<ActorRef<CoreProtocol.Command>, List<CoreProtocol.Exec<?>>> batch = execs;
+      execs = null;
+      batch.forEach(
+          (core, es) -> core.tell(es.size() == 1 ? es.get(0) : new CoreProtocol.ExecAll(es)));
+    }
+    return this;
+  }
+
+  /** Work for a core: now, or with the rest of an {@link FlowProtocol.EndedAll}'s. */
+  private void toCore(int cpu, CoreProtocol.Exec<?> e) {
+    ActorRef<CoreProtocol.Command> core = cores.get(cpu);
+    if (execs == null) {
+      core.tell(e);
+    } else {
+      execs.computeIfAbsent(core, k -> new ArrayList<>()).add(e);
+    }
   }
 
   private Receive<RouterCommand> builtReceive() {
@@ -245,6 +314,13 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (pending != null) {
       pending.tell(
           new CoreProtocol.Exec<>(pendingNanos, Work.PENDING, queues.get(q), new Enqueue(r)));
+    } else if (enqueues != null) {
+      List<Request> rs = enqueues.get(q);
+      if (rs == null) {
+        rs = new ArrayList<>();
+        enqueues.set(q, rs);
+      }
+      rs.add(r);
     } else {
       queues.get(q).tell(new Enqueue(r));
     }
@@ -273,15 +349,14 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       // awake (submitting, or woken for an earlier completion): the application reaps this one
       // where it runs
       wakeTargets.workQueued(task);
-      cores
-          .get(wakeTargets.taskCpu(task))
-          .tell(
-              new CoreProtocol.Exec<>(
-                  costs.reapNanos(),
-                  Work.REAP,
-                  r.replyTo(),
-                  c,
-                  false)); // not a wake-up: no iowait boost
+      toCore(
+          wakeTargets.taskCpu(task),
+          new CoreProtocol.Exec<>(
+              costs.reapNanos(),
+              Work.REAP,
+              r.replyTo(),
+              c,
+              false)); // not a wake-up: no iowait boost
     } else {
       int prev = wakeTargets.taskCpu(task);
       // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed
@@ -296,21 +371,19 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       long migrate = target != prev ? costs.migrateNanos() : 0;
       wakeTargets.workQueued(task);
       if (target == home) {
-        cores
-            .get(home)
-            .tell(
-                new CoreProtocol.Exec<>(
-                    costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c, inIowait(r)));
+        toCore(
+            home,
+            new CoreProtocol.Exec<>(
+                costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c, inIowait(r)));
       } else {
-        cores
-            .get(target)
-            .tell(
-                new CoreProtocol.Exec<>(
-                    costs.wakeNanos() + costs.reapNanos() + migrate,
-                    Work.WAKE,
-                    r.replyTo(),
-                    c,
-                    inIowait(r)));
+        toCore(
+            target,
+            new CoreProtocol.Exec<>(
+                costs.wakeNanos() + costs.reapNanos() + migrate,
+                Work.WAKE,
+                r.replyTo(),
+                c,
+                inIowait(r)));
       }
     }
     return this;
@@ -323,15 +396,13 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private void wakeFixed(Request r, Completion c, int home) {
     int target = wake.wakeCpu(r.cpu(), home);
     if (target == home || target < 0) {
-      cores
-          .get(home)
-          .tell(new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r)));
+      toCore(
+          home, new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, inIowait(r)));
     } else {
-      cores
-          .get(target)
-          .tell(
-              new CoreProtocol.Exec<>(
-                  costs.wakeNanos() + costs.reapNanos(), Work.WAKE, r.replyTo(), c, inIowait(r)));
+      toCore(
+          target,
+          new CoreProtocol.Exec<>(
+              costs.wakeNanos() + costs.reapNanos(), Work.WAKE, r.replyTo(), c, inIowait(r)));
     }
   }
 
