@@ -1,6 +1,5 @@
 package io.mqroute.cluster;
 
-import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.machine.CoreProtocol;
 import io.mqroute.actors.machine.FlowProtocol;
 import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
@@ -29,7 +28,6 @@ import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
-import io.mqroute.policies.strategy.WakePolicy;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.CompletionBatch;
@@ -186,10 +184,6 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     // one CPU per slot: the view needs a topology, and the cluster has no host CPUs to model (yet)
     MutableRoutingView view =
         MutableRoutingView.newBuilder(CpuTopology.uniform(1, n)).queues(n).registered().build();
-    int[] homeCpu = new int[n];
-    for (int q = 0; q < n; q++) {
-      homeCpu[q] = q;
-    }
     // this actor itself (see create): Exec is handled as PassThroughCore would, in onCoreWork
     @SuppressWarnings("unchecked")
     ActorRef<CoreProtocol.Command> core =
@@ -198,17 +192,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     this.router =
         ctx.spawn(
             Router.create(
-                new Router.Settings(
-                    Selectors.create(s.selector()),
-                    view,
-                    s.newAdmission(),
-                    WakePolicy.WAITER_CPU,
-                    new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0),
-                    homeCpu,
-                    0,
-                    null,
-                    false,
-                    null),
+                Router.Settings.ofNode(Selectors.create(s.selector()), view, s.newAdmission()),
                 SeededRandom.stream(s.seed(), "host-router"),
                 queues,
                 Collections.nCopies(n, core),

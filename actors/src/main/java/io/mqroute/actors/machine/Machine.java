@@ -266,7 +266,8 @@ public final class Machine extends AbstractBehavior<Command> {
               q.enqueueError(),
               q.enomemProbability(),
               spec.costs().completionNanos(),
-              q.kind() == QueueKind.PER_CPU);
+              q.kind() == QueueKind.PER_CPU,
+              false);
       queues.add(
           ctx.spawn(
               RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),

@@ -125,29 +125,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       double enomemProbability,
       long completionNanos,
       boolean uring,
-      boolean inPlaceCore) {
-    /** A queue of the virtual-time machine: its core is modelled. */
-    public Settings(
-        int index,
-        int homeCpu,
-        int ringSize,
-        FullRingStrategy fullRing,
-        EnqueueErrorPolicy enqueueError,
-        double enomemProbability,
-        long completionNanos,
-        boolean uring) {
-      this(
-          index,
-          homeCpu,
-          ringSize,
-          fullRing,
-          enqueueError,
-          enomemProbability,
-          completionNanos,
-          uring,
-          false);
-    }
-  }
+      boolean inPlaceCore) {}
 
   public static Behavior<QueueCommand> create(
       Settings s,

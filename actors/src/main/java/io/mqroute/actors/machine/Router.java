@@ -97,7 +97,31 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       long pendingNanos,
       WakeTargets wakeTargets,
       boolean rings,
-      int[] cpuToQueue) {}
+      int[] cpuToQueue) {
+    /**
+     * A node's router in real time: queue {@code q} homed on CPU {@code q}, no CPU costs (the real
+     * CPU pays them), the waiter woken where it submitted, direct dispatch.
+     */
+    public static Settings ofNode(
+        QueueSelector selector, MutableRoutingView view, BackgroundAdmission admission) {
+      int n = view.queueCount();
+      int[] homeCpu = new int[n];
+      for (int q = 0; q < n; q++) {
+        homeCpu[q] = q;
+      }
+      return new Settings(
+          selector,
+          view,
+          admission,
+          WakePolicy.WAITER_CPU,
+          new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0),
+          homeCpu,
+          0,
+          null,
+          false,
+          null);
+    }
+  }
 
   /**
    * @param queues the queue actors by index; may still be filling while the router starts

@@ -2,7 +2,6 @@ package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.mqroute.actors.cpu.CpuCosts;
 import io.mqroute.actors.device.IoDevice;
 import io.mqroute.actors.machine.FlowProtocol.QueueCommand;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
@@ -13,7 +12,6 @@ import io.mqroute.policies.strategy.BackgroundAdmission;
 import io.mqroute.policies.strategy.DispatchOrder;
 import io.mqroute.policies.strategy.EnqueueErrorPolicy;
 import io.mqroute.policies.strategy.FullRingStrategy;
-import io.mqroute.policies.strategy.WakePolicy;
 import io.mqroute.policies.topology.CpuTopology;
 import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Op;
@@ -54,27 +52,16 @@ class BatchMessagesTest {
   private static ActorRef<RouterCommand> router(
       String name, List<ActorRef<QueueCommand>> queues, ActorRef<CoreProtocol.Command> core) {
     int n = queues.size();
-    int[] homeCpu = new int[n];
-    for (int q = 0; q < n; q++) {
-      homeCpu[q] = q;
-    }
     ActorRef<RouterCommand> router =
         KIT.spawn(
             Router.create(
-                new Router.Settings(
+                Router.Settings.ofNode(
                     Selectors.create("round-robin"),
                     MutableRoutingView.newBuilder(CpuTopology.uniform(1, n))
                         .queues(n)
                         .registered()
                         .build(),
-                    BackgroundAdmission.newBuilder().maxBackground(65535).queues(n).build(),
-                    WakePolicy.WAITER_CPU,
-                    new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0),
-                    homeCpu,
-                    0,
-                    null,
-                    false,
-                    null),
+                    BackgroundAdmission.newBuilder().maxBackground(65535).queues(n).build()),
                 SeededRandom.root(1).split("routing"),
                 queues,
                 Collections.nCopies(n, core),
