@@ -203,7 +203,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
                     view,
                     s.newAdmission(),
                     WakePolicy.WAITER_CPU,
-                    new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0),
+                    new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0),
                     homeCpu,
                     0,
                     null,
