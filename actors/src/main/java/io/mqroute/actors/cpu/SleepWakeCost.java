@@ -65,4 +65,9 @@ public final class SleepWakeCost {
   public long paid() {
     return paid;
   }
+
+  /** CPU work they added, at full frequency. */
+  public long paidNanos() {
+    return paid * nanos;
+  }
 }

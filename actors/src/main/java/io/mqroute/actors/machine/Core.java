@@ -329,7 +329,8 @@ public final class Core extends AbstractBehavior<Command> {
                 model.stretchNanos(),
                 byKind.clone(),
                 migrateTo == null,
-                requestsInWork()));
+                requestsInWork(),
+                sleepWake.paidNanos()));
     return this;
   }
 
