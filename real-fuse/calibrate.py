@@ -95,6 +95,9 @@ def fmt(us):
     return f"{ns}ns" if ns % 1000 else f"{ns // 1000}us"
 
 
+PARALLEL = "2"
+
+
 def run_model(machine, values, variants, quick=False):
     """Runs the experiment (only `variants`, or all) with `values`; returns {(variant, numjobs): iops}."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -114,7 +117,7 @@ def run_model(machine, values, variants, quick=False):
         efile = os.path.join(tmp, "exp.conf")
         open(efile, "w").write(text)
         out = os.path.join(tmp, "out")
-        cmd = [os.path.join(ROOT, "mqroute"), "run", efile, "--brief", "--parallel", "2", "--out", out]
+        cmd = [os.path.join(ROOT, "mqroute"), "run", efile, "--brief", "--parallel", PARALLEL, "--out", out]
         if quick:
             cmd.append("--quick")
         for attempt in (1, 2):  # once more: on a machine shared with other builds a JVM can fail to start
@@ -173,10 +176,15 @@ def main():
                     help="the device's CPU per request (device = cpu(X)), subtracted from a server's CPU time")
     ap.add_argument("--costs-from-cpu", action="store_true",
                     help="set server-cost (ring thread) and worker-cost (libfuse worker) to the servers' measured "
-                         "CPU time per request at the fit points, less --device-us: measured, not fitted")
+                         "CPU time per request at the fit points, less --device-us, and sleep-wake-cost to the "
+                         "difference between the highest and lowest /dev/fuse fit point: measured, not fitted")
     ap.add_argument("--stat", choices=["median", "max"], default="median",
                     help="per point: the median of the runs, or the best (the closest an idle machine comes)")
+    ap.add_argument("--parallel", type=int, default=2,
+                    help="the model's runs in parallel (1 on a machine shared with other work)")
     a = ap.parse_args()
+    global PARALLEL
+    PARALLEL = str(max(1, a.parallel))
     measured, runs, server_cpu = read_measured(a.measured, a.stat)
     fit = []
     for s in a.fit:
@@ -208,6 +216,15 @@ def main():
             values[key] = max(0.1, min(seen) - a.device_us)
             print(f"measured: {key} = {fmt(values[key])} (server CPU {min(seen):.2f} us per request at the fit "
                   f"points, less {a.device_us} us of pread)")
+        # a sleep-wake cycle of a server thread whose CPU slept: what a /dev/fuse worker's request costs it
+        # where every request wakes one on an idle CPU (the highest fit point) beyond a busy worker's (the
+        # lowest), when the fit has both; the ring threads' pairs are not among the fit points
+        workers = sorted(server_cpu[p] for p in fit if p[0] == "dev-fuse" and p in server_cpu)
+        if len(workers) >= 2:
+            key = "machine.cpu.sleep-wake-cost"
+            values[key] = max(0.1, workers[-1] - workers[0])
+            print(f"measured: {key} = {fmt(values[key])} (/dev/fuse worker CPU {workers[-1]:.2f} us per request "
+                  f"at the idle fit point less {workers[0]:.2f} us at the busy one)")
     if params:
         values.update({k: math.sqrt(lo * hi) for k, (lo, hi) in params.items()})
         for rnd in range(2):
@@ -229,7 +246,8 @@ def main():
                 else:
                     note_k = "fitted on " + note
                 leaf = {"haltpoll-exit": "c-states", "device-cost": "device"}.get(k, k.split(".")[-1])
-                text = re.sub(rf"(\n\s*{re.escape(leaf)} = [^\n#]+?)(\s*#[^\n]*)?\n",
+                # [ \t]*, not \s*: the comment on the value's own line, never the next line's
+                text = re.sub(rf"(\n\s*{re.escape(leaf)} = [^\n#]+?)([ \t]*#[^\n]*)?\n",
                               rf"\g<1>  # {note_k}\n", text, count=1)
             open(a.machine, "w").write(text)
             print(f"wrote {a.machine}")

@@ -148,6 +148,7 @@ public final class MachineReport {
     Work[] kinds = Work.values();
     long[] byKind = new long[kinds.length];
     long switches = 0;
+    long sleepWake = 0;
     long exits = 0;
     long stretch = 0;
     long busy = 0;
@@ -156,6 +157,7 @@ public final class MachineReport {
         byKind[i] += c.nanosByKind()[i];
       }
       switches += c.switchNanos();
+      sleepWake += c.sleepWakeNanos();
       exits += c.exitNanos();
       stretch += c.stretchNanos();
       busy += c.busyNanos();
@@ -170,6 +172,9 @@ public final class MachineReport {
                 kinds[i].name().toLowerCase(Locale.ROOT),
                 byKind[i] / 1e3 / requests));
       }
+    }
+    if (sleepWake > 0) {
+      sb.append(String.format(Locale.ROOT, " sleep-wake %.2fus,", sleepWake / 1e3 / requests));
     }
     sb.append(
         String.format(

@@ -280,6 +280,7 @@ public final class ResultJson {
       nanosByKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.nanosByKind()[i]);
     }
     o.put("switch_ns", c.switchNanos());
+    o.put("sleep_wake_ns", c.sleepWakeNanos());
     o.put("cstate_exit_ns", c.exitNanos());
     o.put("frequency_stretch_ns", c.stretchNanos());
     return o;

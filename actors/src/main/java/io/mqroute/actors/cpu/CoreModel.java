@@ -103,6 +103,15 @@ public final class CoreModel {
     return end;
   }
 
+  /**
+   * Whether an item starting at {@code now} on this idle core ends an idle period long enough for a
+   * C-state (the one {@link #start} then charges an exit for).
+   */
+  public boolean sleptUntil(long now) {
+    long idle = now - idleSince;
+    return !busy && idle > 0 && cstates.length > 0 && idle >= cstates[0].residencyNanos();
+  }
+
   /** The item that {@link #start} returned {@code endNanos} for has finished; the core is free. */
   public void finish(long endNanos) {
     decay(endNanos, true);

@@ -29,6 +29,13 @@ package io.mqroute.actors.cpu;
  *     state: ~200 cache lines, 12.5 KiB) misses the new core's private caches and comes from the
  *     LLC or the old core's L2 (~20-40 ns a line on Skylake-SP, a few misses overlapped): about 1
  *     µs. Joanne Koong's review point on seed 003 ("loses the cache locality")
+ * @param sleepWakeNanos a FUSE server thread's own CPU time for a sleep–wake cycle in which its CPU
+ *     slept (a C-state): its first pass after finish_task_switch through a request path whose
+ *     caches and TLB the idle CPU lost, charged once per such wake-up on the server thread's core
+ *     ({@link SleepWakeCost}); the wake-up's mechanics are wakeNanos. 0 by default: no source gives
+ *     it for a bare-metal core, and with 0 every earlier result stands; the 2-vCPU KVM guest of
+ *     issue 21 measures tens of µs (a libfuse worker 46-49 µs of CPU per request when every request
+ *     wakes one on an idle vCPU, 8 µs when busy: EXPERIMENTS.md, real-fuse-this-vm)
  */
 public record CpuCosts(
     long submitNanos,
@@ -38,11 +45,12 @@ public record CpuCosts(
     long wakeNanos,
     long reapNanos,
     long switchNanos,
-    long migrateNanos) {
+    long migrateNanos,
+    long sleepWakeNanos) {
 
   /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
   public static final CpuCosts DEFAULT =
-      new CpuCosts(1_500, 3_000, 3_000, 1_000, 3_000, 500, 1_500, 1_000);
+      new CpuCosts(1_500, 3_000, 3_000, 1_000, 3_000, 500, 1_500, 1_000, 0);
 
   public CpuCosts {
     check("submit-cost", submitNanos);
@@ -53,6 +61,7 @@ public record CpuCosts(
     check("reap-cost", reapNanos);
     check("switch-cost", switchNanos);
     check("migrate-cost", migrateNanos);
+    check("sleep-wake-cost", sleepWakeNanos);
   }
 
   private static void check(String name, long v) {

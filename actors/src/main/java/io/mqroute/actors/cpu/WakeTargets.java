@@ -126,6 +126,14 @@ public final class WakeTargets {
         && (busyUntil.get(cpu) == Long.MIN_VALUE || busyUntil.get(cpu) <= clock.getAsLong());
   }
 
+  /**
+   * Runnable work on the CPU now, as wake_affine_weight's load: its items running or queued, and
+   * the awake tasks whose CPU it is.
+   */
+  public int runnable(int cpu) {
+    return busy.get(cpu) + awake.get(cpu);
+  }
+
   /** CPU hotplug: an offline CPU is not in the sched domains select_idle_sibling searches. */
   public void setOnline(int cpu, boolean online) {
     offline.set(cpu, online ? 0 : 1);

@@ -3,6 +3,7 @@ package io.mqroute.actors.machine;
 import io.mqroute.actors.cpu.CState;
 import io.mqroute.actors.cpu.CoreModel;
 import io.mqroute.actors.cpu.Governor;
+import io.mqroute.actors.cpu.SleepWakeCost;
 import io.mqroute.actors.cpu.WakeTargets;
 import io.mqroute.actors.machine.CoreProtocol.Command;
 import io.mqroute.actors.machine.CoreProtocol.CoreStats;
@@ -75,13 +76,31 @@ public final class Core extends AbstractBehavior<Command> {
   /** Where this core publishes whether it is idle, for wake-up placement; null when nobody asks. */
   private final WakeTargets wakeTargets;
 
+  /** What a server thread pays when it runs after this core slept. */
+  private final SleepWakeCost sleepWake;
+
   /**
    * @param switchNanos cost of switching between the application and a server thread on this core
    * @param wakeTargets the machine's scheduler state this core publishes its idleness to, or null
    */
   public static Behavior<Command> create(
       int cpu, List<CState> cstates, Governor governor, long switchNanos, WakeTargets wakeTargets) {
-    return Behaviors.setup(ctx -> new Core(ctx, cpu, cstates, governor, switchNanos, wakeTargets));
+    return create(cpu, cstates, governor, switchNanos, 0, wakeTargets);
+  }
+
+  /**
+   * @param sleepWakeNanos a server thread's CPU time for a sleep–wake cycle in which this core
+   *     slept ({@link SleepWakeCost})
+   */
+  public static Behavior<Command> create(
+      int cpu,
+      List<CState> cstates,
+      Governor governor,
+      long switchNanos,
+      long sleepWakeNanos,
+      WakeTargets wakeTargets) {
+    return Behaviors.setup(
+        ctx -> new Core(ctx, cpu, cstates, governor, switchNanos, sleepWakeNanos, wakeTargets));
   }
 
   private Core(
@@ -90,6 +109,7 @@ public final class Core extends AbstractBehavior<Command> {
       List<CState> cstates,
       Governor governor,
       long switchNanos,
+      long sleepWakeNanos,
       WakeTargets wakeTargets) {
     super(ctx);
     this.cpu = cpu;
@@ -100,6 +120,7 @@ public final class Core extends AbstractBehavior<Command> {
     this.neverSleeps = cstates.isEmpty();
     this.switchNanos = switchNanos;
     this.wakeTargets = wakeTargets;
+    this.sleepWake = new SleepWakeCost(sleepWakeNanos);
   }
 
   @Override
@@ -172,6 +193,7 @@ public final class Core extends AbstractBehavior<Command> {
       deliver(e);
       return this;
     }
+    sleepWake.coreWakes(model.sleptUntil(now));
     begin(e, model.start(now, cost(e)), now);
     publishLoad();
     return this;
@@ -194,6 +216,7 @@ public final class Core extends AbstractBehavior<Command> {
     Exec<?> next = queue.pollFirst();
     if (next != null) {
       waitingByThread[next.kind().thread() + 1]--;
+      sleepWake.coreWakes(model.sleptUntil(now));
       begin(next, model.start(now, cost(next)), now);
     }
   }
@@ -230,7 +253,7 @@ public final class Core extends AbstractBehavior<Command> {
     long sw = lastThread >= 0 && lastThread != t ? switchNanos : 0;
     switchNanosTotal += sw;
     lastThread = t;
-    return e.costNanos() + sw;
+    return e.costNanos() + sw + sleepWake.charge(e.kind() == Work.SERVER);
   }
 
   private void begin(Exec<?> e, long end, long now) {
@@ -312,7 +335,8 @@ public final class Core extends AbstractBehavior<Command> {
                 model.stretchNanos(),
                 byKind.clone(),
                 migrateTo == null,
-                requestsInWork()));
+                requestsInWork(),
+                sleepWake.paidNanos()));
     return this;
   }
 

@@ -92,5 +92,6 @@ public final class CoreProtocol {
       long stretchNanos,
       long[] byKind,
       boolean online,
-      List<Long> inWork) {}
+      List<Long> inWork,
+      long sleepWakeNanos) {}
 }

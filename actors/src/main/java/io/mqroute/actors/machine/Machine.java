@@ -179,7 +179,12 @@ public final class Machine extends AbstractBehavior<Command> {
       cores.add(
           ctx.spawn(
               Core.create(
-                  c, spec.cstates(), spec.governor(), spec.costs().switchNanos(), wakeTargets),
+                  c,
+                  spec.cstates(),
+                  spec.governor(),
+                  spec.costs().switchNanos(),
+                  spec.costs().sleepWakeNanos(),
+                  wakeTargets),
               "core-" + c,
               SAME));
     }

@@ -114,7 +114,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
           view,
           admission,
           WakePolicy.WAITER_CPU,
-          new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0),
+          new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0),
           homeCpu,
           0,
           null,

@@ -108,6 +108,26 @@ class DevFuseQueueTest {
   }
 
   @Test
+  void aWorkerWokenForEveryRequestPaysTheSleepWakeCostPerRequestABusyPoolRarely() {
+    // HLT (exit 0, residency 1 us) on both CPUs; sleep-wake-cost 20 us
+    String base =
+        "machine { numa-nodes = 1, cores-per-node = 2,"
+            + " cpu { c-states = \"hlt:0ns:1us\", sleep-wake-cost = 20us } }\n"
+            + "queues { kind = dev-fuse }\ndevice = \"cpu(2us)\"\n";
+    MachineSpec spec = TestMachines.parse(base);
+    // one synchronous reader: every request wakes a worker on the idle other CPU
+    MachineResult sync = run(spec, List.of(job(0, 2, 0, 1, true)));
+    long n = sync.cores().get(1).byKind()[Work.SERVER.ordinal()];
+    assertThat(sync.cores().get(1).sleepWakeNanos()).isEqualTo(n * 20_000);
+    assertThat(sync.cores().get(0).sleepWakeNanos()).isZero(); // the reader is no server thread
+    // 16 in flight: the workers take pending requests without sleeping, and the CPUs rarely idle
+    MachineResult busy = run(spec, List.of(job(0, 2, 0, 16, false)));
+    long served = busy.cores().stream().mapToLong(c -> c.byKind()[Work.SERVER.ordinal()]).sum();
+    long paid = busy.cores().stream().mapToLong(CoreProtocol.CoreStats::sleepWakeNanos).sum();
+    assertThat(paid / 20_000).isLessThan(served / 10);
+  }
+
+  @Test
   void devFuseDefaultsToLibfusesTenThreadsOneQueueTheSingleSelectorAndGlobalAdmission() {
     MachineSpec spec =
         TestMachines.parse("machine { cores-per-node = 2 }\nqueues { kind = dev-fuse }\n");

@@ -100,7 +100,7 @@ class WakePlacementTest {
     long stretch = 0;
     for (CoreProtocol.CoreStats c : plain.cores()) {
       long work = Arrays.stream(c.nanosByKind()).sum();
-      assertThat(work + c.switchNanos() + c.exitNanos() + c.stretchNanos())
+      assertThat(work + c.switchNanos() + c.sleepWakeNanos() + c.exitNanos() + c.stretchNanos())
           .as("cpu %d", c.cpu())
           .isEqualTo(c.busyNanos());
       exits += c.exitNanos();
