@@ -34,7 +34,7 @@ class ClusterCommandsTest {
   @Test
   void anUnknownRoleIsOneLine() {
     assertOneLineError(
-        run("node", "--role", "router", "--port", "25520"), "--role must be host or device");
+        run("node", "--role", "router", "--port", "25520"), "--role must be host, device or worker");
   }
 
   @Test

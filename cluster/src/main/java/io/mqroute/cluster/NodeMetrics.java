@@ -143,6 +143,19 @@ public final class NodeMetrics implements Extension {
     inboundGauges.put(port, gauges);
   }
 
+  private volatile Supplier<Map<String, Long>> sweep;
+
+  /** A sweep worker's counts (slots, running, runs done and failed), read when /status is. */
+  public void sweep(Supplier<Map<String, Long>> counts) {
+    this.sweep = counts;
+  }
+
+  /** The sweep worker's counts, empty on a node that is none. */
+  public Map<String, Long> sweep() {
+    Supplier<Map<String, Long>> s = sweep;
+    return s == null ? Map.of() : new TreeMap<>(s.get());
+  }
+
   /** Inbound connection counters: port, then outcome. */
   public Map<String, Map<String, Long>> inboundCounters() {
     return read(inboundCounters);
