@@ -34,7 +34,8 @@ class ClusterCommandsTest {
   @Test
   void anUnknownRoleIsOneLine() {
     assertOneLineError(
-        run("node", "--role", "router", "--port", "25520"), "--role must be host, device or worker");
+        run("node", "--role", "router", "--port", "25520"),
+        "--role must be host, device or worker");
   }
 
   @Test
