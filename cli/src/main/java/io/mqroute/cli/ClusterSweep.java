@@ -1,7 +1,7 @@
 package io.mqroute.cli;
 
 import io.mqroute.actors.machine.MachineRun;
-import io.mqroute.cluster.sweep.Sweep;
+import io.mqroute.cluster.sweep.RemoteSweep;
 import io.mqroute.cluster.sweep.SweepWork;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.UserError;
@@ -247,8 +247,8 @@ final class ClusterSweep {
       Duration wait,
       PrintWriter err)
       throws InterruptedException {
-    Sweep.Running running = Sweep.start(system, orders, wait);
-    Sweep.Outcome outcome;
+    RemoteSweep.Running running = RemoteSweep.start(system, orders, wait);
+    RemoteSweep.Outcome outcome;
     String last = "";
     while (true) {
       try {
@@ -263,7 +263,7 @@ final class ClusterSweep {
           last = now;
         }
       } catch (ExecutionException e) {
-        if (e.getCause() instanceof Sweep.NoWorkers n) {
+        if (e.getCause() instanceof RemoteSweep.NoWorkers n) {
           throw new UserError(n.getMessage());
         }
         throw new IllegalStateException(e.getCause());
@@ -298,7 +298,7 @@ final class ClusterSweep {
   }
 
   private static List<List<ExperimentRunner.Run>> failed(
-      ExperimentSpec spec, Sweep.Outcome outcome, PrintWriter err) {
+      ExperimentSpec spec, RemoteSweep.Outcome outcome, PrintWriter err) {
     outcome
         .failures()
         .forEach(
@@ -314,7 +314,7 @@ final class ClusterSweep {
     return null;
   }
 
-  static String line(Sweep.Progress p) {
+  static String line(RemoteSweep.Progress p) {
     StringBuilder sb =
         new StringBuilder(
             String.format(

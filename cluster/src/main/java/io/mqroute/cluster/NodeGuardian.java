@@ -75,7 +75,9 @@ public final class NodeGuardian {
               ctx.watch(
                   ctx.spawn(
                       SweepWorker.create(
-                          slots > 0 ? slots : Runtime.getRuntime().availableProcessors(), work),
+                          slots > 0 ? slots : Runtime.getRuntime().availableProcessors(),
+                          work,
+                          NodeMetrics.get(ctx.getSystem())::sweep),
                       "sweep-worker"));
             }
             case CLIENT -> {}

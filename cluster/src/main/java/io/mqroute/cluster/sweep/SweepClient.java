@@ -54,9 +54,10 @@ public final class SweepClient extends AbstractBehavior<Command> {
 
   /** Where the sweep is, published by the actor and read by the terminal. */
   public static final class Watch {
-    private final AtomicReference<Sweep.Progress> now = new AtomicReference<>(Sweep.Progress.NONE);
+    private final AtomicReference<RemoteSweep.Progress> now =
+        new AtomicReference<>(RemoteSweep.Progress.NONE);
 
-    public Sweep.Progress now() {
+    public RemoteSweep.Progress now() {
       return now.get();
     }
   }
@@ -75,7 +76,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
 
   private final List<byte[]> orders;
   private final Duration noWorkers;
-  private final CompletableFuture<Sweep.Outcome> outcome;
+  private final CompletableFuture<RemoteSweep.Outcome> outcome;
   private final Watch watch;
   private final TimerScheduler<Command> timers;
   private final ActorRef<SweepMessage> self;
@@ -87,7 +88,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
   private final List<Set<ActorRef<SweepMessage>>> failedOn = new ArrayList<>();
   private final Map<Integer, Assembly> assembling = new HashMap<>();
   private final Map<ActorRef<SweepMessage>, Worker> workers = new LinkedHashMap<>();
-  private final Map<String, Sweep.Worker> shown = new LinkedHashMap<>();
+  private final Map<String, RemoteSweep.Worker> shown = new LinkedHashMap<>();
   private final Set<Address> unreachable = new HashSet<>();
   private Set<ActorRef<SweepMessage>> listed = Set.of();
   private int finished;
@@ -97,7 +98,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
   static Behavior<Command> create(
       List<byte[]> orders,
       Duration noWorkers,
-      CompletableFuture<Sweep.Outcome> outcome,
+      CompletableFuture<RemoteSweep.Outcome> outcome,
       Watch watch) {
     return Behaviors.setup(
         ctx ->
@@ -110,7 +111,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
       TimerScheduler<Command> timers,
       List<byte[]> orders,
       Duration noWorkers,
-      CompletableFuture<Sweep.Outcome> outcome,
+      CompletableFuture<RemoteSweep.Outcome> outcome,
       Watch watch) {
     super(ctx);
     this.orders = List.copyOf(orders);
@@ -219,7 +220,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
   private Behavior<Command> onNoWorkers() {
     if (workers.isEmpty()) {
       outcome.completeExceptionally(
-          new Sweep.NoWorkers(
+          new RemoteSweep.NoWorkers(
               "no sweep worker offered to run anything for "
                   + noWorkers.toSeconds()
                   + " s (is a --role worker node up in the cluster?)"));
@@ -310,7 +311,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
       pending.addFirst(runs.get(i));
       resent++;
     }
-    shown.put(name(w), new Sweep.Worker(state.slots, 0, state.done, true));
+    shown.put(name(w), new RemoteSweep.Worker(state.slots, 0, state.done, true));
     if (workers.isEmpty() && finished < orders.size()) {
       timers.startSingleTimer(NoWorkers.INSTANCE, noWorkers);
     }
@@ -362,7 +363,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
         why.put(i, failures[i]);
       }
     }
-    outcome.complete(new Sweep.Outcome(Arrays.asList(results.clone()), why));
+    outcome.complete(new RemoteSweep.Outcome(Arrays.asList(results.clone()), why));
     return Behaviors.stopped();
   }
 
@@ -371,10 +372,11 @@ public final class SweepClient extends AbstractBehavior<Command> {
     for (Map.Entry<ActorRef<SweepMessage>, Worker> e : workers.entrySet()) {
       Worker s = e.getValue();
       inFlight += s.inFlight.size();
-      shown.put(name(e.getKey()), new Sweep.Worker(s.slots, s.inFlight.size(), s.done, false));
+      shown.put(
+          name(e.getKey()), new RemoteSweep.Worker(s.slots, s.inFlight.size(), s.done, false));
     }
     watch.now.set(
-        new Sweep.Progress(
+        new RemoteSweep.Progress(
             orders.size(),
             finished - failed,
             failed,

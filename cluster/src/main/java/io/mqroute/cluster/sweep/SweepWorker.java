@@ -1,6 +1,5 @@
 package io.mqroute.cluster.sweep;
 
-import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.cluster.sweep.SweepWorkerProtocol.Command;
 import io.mqroute.cluster.sweep.SweepWorkerProtocol.FromClient;
 import io.mqroute.cluster.sweep.SweepWorkerProtocol.MemberGone;
@@ -15,6 +14,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -55,14 +56,22 @@ public final class SweepWorker extends AbstractBehavior<Command> {
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
 
-  public static Behavior<Command> create(int slots, SweepWork work) {
+  /**
+   * @param status where the worker's counts go for /status (the node's metrics)
+   */
+  public static Behavior<Command> create(
+      int slots, SweepWork work, Consumer<Supplier<Map<String, Long>>> status) {
     if (slots < 1) {
       throw new IllegalArgumentException("slots must be >= 1, was " + slots);
     }
-    return Behaviors.setup(ctx -> new SweepWorker(ctx, slots, work));
+    return Behaviors.setup(ctx -> new SweepWorker(ctx, slots, work, status));
   }
 
-  private SweepWorker(ActorContext<Command> ctx, int slots, SweepWork work) {
+  private SweepWorker(
+      ActorContext<Command> ctx,
+      int slots,
+      SweepWork work,
+      Consumer<Supplier<Map<String, Long>>> status) {
     super(ctx);
     this.slots = slots;
     this.work = work;
@@ -95,7 +104,7 @@ public final class SweepWorker extends AbstractBehavior<Command> {
     Cluster.get(ctx.getSystem())
         .subscriptions()
         .tell(Subscribe.create(events.narrow(), ClusterEvent.MemberRemoved.class));
-    NodeMetrics.get(ctx.getSystem()).sweep(this::status);
+    status.accept(this::status);
   }
 
   /** What /status shows of this worker (read from the management thread). */

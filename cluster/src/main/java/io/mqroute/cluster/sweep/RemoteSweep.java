@@ -11,8 +11,8 @@ import org.apache.pekko.actor.typed.Props;
  * A sweep handed to the cluster's workers: {@code orders.get(i)} is run {@code i}; the result is
  * the workers' encoded results in the same order.
  */
-public final class Sweep {
-  private Sweep() {}
+public final class RemoteSweep {
+  private RemoteSweep() {}
 
   /**
    * The sweep's end.
