@@ -44,9 +44,10 @@ import org.apache.pekko.cluster.typed.Subscribe;
  *
  * <p>A worker that becomes unreachable (Pekko's failure detector, seconds) or leaves the listing
  * loses its runs to the others at once: they are deterministic, so running one twice is harmless,
- * and waiting for the Split Brain Resolver to remove the node (20 s) is not needed. A run that a
- * worker reports failed is sent once more, to another worker when there is one; failed again, it is
- * reported, never retried for ever.
+ * and waiting for the Split Brain Resolver to remove the node (20 s) is not needed. A worker lost
+ * once is not used again in this sweep (reachable again, it may still be running what it had). A
+ * run that a worker reports failed is sent once more, to another worker when there is one; failed
+ * again, it is reported, never retried for ever.
  */
 public final class SweepClient extends AbstractBehavior<Command> {
   /** How many times a run may fail before it is reported. */
@@ -90,6 +91,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
   private final Map<ActorRef<SweepMessage>, Worker> workers = new LinkedHashMap<>();
   private final Map<String, RemoteSweep.Worker> shown = new LinkedHashMap<>();
   private final Set<Address> unreachable = new HashSet<>();
+  private final Set<ActorRef<SweepMessage>> lost = new HashSet<>();
   private Set<ActorRef<SweepMessage>> listed = Set.of();
   private int finished;
   private int failed;
@@ -150,9 +152,12 @@ public final class SweepClient extends AbstractBehavior<Command> {
     ctx.getSystem()
         .receptionist()
         .tell(Receptionist.subscribe(SweepWorker.WORKERS, events.narrow()));
-    for (Class<? extends ClusterEvent.ClusterDomainEvent> c :
-        List.of(ClusterEvent.UnreachableMember.class, ClusterEvent.ReachableMember.class)) {
-      Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(), c));
+    // outside a cluster (tests) the listing alone tells what is gone
+    if (ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
+      for (Class<? extends ClusterEvent.ClusterDomainEvent> c :
+          List.of(ClusterEvent.UnreachableMember.class, ClusterEvent.ReachableMember.class)) {
+        Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(), c));
+      }
     }
     timers.startSingleTimer(NoWorkers.INSTANCE, noWorkers);
     publish();
@@ -184,7 +189,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
     Set<ActorRef<SweepMessage>> before = listed;
     listed = l.workers();
     for (ActorRef<SweepMessage> w : listed) {
-      if (!before.contains(w) && !unreachable.contains(w.path().address())) {
+      if (!before.contains(w) && !lost.contains(w) && !unreachable.contains(w.path().address())) {
         w.tell(new SweepMessage.Hello(self));
       }
     }
@@ -199,21 +204,16 @@ public final class SweepClient extends AbstractBehavior<Command> {
 
   private Behavior<Command> onReachability(Reachability r) {
     if (r.reachable()) {
-      unreachable.remove(r.address());
-      for (ActorRef<SweepMessage> w : listed) { // back: offer it the runs again
-        if (w.path().address().equals(r.address()) && !workers.containsKey(w)) {
-          w.tell(new SweepMessage.Hello(self));
-        }
-      }
-    } else {
-      unreachable.add(r.address());
-      for (ActorRef<SweepMessage> w : new ArrayList<>(workers.keySet())) {
-        if (w.path().address().equals(r.address())) {
-          lose(w);
-        }
-      }
-      dispatch();
+      // not used again in this sweep: it may still run what it had, and would refuse more
+      return this;
     }
+    unreachable.add(r.address());
+    for (ActorRef<SweepMessage> w : new ArrayList<>(workers.keySet())) {
+      if (w.path().address().equals(r.address())) {
+        lose(w);
+      }
+    }
+    dispatch();
     return end();
   }
 
@@ -231,7 +231,10 @@ public final class SweepClient extends AbstractBehavior<Command> {
 
   private void onOffer(SweepMessage.Offer o) {
     ActorRef<SweepMessage> w = o.worker();
-    if (w == null || workers.containsKey(w) || unreachable.contains(w.path().address())) {
+    if (w == null
+        || workers.containsKey(w)
+        || lost.contains(w)
+        || unreachable.contains(w.path().address())) {
       return;
     }
     workers.put(w, new Worker(o.slots()));
@@ -305,6 +308,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
     if (state == null) {
       return;
     }
+    lost.add(w);
     List<Integer> runs = new ArrayList<>(state.inFlight);
     for (int i = runs.size() - 1; i >= 0; i--) {
       assembling.remove(runs.get(i));

@@ -101,9 +101,11 @@ public final class SweepWorker extends AbstractBehavior<Command> {
                     })
                 .build(),
             "events");
-    Cluster.get(ctx.getSystem())
-        .subscriptions()
-        .tell(Subscribe.create(events.narrow(), ClusterEvent.MemberRemoved.class));
+    if (ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
+      Cluster.get(ctx.getSystem())
+          .subscriptions()
+          .tell(Subscribe.create(events.narrow(), ClusterEvent.MemberRemoved.class));
+    }
     status.accept(this::status);
   }
 
