@@ -34,7 +34,7 @@ class RunCodecTest {
             replications = 2
             machine { numa-nodes = 1, cores-per-node = 2 }
             queues { kind = per-cpu, ring-size = 8 }
-            device = "cpu(5us)"
+            device = "dpu(1us, 20us, 0.25)"
             workload = \"\"\"
             [global]
             ioengine=io_uring
