@@ -20,9 +20,13 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -147,7 +151,7 @@ final class ClusterSweep {
     } catch (IllegalArgumentException e) {
       throw new SweepWork.Failed("a malformed order: " + e.getMessage());
     }
-    ExperimentSpec spec = parse(o);
+    ExperimentSpec spec = cached(o);
     if (o.variant() < 0
         || o.variant() >= spec.variants().size()
         || o.replication() < 0
@@ -169,6 +173,43 @@ final class ClusterSweep {
     } catch (MachineRun.NoResult e) {
       throw new SweepWork.Failed(e.getMessage());
     }
+  }
+
+  /** Parsed experiments by their files and parse flags: a sweep's runs share one parse. */
+  private static final Map<String, ExperimentSpec> PARSED =
+      new LinkedHashMap<>(8, 0.75f, true) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, ExperimentSpec> eldest) {
+          return size() > 4; // a few sweeps at once; a spec holds no results
+        }
+      };
+
+  /**
+   * The order's experiment, parsed once per worker: an ExperimentSpec is immutable and a local run
+   * shares one between its threads too.
+   */
+  private static ExperimentSpec cached(Order o) throws SweepWork.Failed {
+    String key;
+    try {
+      key =
+          HexFormat.of()
+              .formatHex(
+                  MessageDigest.getInstance("SHA-256")
+                      .digest(new Order(o.files(), o.parse(), 0, 0, "").encode()));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e); // every JDK has SHA-256
+    }
+    synchronized (PARSED) {
+      ExperimentSpec spec = PARSED.get(key);
+      if (spec != null) {
+        return spec;
+      }
+    }
+    ExperimentSpec spec = parse(o);
+    synchronized (PARSED) {
+      PARSED.put(key, spec);
+    }
+    return spec;
   }
 
   /**
@@ -247,6 +288,7 @@ final class ClusterSweep {
       Duration wait,
       PrintWriter err)
       throws InterruptedException {
+    long t0 = System.nanoTime();
     RemoteSweep.Running running = RemoteSweep.start(system, orders, wait);
     RemoteSweep.Outcome outcome;
     String last = "";
@@ -269,18 +311,37 @@ final class ClusterSweep {
         throw new IllegalStateException(e.getCause());
       }
     }
-    err.println(line(running.progress().now()));
+    long shipped = 0;
+    int results = 0;
+    for (byte[] b : outcome.results()) {
+      if (b != null) {
+        shipped += b.length;
+        results++;
+      }
+    }
+    err.println(
+        line(running.progress().now())
+            + String.format(
+                Locale.ROOT,
+                "; %.1f s, orders of %.1f KiB, results of %.1f KiB on average",
+                (System.nanoTime() - t0) / 1e9,
+                orders.get(0).length / 1024.0,
+                results == 0 ? 0 : shipped / 1024.0 / results));
     err.flush();
     if (!outcome.failures().isEmpty()) {
       return failed(spec, outcome, err);
     }
     List<List<ExperimentRunner.Run>> runs = new ArrayList<>();
+    long[] shipping = new long[orders.size()];
     int i = 0;
     for (int v = 0; v < spec.variants().size(); v++) {
       List<ExperimentRunner.Run> reps = new ArrayList<>();
       for (int r = 0; r < spec.replications(); r++) {
         try {
-          reps.add(RunCodec.decode(outcome.results().get(i++)));
+          ExperimentRunner.Run run = RunCodec.decode(outcome.results().get(i));
+          shipping[i] = outcome.roundTripNanos()[i] - run.wallNanos();
+          i++;
+          reps.add(run);
         } catch (RunCodec.Malformed e) {
           err.println(
               "mqroute: run of "
@@ -294,6 +355,15 @@ final class ClusterSweep {
       }
       runs.add(reps);
     }
+    Arrays.sort(shipping);
+    // what a run cost beyond itself: the order out, the parse there, the result encoded and back
+    err.printf(
+        Locale.ROOT,
+        "sweep: shipping a run took %.1f ms beyond the run (median of %d; 90th percentile %.1f ms)%n",
+        shipping[shipping.length / 2] / 1e6,
+        shipping.length,
+        shipping[Math.min(shipping.length - 1, shipping.length * 9 / 10)] / 1e6);
+    err.flush();
     return runs;
   }
 

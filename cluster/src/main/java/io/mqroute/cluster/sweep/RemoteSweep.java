@@ -19,8 +19,11 @@ public final class RemoteSweep {
    *
    * @param results run {@code i}'s encoded result, or null where it failed
    * @param failures why run {@code i} failed (on two workers, or twice on the only one), by run
+   * @param roundTripNanos run {@code i}'s wall time from sending it to its result's last part (0
+   *     where it failed): the run itself and the cost of shipping it
    */
-  public record Outcome(List<byte[]> results, Map<Integer, String> failures) {}
+  public record Outcome(
+      List<byte[]> results, Map<Integer, String> failures, long[] roundTripNanos) {}
 
   /** The sweep has no worker: none offered slots within the wait. */
   public static final class NoWorkers extends RuntimeException {

@@ -86,6 +86,8 @@ public final class SweepClient extends AbstractBehavior<Command> {
   private final byte[][] results;
   private final String[] failures;
   private final int[] attempts;
+  private final long[] sentAt;
+  private final long[] roundTrip;
   private final List<Set<ActorRef<SweepMessage>>> failedOn = new ArrayList<>();
   private final Map<Integer, Assembly> assembling = new HashMap<>();
   private final Map<ActorRef<SweepMessage>, Worker> workers = new LinkedHashMap<>();
@@ -126,6 +128,8 @@ public final class SweepClient extends AbstractBehavior<Command> {
     this.results = new byte[orders.size()][];
     this.failures = new String[orders.size()];
     this.attempts = new int[orders.size()];
+    this.sentAt = new long[orders.size()];
+    this.roundTrip = new long[orders.size()];
     for (int i = 0; i < orders.size(); i++) {
       pending.add(i);
       failedOn.add(new HashSet<>());
@@ -272,6 +276,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
     }
     assembling.remove(run);
     results[run] = a.bytes().toByteArray();
+    roundTrip[run] = System.nanoTime() - sentAt[run];
     state.inFlight.remove(run);
     state.done++;
     finished++;
@@ -332,6 +337,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
           break;
         }
         state.inFlight.add(run);
+        sentAt[run] = System.nanoTime(); // a measurement for the terminal, not a decision
         w.tell(new SweepMessage.Run(base + run, orders.get(run), self));
       }
     }
@@ -367,7 +373,8 @@ public final class SweepClient extends AbstractBehavior<Command> {
         why.put(i, failures[i]);
       }
     }
-    outcome.complete(new RemoteSweep.Outcome(Arrays.asList(results.clone()), why));
+    outcome.complete(
+        new RemoteSweep.Outcome(Arrays.asList(results.clone()), why, roundTrip.clone()));
     return Behaviors.stopped();
   }
 
