@@ -1,6 +1,7 @@
 package io.mqroute.cli;
 
 import io.mqroute.actors.machine.MachineRun;
+import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.cluster.sweep.RemoteSweep;
 import io.mqroute.cluster.sweep.SweepWork;
 import io.mqroute.config.ConfigError;
@@ -290,6 +291,7 @@ final class ClusterSweep {
       throws InterruptedException {
     long t0 = System.nanoTime();
     RemoteSweep.Running running = RemoteSweep.start(system, orders, wait);
+    NodeMetrics.get(system).sweep(() -> status(running.progress().now()));
     RemoteSweep.Outcome outcome;
     String last = "";
     while (true) {
@@ -382,6 +384,29 @@ final class ClusterSweep {
                         + why));
     err.flush();
     return null;
+  }
+
+  /** The sweep across the cluster, as /status shows it. */
+  static Map<String, Object> status(RemoteSweep.Progress p) {
+    Map<String, Object> s = new LinkedHashMap<>();
+    s.put("runs", p.total());
+    s.put("runs_done", p.done());
+    s.put("runs_failed", p.failed());
+    s.put("in_flight", p.inFlight());
+    s.put("sent_again", p.resent());
+    Map<String, Object> workers = new LinkedHashMap<>();
+    p.workers()
+        .forEach(
+            (name, w) ->
+                workers.put(
+                    name,
+                    Map.of(
+                        "slots", w.slots(),
+                        "in_flight", w.inFlight(),
+                        "runs_done", w.done(),
+                        "lost", w.lost())));
+    s.put("workers", workers);
+    return s;
   }
 
   static String line(RemoteSweep.Progress p) {

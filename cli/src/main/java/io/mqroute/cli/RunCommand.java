@@ -130,6 +130,15 @@ final class RunCommand implements Callable<Integer> {
   int waitSeconds;
 
   @Option(
+      names = "--management-port",
+      paramLabel = "P",
+      description =
+          "With --cluster: serve /status on 127.0.0.1:P while the sweep runs (runs done, in flight,"
+              + " per worker; 0: any free port).",
+      defaultValue = "-1")
+  int managementPort;
+
+  @Option(
       names = "--list",
       description = "List the experiments in DIR (default: experiments/) and exit.")
   boolean list;
@@ -163,8 +172,8 @@ final class RunCommand implements Callable<Integer> {
     if (waitSeconds < 1 || waitSeconds > 86_400) {
       throw new UserError("--wait: give 1..86400 seconds, was " + waitSeconds);
     }
-    if (cluster == null && (transport.keys != null || transport.plainTcp)) {
-      throw new UserError("--keys and --plain-tcp are for --cluster");
+    if (cluster == null && (transport.keys != null || transport.plainTcp || managementPort >= 0)) {
+      throw new UserError("--keys, --plain-tcp and --management-port are for --cluster");
     }
     // with --cluster, the files the parse reads are what each worker gets to parse
     Map<Path, byte[]> read = new LinkedHashMap<>();
@@ -340,12 +349,17 @@ final class RunCommand implements Callable<Integer> {
                   seeds,
                   null,
                   null,
-                  -1,
+                  managementPort,
                   -1,
                   transport.keys,
                   transport.plainTcp));
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
+    }
+    if (client.managementUri() != null) {
+      spec.commandLine()
+          .getErr()
+          .println("mqroute: the sweep's progress at " + client.managementUri() + "/status");
     }
     try {
       List<List<ExperimentRunner.Run>> runs =

@@ -46,7 +46,8 @@ class ClusterCommandsTest {
         "--cluster|127.0.0.1:x|--cluster: '127.0.0.1:x' is not host:port",
         "--cluster|,|--cluster: give at least one host:port",
         "--wait|0|--wait: give 1..86400 seconds, was 0",
-        "--keys|keys|--keys and --plain-tcp are for --cluster"
+        "--keys|keys|--keys, --plain-tcp and --management-port are for --cluster",
+        "--management-port|0|--keys, --plain-tcp and --management-port are for --cluster"
       })
   void runClusterFlagsAreOneLine(String flag, String value, String message, @TempDir Path dir)
       throws IOException {

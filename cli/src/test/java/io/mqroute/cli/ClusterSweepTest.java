@@ -133,7 +133,8 @@ class ClusterSweepTest {
     long before = sweep(base + 1000).get("runs_done").asLong();
 
     Path log = dir.resolve("kill/client.log");
-    Process client = client(conf, dir.resolve("kill/remote"), log);
+    Process client =
+        client(conf, dir.resolve("kill/remote"), log, "--management-port", "" + (base + 2000));
     // worker B has a run in hand: SIGKILL
     waiter
         .createTestProbe()
@@ -143,6 +144,11 @@ class ClusterSweepTest {
             () -> {
               assertThat(client.isAlive()).as("the sweep runs: %s", TestNodes.tail(log)).isTrue();
               assertThat(sweep(base + 1001).get("running").asInt()).isEqualTo(1);
+              // the client's /status: the sweep across the cluster, per worker
+              JsonNode c = sweep(base + 2000);
+              assertThat(c.get("runs").asInt()).isEqualTo(6);
+              assertThat(c.get("workers")).hasSize(2);
+              assertThat(c.get("in_flight").asInt()).isPositive();
               return null;
             });
     started.get(1).destroyForcibly();
@@ -168,7 +174,7 @@ class ClusterSweepTest {
 
   /** Keys and two workers of one slot, up and listed; the base port (workers at base, base + 1). */
   private int workers(Path dir) throws IOException {
-    int base = TestNodes.freeBasePort(0, 1, 1000, 1001);
+    int base = TestNodes.freeBasePort(0, 1, 1000, 1001, 2000);
     Path keys = dir.resolve("keys");
     assertThat(
             Main.execute(
@@ -218,19 +224,21 @@ class ClusterSweepTest {
     return base;
   }
 
-  private Process client(Path conf, Path out, Path log) throws IOException {
-    return start(
-        log,
-        TestNodes.mqroute(
-            "run",
-            conf.toString(),
-            "--brief",
-            "--out",
-            out.toString(),
-            "--cluster",
-            "127.0.0.1:" + base,
-            "--keys",
-            dir.resolve("keys").toString()));
+  private Process client(Path conf, Path out, Path log, String... more) throws IOException {
+    List<String> cmd =
+        new ArrayList<>(
+            TestNodes.mqroute(
+                "run",
+                conf.toString(),
+                "--brief",
+                "--out",
+                out.toString(),
+                "--cluster",
+                "127.0.0.1:" + base,
+                "--keys",
+                dir.resolve("keys").toString()));
+    cmd.addAll(List.of(more));
+    return start(log, cmd);
   }
 
   private static String runHere(Path conf, Path out) {

@@ -111,7 +111,9 @@ public final class ClusterNode {
       requireFree(host, config.getInt("pekko.remote.artery.canonical.port"), "Artery");
     }
     boolean management =
-        config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT;
+        config.getInt("pekko.management.http.port") >= 0
+            && (role != NodeSettings.Role.CLIENT
+                || config.getBoolean("mqroute.cluster.client-management"));
     if (management) {
       requireFree(
           config.getString("pekko.management.http.hostname"),

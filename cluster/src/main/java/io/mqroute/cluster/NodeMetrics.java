@@ -143,17 +143,20 @@ public final class NodeMetrics implements Extension {
     inboundGauges.put(port, gauges);
   }
 
-  private volatile Supplier<Map<String, Long>> sweep;
+  private volatile Supplier<Map<String, Object>> sweep;
 
-  /** A sweep worker's counts (slots, running, runs done and failed), read when /status is. */
-  public void sweep(Supplier<Map<String, Long>> counts) {
-    this.sweep = counts;
+  /**
+   * What a sweep worker (its slots, runs running, done and failed) or a sweep's client (the runs
+   * across the cluster, per worker) reports, read when /status is.
+   */
+  public void sweep(Supplier<Map<String, Object>> report) {
+    this.sweep = report;
   }
 
-  /** The sweep worker's counts, empty on a node that is none. */
-  public Map<String, Long> sweep() {
-    Supplier<Map<String, Long>> s = sweep;
-    return s == null ? Map.of() : new TreeMap<>(s.get());
+  /** The sweep's report, empty on a node that has none. */
+  public Map<String, Object> sweep() {
+    Supplier<Map<String, Object>> s = sweep;
+    return s == null ? Map.of() : s.get();
   }
 
   /** Inbound connection counters: port, then outcome. */

@@ -272,6 +272,10 @@ public record NodeSettings(
               "pekko.management.http.port",
               ConfigValueFactory.fromAnyRef(port + 1000 <= 65535 ? port + 1000 : 0));
     }
+    if (role == Role.CLIENT && managementPort >= 0) {
+      flags =
+          flags.withValue("mqroute.cluster.client-management", ConfigValueFactory.fromAnyRef(true));
+    }
     if (role == Role.CLIENT) {
       // a load client ends when its run does, and its command returns the exit code: never exit the
       // JVM itself

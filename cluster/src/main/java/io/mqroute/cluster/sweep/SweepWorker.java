@@ -60,7 +60,7 @@ public final class SweepWorker extends AbstractBehavior<Command> {
    * @param status where the worker's counts go for /status (the node's metrics)
    */
   public static Behavior<Command> create(
-      int slots, SweepWork work, Consumer<Supplier<Map<String, Long>>> status) {
+      int slots, SweepWork work, Consumer<Supplier<Map<String, Object>>> status) {
     if (slots < 1) {
       throw new IllegalArgumentException("slots must be >= 1, was " + slots);
     }
@@ -71,7 +71,7 @@ public final class SweepWorker extends AbstractBehavior<Command> {
       ActorContext<Command> ctx,
       int slots,
       SweepWork work,
-      Consumer<Supplier<Map<String, Long>>> status) {
+      Consumer<Supplier<Map<String, Object>>> status) {
     super(ctx);
     this.slots = slots;
     this.work = work;
@@ -110,8 +110,8 @@ public final class SweepWorker extends AbstractBehavior<Command> {
   }
 
   /** What /status shows of this worker (read from the management thread). */
-  private Map<String, Long> status() {
-    Map<String, Long> s = new TreeMap<>();
+  private Map<String, Object> status() {
+    Map<String, Object> s = new TreeMap<>();
     s.put("slots", (long) slots);
     s.put("running", (long) running.get());
     s.put("runs_done", done.get());
