@@ -6,6 +6,7 @@ import io.mqroute.cluster.sweep.SweepClientProtocol.Listed;
 import io.mqroute.cluster.sweep.SweepClientProtocol.NoWorkers;
 import io.mqroute.cluster.sweep.SweepClientProtocol.Reachability;
 import io.mqroute.protocol.SweepMessage;
+import io.mqroute.runtime.NanoClock;
 import java.io.ByteArrayOutputStream;
 import java.security.SecureRandom;
 import java.time.Duration;
@@ -276,7 +277,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
     }
     assembling.remove(run);
     results[run] = a.bytes().toByteArray();
-    roundTrip[run] = System.nanoTime() - sentAt[run];
+    roundTrip[run] = NanoClock.SYSTEM.nanoTime() - sentAt[run];
     state.inFlight.remove(run);
     state.done++;
     finished++;
@@ -337,7 +338,7 @@ public final class SweepClient extends AbstractBehavior<Command> {
           break;
         }
         state.inFlight.add(run);
-        sentAt[run] = System.nanoTime(); // a measurement for the terminal, not a decision
+        sentAt[run] = NanoClock.SYSTEM.nanoTime(); // a measurement for the terminal, not a decision
         w.tell(new SweepMessage.Run(base + run, orders.get(run), self));
       }
     }
