@@ -4,6 +4,7 @@ import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.cluster.NodeMetrics;
 import io.mqroute.cluster.sweep.RemoteSweep;
 import io.mqroute.cluster.sweep.SweepWork;
+import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.UserError;
 import io.mqroute.experiment.ExperimentParser;
@@ -230,8 +231,23 @@ final class ClusterSweep {
         Files.createDirectories(p.getParent());
         Files.write(p, f.getValue());
       }
-      return ExperimentParser.parse(
-          under(root, o.parse().file()), o.parse().seed(), o.parse().sets(), o.parse().quick());
+      // the parse may read only what the order brought: an include or a workload by absolute path
+      // would read this machine's files instead
+      Map<Path, byte[]> read = new LinkedHashMap<>();
+      Path main = under(root, o.parse().file());
+      ExperimentSpec spec =
+          BoundedFiles.recording(
+              read,
+              () ->
+                  ExperimentParser.parse(
+                      main, o.parse().seed(), o.parse().sets(), o.parse().quick()));
+      for (Path p : read.keySet()) {
+        if (!p.startsWith(root.toAbsolutePath().normalize())) {
+          throw new SweepWork.Failed(
+              "the experiment reads " + p + ", which is not among the files the order brought");
+        }
+      }
+      return spec;
     } catch (ConfigError | FioParseException e) {
       throw new SweepWork.Failed(e.getMessage());
     } catch (IOException e) {
