@@ -35,7 +35,7 @@ public final class RunCodec {
   private RunCodec() {}
 
   /** The largest encoded run accepted. */
-  public static final int MAX_BYTES = 256 << 20;
+  public static final int MAX_BYTES = 64 << 20;
 
   private static final int MAGIC = 0x6d717231; // "mqr1"
 
@@ -59,6 +59,9 @@ public final class RunCodec {
   static final class Dropped {
     private Dropped() {}
   }
+
+  /** Kryo's own id for String, whose reader is replaced by a bounded one. */
+  static final int STRING_ID = 1;
 
   /** {@link Dropped}'s id, below {@link #FIRST_ID}. */
   static final int DROPPED_ID = 99;
@@ -90,6 +93,7 @@ public final class RunCodec {
           }
         },
         DROPPED_ID);
+    k.register(String.class, new JdkCollections.Strings(), STRING_ID);
     for (int i = 0; i < CLASSES.size(); i++) {
       Class<?> c = load(CLASSES.get(i));
       Serializer<?> special = JdkCollections.serializer(c);
@@ -111,7 +115,7 @@ public final class RunCodec {
   }
 
   private static long fingerprint() {
-    Digest d = Digest.create().putString("mqroute.run-codec.v1");
+    Digest d = Digest.create().putString("mqroute.run-codec.v2");
     CLASSES.forEach(d::putString);
     return Long.parseUnsignedLong(d.hex().substring(0, 16), 16);
   }

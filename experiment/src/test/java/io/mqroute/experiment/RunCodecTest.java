@@ -3,6 +3,10 @@ package io.mqroute.experiment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.esotericsoftware.kryo.Kryo;
+import com.esotericsoftware.kryo.KryoException;
+import com.esotericsoftware.kryo.io.Input;
+import com.esotericsoftware.kryo.io.Output;
 import io.mqroute.experiment.report.ResultFiles;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -14,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import java.util.zip.Deflater;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -103,6 +108,43 @@ class RunCodecTest {
     assertThatThrownBy(() -> RunCodec.decode(new byte[] {1, 2, 3}))
         .isInstanceOf(RunCodec.Malformed.class);
     assertThatThrownBy(() -> RunCodec.decode(new byte[0])).isInstanceOf(RunCodec.Malformed.class);
+  }
+
+  /** A count a peer claims is believed only as far as the bytes left could hold it. */
+  @Test
+  void claimedCountsBeyondTheBytesLeftAreRefusedBeforeAnythingIsAllocated() {
+    Kryo k = RunCodec.kryo();
+    for (Class<?> c :
+        List.of(
+            long[].class,
+            double[].class,
+            int[].class,
+            String[].class,
+            String.class,
+            ArrayList.class)) {
+      Output o = new Output(16);
+      o.writeVarInt(Kryo.NOT_NULL, true); // a new object, not a reference to one read before
+      o.writeVarInt(1 << 30, true);
+      o.writeLong(0);
+      assertThatThrownBy(() -> k.readObject(new Input(o.toBytes()), c))
+          .as(c.getSimpleName())
+          .isInstanceOf(KryoException.class)
+          .hasMessageContaining("elements in 8 bytes");
+    }
+  }
+
+  @Test
+  void aResultThatInflatesPastTheLimitIsRefused() {
+    Deflater d = new Deflater(Deflater.BEST_COMPRESSION);
+    d.setInput(new byte[RunCodec.MAX_BYTES + (1 << 20)]);
+    d.finish();
+    byte[] buf = new byte[1 << 20];
+    int n = d.deflate(buf);
+    assertThat(d.finished()).isTrue();
+    byte[] bomb = Arrays.copyOf(buf, n);
+    assertThatThrownBy(() -> RunCodec.decode(bomb))
+        .isInstanceOf(RunCodec.Malformed.class)
+        .hasMessageContaining("inflating to more than");
   }
 
   private static List<String> files(Path dir) throws IOException {
