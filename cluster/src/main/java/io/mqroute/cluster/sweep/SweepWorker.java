@@ -16,6 +16,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -25,6 +26,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
 
@@ -55,6 +57,7 @@ public final class SweepWorker extends AbstractBehavior<Command> {
   private final AtomicInteger running = new AtomicInteger();
   private final AtomicLong done = new AtomicLong();
   private final AtomicLong failed = new AtomicLong();
+  private final boolean inCluster;
 
   /**
    * @param status where the worker's counts go for /status (the node's metrics)
@@ -101,7 +104,9 @@ public final class SweepWorker extends AbstractBehavior<Command> {
                     })
                 .build(),
             "events");
-    if (ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
+    this.inCluster =
+        ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
+    if (inCluster) {
       Cluster.get(ctx.getSystem())
           .subscriptions()
           .tell(Subscribe.create(events.narrow(), ClusterEvent.MemberRemoved.class));
@@ -188,6 +193,9 @@ public final class SweepWorker extends AbstractBehavior<Command> {
       return this;
     }
     done.incrementAndGet();
+    if (!member(r.client().path().address())) {
+      return this; // its client left while it ran: nobody to send it to
+    }
     int count =
         Math.max(1, (r.result().length + SweepMessage.MAX_CHUNK - 1) / SweepMessage.MAX_CHUNK);
     Outgoing o = new Outgoing(r.client(), r.result(), count, 0);
@@ -217,6 +225,19 @@ public final class SweepWorker extends AbstractBehavior<Command> {
         .tell(
             new SweepMessage.Part(
                 runId, o.next(), o.count(), Arrays.copyOfRange(o.result(), from, to), self));
+  }
+
+  /** Whether {@code a} is a member now (outside a cluster, always: tests). */
+  private boolean member(Address a) {
+    if (!inCluster) {
+      return true;
+    }
+    for (Member m : Cluster.get(getContext().getSystem()).state().getMembers()) {
+      if (m.address().equals(a)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A node that left: results still on their way to a client there are dropped. */
