@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
     description =
         "Run a Pekko Cluster node in real time until SIGTERM or Ctrl-C (then it leaves the cluster "
             + "gracefully). host: the router and the client entry; device: queues in front of a device backend "
-            + "(null, or file under --data). Artery over mutual TLS (--keys) on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
+            + "(null, or file under --data); worker: the runs of sweeps (mqroute run --cluster), as many at once as it"
+            + " has cores (mqroute.cluster.worker.slots). Artery over mutual TLS (--keys) on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
             + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
 final class NodeCommand implements Callable<Integer> {
   /**
@@ -36,7 +37,7 @@ final class NodeCommand implements Callable<Integer> {
 
   @Option(
       names = "--role",
-      paramLabel = "host|device",
+      paramLabel = "host|device|worker",
       description =
           "What the node runs (default: the role "
               + "the --config file sets in pekko.cluster.roles).")
@@ -136,7 +137,7 @@ final class NodeCommand implements Callable<Integer> {
         nbdPlan =
             NbdFrontend.plan(nbd, exportSize, r == NodeSettings.Role.HOST, settings.toConfig());
       }
-      node = ClusterNode.start(settings);
+      node = ClusterNode.start(settings, r == NodeSettings.Role.WORKER ? ClusterSweep.WORK : null);
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }

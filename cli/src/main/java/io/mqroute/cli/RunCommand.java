@@ -3,6 +3,10 @@ package io.mqroute.cli;
 import io.mqroute.actors.machine.MachineResult;
 import io.mqroute.actors.machine.MachineRun;
 import io.mqroute.actors.machine.MemoryEstimate;
+import io.mqroute.cluster.ClusterNode;
+import io.mqroute.cluster.NodeConfigException;
+import io.mqroute.cluster.NodeSettings;
+import io.mqroute.config.BoundedFiles;
 import io.mqroute.config.ConfigError;
 import io.mqroute.config.UserError;
 import io.mqroute.experiment.ComparisonTable;
@@ -24,6 +28,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -35,6 +40,7 @@ import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -106,6 +112,33 @@ final class RunCommand implements Callable<Integer> {
   String outputFormat = "normal";
 
   @Option(
+      names = "--cluster",
+      paramLabel = "HOST:PORT,...",
+      description =
+          "Hand the runs to the workers (mqroute node --role worker) of the cluster of these seed"
+              + " nodes instead of running them here; the same files and digest as a local run.")
+  String cluster;
+
+  @Mixin TransportOptions transport;
+
+  @Option(
+      names = "--wait",
+      paramLabel = "SECONDS",
+      description =
+          "With --cluster: how long the sweep waits with no worker (default ${DEFAULT-VALUE}).",
+      defaultValue = "30")
+  int waitSeconds;
+
+  @Option(
+      names = "--management-port",
+      paramLabel = "P",
+      description =
+          "With --cluster: serve /status on 127.0.0.1:P while the sweep runs (runs done, in flight,"
+              + " per worker; 0: any free port).",
+      defaultValue = "-1")
+  int managementPort;
+
+  @Option(
       names = "--list",
       description = "List the experiments in DIR (default: experiments/) and exit.")
   boolean list;
@@ -136,10 +169,31 @@ final class RunCommand implements Callable<Integer> {
       throw new UserError(
           "--seed must be in 0.." + Integer.MAX_VALUE + " (like the file's seed), was " + seed);
     }
+    if (waitSeconds < 1 || waitSeconds > 86_400) {
+      throw new UserError("--wait: give 1..86400 seconds, was " + waitSeconds);
+    }
+    if (cluster == null && (transport.keys != null || transport.plainTcp || managementPort >= 0)) {
+      throw new UserError("--keys, --plain-tcp and --management-port are for --cluster");
+    }
+    // with --cluster, the files the parse reads are what each worker gets to parse
+    Map<Path, byte[]> read = new LinkedHashMap<>();
     try {
-      exp = ExperimentParser.parse(file, seed, sets, quick);
+      exp = BoundedFiles.recording(read, () -> ExperimentParser.parse(file, seed, sets, quick));
     } catch (ConfigError | FioParseException e) {
       throw new UserError(e.getMessage());
+    }
+    List<String> seeds = List.of();
+    List<byte[]> orders = List.of();
+    if (cluster != null) {
+      try {
+        seeds = NodeSettings.parseSeeds(cluster);
+      } catch (NodeConfigException e) {
+        throw new UserError(e.getMessage().replace("--seeds", "--cluster"));
+      }
+      if (seeds.isEmpty()) {
+        throw new UserError("--cluster: give at least one host:port");
+      }
+      orders = ClusterSweep.orders(exp, read, new ClusterSweep.Parse(file, seed, sets, quick));
     }
     // fio options the model records without an effect, capped depths: one line each, on stderr
     Set<String> notes = new LinkedHashSet<>();
@@ -156,11 +210,13 @@ final class RunCommand implements Callable<Integer> {
     }
     int fit;
     try { // finished runs keep their results: what fits the heap besides them
-      fit = ExperimentRunner.parallelismWithin(exp, par, MemoryEstimate.budget());
+      fit =
+          ExperimentRunner.parallelismWithin(
+              exp, cluster != null ? 1 : par, MemoryEstimate.budget());
     } catch (ConfigError e) {
       throw new UserError(e.getMessage());
     }
-    if (fit < par) {
+    if (cluster == null && fit < par) {
       spec.commandLine()
           .getErr()
           .println(
@@ -192,16 +248,23 @@ final class RunCommand implements Callable<Integer> {
     }
     out.flush();
     ExperimentResult result;
-    try (RunProgress progress =
-        RunProgress.open(exp.name(), exp.variants().size(), spec.commandLine().getErr())) {
-      result = ExperimentRunner.run(exp, par, progress, progress);
-    } catch (MachineRun.NoResult e) {
-      // past the cap of simulated time (size-based jobs): the input; a livelock: the run broke
-      if (e.reason() == RunStats.StopReason.HORIZON) {
-        throw new UserError(e.getMessage());
+    if (cluster != null) {
+      result = runOnCluster(exp, seeds, orders);
+      if (result == null) {
+        return Main.INVARIANT_BROKEN;
       }
-      spec.commandLine().getErr().println("mqroute: " + e.getMessage());
-      return Main.INVARIANT_BROKEN;
+    } else {
+      try (RunProgress progress =
+          RunProgress.open(exp.name(), exp.variants().size(), spec.commandLine().getErr())) {
+        result = ExperimentRunner.run(exp, par, progress, progress);
+      } catch (MachineRun.NoResult e) {
+        // past the cap of simulated time (size-based jobs): the input; a livelock: the run broke
+        if (e.reason() == RunStats.StopReason.HORIZON) {
+          throw new UserError(e.getMessage());
+        }
+        spec.commandLine().getErr().println("mqroute: " + e.getMessage());
+        return Main.INVARIANT_BROKEN;
+      }
     }
     for (VariantResult r : result.variants()) {
       if (!brief) {
@@ -267,6 +330,54 @@ final class RunCommand implements Callable<Integer> {
       return Main.INVARIANT_BROKEN;
     }
     return result.expectationsHold() ? Main.OK : Main.EXPECTATION_FAILED;
+  }
+
+  /**
+   * The runs done by the cluster's workers, from a client node that joins for the sweep and leaves
+   * after it; null when a run failed (said on stderr).
+   */
+  private ExperimentResult runOnCluster(
+      ExperimentSpec exp, List<String> seeds, List<byte[]> orders) {
+    ClusterLogging.quietPeerDisconnects();
+    ClusterNode.Started client;
+    try {
+      client =
+          ClusterNode.start(
+              new NodeSettings(
+                  NodeSettings.Role.CLIENT,
+                  0,
+                  seeds,
+                  null,
+                  null,
+                  managementPort,
+                  -1,
+                  transport.keys,
+                  transport.plainTcp));
+    } catch (NodeConfigException e) {
+      throw new UserError(e.getMessage());
+    }
+    if (client.managementUri() != null) {
+      spec.commandLine()
+          .getErr()
+          .println("mqroute: the sweep's progress at " + client.managementUri() + "/status");
+    }
+    try {
+      List<List<ExperimentRunner.Run>> runs =
+          ClusterSweep.run(
+              client.system(),
+              exp,
+              orders,
+              Duration.ofSeconds(waitSeconds),
+              spec.commandLine().getErr());
+      return runs == null ? null : ExperimentRunner.assemble(exp, runs, r -> {});
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UserError("interrupted");
+    } finally {
+      // coordinated shutdown: the client leaves the cluster before its system stops
+      client.system().terminate();
+      ClusterNode.awaitTermination(client.system(), Duration.ofSeconds(30));
+    }
   }
 
   private static int listExperiments(PrintWriter out, Path dir) {

@@ -168,14 +168,17 @@ class ArchitectureTest {
 
   /**
    * Protocols with no request path at all: every message is control (a run's lifecycle and reports,
-   * chaos, a load clone's end, a benchmark's client).
+   * chaos, a load clone's end, a benchmark's client, a sweep's workers and client).
    */
   static final List<String> NO_REQUEST_PATH =
       List.of(
           "MachineProtocol",
           "PerturbationProtocol",
           "LoadCloneProtocol",
-          "ClosedLoopClientProtocol");
+          "ClosedLoopClientProtocol",
+          // a sweep hands out whole simulation runs, not requests: hello, offer, run, result parts
+          "SweepWorkerProtocol",
+          "SweepClientProtocol");
 
   static ArchCondition<JavaClass> permitExactlyDataAndControl() {
     return new ArchCondition<>("be sealed, permitting exactly a Data and a Control interface") {

@@ -34,7 +34,35 @@ class ClusterCommandsTest {
   @Test
   void anUnknownRoleIsOneLine() {
     assertOneLineError(
-        run("node", "--role", "router", "--port", "25520"), "--role must be host or device");
+        run("node", "--role", "router", "--port", "25520"),
+        "--role must be host, device or worker");
+  }
+
+  /** run --cluster: its flags are checked before any node starts or any run is made. */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "--cluster|127.0.0.1:x|--cluster: '127.0.0.1:x' is not host:port",
+        "--cluster|,|--cluster: give at least one host:port",
+        "--wait|0|--wait: give 1..86400 seconds, was 0",
+        "--keys|keys|--keys, --plain-tcp and --management-port are for --cluster",
+        "--management-port|0|--keys, --plain-tcp and --management-port are for --cluster"
+      })
+  void runClusterFlagsAreOneLine(String flag, String value, String message, @TempDir Path dir)
+      throws IOException {
+    Path conf =
+        Files.writeString(
+            dir.resolve("t.conf"), "name = t\nworkload = \"[j]\\nrw=read\\nsize=64k\\n\"\n");
+    assertOneLineError(run("run", conf.toString(), flag, value), message);
+  }
+
+  @Test
+  void aWorkerWithTooManySlotsIsOneLine(@TempDir Path dir) throws IOException {
+    Path f = Files.writeString(dir.resolve("w.conf"), "mqroute.cluster.worker.slots = 5000\n");
+    assertOneLineError(
+        run("node", "--role", "worker", "--config", f.toString()),
+        "mqroute.cluster.worker.slots must be in 0..4096, was 5000");
   }
 
   @Test

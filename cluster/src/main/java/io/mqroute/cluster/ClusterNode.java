@@ -7,6 +7,7 @@ import io.mqroute.cluster.guard.ArteryGuard;
 import io.mqroute.cluster.link.NodeLink;
 import io.mqroute.cluster.link.NodeLoop;
 import io.mqroute.cluster.link.NodeTransport;
+import io.mqroute.cluster.sweep.SweepWork;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.wire.KryoSerializer;
 import io.netty.channel.EventLoopGroup;
@@ -60,11 +61,23 @@ public final class ClusterNode {
    * @throws NodeConfigException for a port in use or a management endpoint that cannot bind
    */
   public static Started start(NodeSettings settings) {
+    return start(settings, null);
+  }
+
+  /**
+   * As {@link #start(NodeSettings)}; {@code work} is what a worker node does with a sweep's run
+   * (null for the other roles).
+   */
+  public static Started start(NodeSettings settings, SweepWork work) {
     Config config = settings.toConfig();
-    return start(settings.role(), config);
+    return start(settings.role(), config, work);
   }
 
   public static Started start(NodeSettings.Role role, Config config) {
+    return start(role, config, null);
+  }
+
+  private static Started start(NodeSettings.Role role, Config config, SweepWork work) {
     // Checked before the system starts: Pekko would log the bind failure with a stack trace first
     String host = config.getString("pekko.remote.artery.canonical.hostname");
     ArteryGuard guard = null;
@@ -98,7 +111,9 @@ public final class ClusterNode {
       requireFree(host, config.getInt("pekko.remote.artery.canonical.port"), "Artery");
     }
     boolean management =
-        config.getInt("pekko.management.http.port") >= 0 && role != NodeSettings.Role.CLIENT;
+        config.getInt("pekko.management.http.port") >= 0
+            && (role != NodeSettings.Role.CLIENT
+                || config.getBoolean("mqroute.cluster.client-management"));
     if (management) {
       requireFree(
           config.getString("pekko.management.http.hostname"),
@@ -140,7 +155,7 @@ public final class ClusterNode {
     }
     ActorSystem<Void> system;
     try {
-      system = ActorSystem.create(NodeGuardian.create(role), "mqroute", config);
+      system = ActorSystem.create(NodeGuardian.create(role, work), "mqroute", config);
     } catch (RuntimeException e) {
       if (guard != null) {
         guard.close();

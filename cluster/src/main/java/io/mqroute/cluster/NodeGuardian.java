@@ -1,6 +1,8 @@
 package io.mqroute.cluster;
 
 import com.typesafe.config.Config;
+import io.mqroute.cluster.sweep.SweepWork;
+import io.mqroute.cluster.sweep.SweepWorker;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -12,8 +14,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * The root actor of a cluster node: spawns what the node's role runs. A host runs the {@link
  * HostRouter} (which registers its client entry with the Receptionist); a device runs {@code
- * mqroute.cluster.device.queues} {@link DeviceQueue}s on one shared backend; a client runs nothing
- * here (the load driver spawns its jobs with {@code systemActorOf}). It takes no messages.
+ * mqroute.cluster.device.queues} {@link DeviceQueue}s on one shared backend; a worker runs a {@link
+ * SweepWorker}; a client runs nothing here (the load driver spawns its jobs with {@code
+ * systemActorOf}). It takes no messages.
  *
  * <p>It watches what it spawned: a router or queue that stops or fails leaves a node that is Up in
  * the cluster with nothing behind it, so the guardian logs one line and shuts the node down with
@@ -30,6 +33,14 @@ public final class NodeGuardian {
   }
 
   public static Behavior<Void> create(NodeSettings.Role role) {
+    return create(role, null);
+  }
+
+  /**
+   * @param work what a worker does with a sweep's run (worker only; the module that runs
+   *     experiments supplies it)
+   */
+  public static Behavior<Void> create(NodeSettings.Role role, SweepWork work) {
     return Behaviors.setup(
         ctx -> {
           Config c = ctx.getSystem().settings().config();
@@ -55,6 +66,19 @@ public final class NodeGuardian {
                     ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
                 ctx.watch(q);
               }
+            }
+            case WORKER -> {
+              if (work == null) {
+                throw new IllegalStateException("a worker node needs its SweepWork");
+              }
+              int slots = c.getInt("mqroute.cluster.worker.slots");
+              ctx.watch(
+                  ctx.spawn(
+                      SweepWorker.create(
+                          slots > 0 ? slots : Runtime.getRuntime().availableProcessors(),
+                          work,
+                          NodeMetrics.get(ctx.getSystem())::sweep),
+                      "sweep-worker"));
             }
             case CLIENT -> {}
             default -> throw new IllegalStateException("unknown role " + role);

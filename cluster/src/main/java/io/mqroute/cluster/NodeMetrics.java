@@ -143,6 +143,22 @@ public final class NodeMetrics implements Extension {
     inboundGauges.put(port, gauges);
   }
 
+  private volatile Supplier<Map<String, Object>> sweep;
+
+  /**
+   * What a sweep worker (its slots, runs running, done and failed) or a sweep's client (the runs
+   * across the cluster, per worker) reports, read when /status is.
+   */
+  public void sweep(Supplier<Map<String, Object>> report) {
+    this.sweep = report;
+  }
+
+  /** The sweep's report, empty on a node that has none. */
+  public Map<String, Object> sweep() {
+    Supplier<Map<String, Object>> s = sweep;
+    return s == null ? Map.of() : s.get();
+  }
+
   /** Inbound connection counters: port, then outcome. */
   public Map<String, Map<String, Long>> inboundCounters() {
     return read(inboundCounters);

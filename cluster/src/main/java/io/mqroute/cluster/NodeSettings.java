@@ -54,7 +54,9 @@ public record NodeSettings(
     HOST,
     /** Device queues and a device backend. */
     DEVICE,
-    /** A load client: joins, routes nothing, serves nothing. */
+    /** Runs of sweeps ({@code mqroute run --cluster}) on its cores. */
+    WORKER,
+    /** A load or sweep client: joins, routes nothing, serves nothing. */
     CLIENT;
 
     public String configName() {
@@ -62,14 +64,17 @@ public record NodeSettings(
     }
 
     /**
-     * host or device (a client is started by {@code mqroute load}, not by {@code mqroute node}).
+     * host, device or worker (a client is started by {@code mqroute load} or {@code mqroute run
+     * --cluster}, not by {@code mqroute node}).
      */
     public static Role ofNode(String name) {
       return switch (name == null ? "" : name.trim().toLowerCase(Locale.ROOT)) {
         case "host" -> HOST;
         case "device" -> DEVICE;
+        case "worker" -> WORKER;
         default ->
-            throw new NodeConfigException("--role must be host or device, was '" + name + "'");
+            throw new NodeConfigException(
+                "--role must be host, device or worker, was '" + name + "'");
       };
     }
   }
@@ -168,18 +173,21 @@ public record NodeSettings(
   public static Role roleOf(Path configFile) {
     if (configFile == null) {
       throw new NodeConfigException(
-          "missing --role host|device (or a --config file that sets pekko.cluster.roles)");
+          "missing --role host|device|worker (or a --config file that sets pekko.cluster.roles)");
     }
     List<String> roles = roles(readFile(configFile), configFile);
     List<String> node =
-        roles.stream().filter(r -> r.equals("host") || r.equals("device")).distinct().toList();
+        roles.stream()
+            .filter(r -> r.equals("host") || r.equals("device") || r.equals("worker"))
+            .distinct()
+            .toList();
     if (node.size() != 1) {
       throw new NodeConfigException(
           "--config "
               + configFile
               + " sets pekko.cluster.roles = "
               + roles
-              + ", not one of host or device: give --role host|device");
+              + ", not one of host, device or worker: give --role host|device|worker");
     }
     return Role.ofNode(node.get(0));
   }
@@ -263,6 +271,10 @@ public record NodeSettings(
           flags.withValue(
               "pekko.management.http.port",
               ConfigValueFactory.fromAnyRef(port + 1000 <= 65535 ? port + 1000 : 0));
+    }
+    if (role == Role.CLIENT && managementPort >= 0) {
+      flags =
+          flags.withValue("mqroute.cluster.client-management", ConfigValueFactory.fromAnyRef(true));
     }
     if (role == Role.CLIENT) {
       // a load client ends when its run does, and its command returns the exit code: never exit the
@@ -480,6 +492,7 @@ public record NodeSettings(
           "mqroute.cluster.device.backend must be null or file, was '" + backend + "'");
     }
     long queues = range(d, "mqroute.cluster.device.", "queues", 1, MAX_QUEUES);
+    range(c.getConfig("mqroute.cluster.worker"), "mqroute.cluster.worker.", "slots", 0, 4096);
     range(d, "mqroute.cluster.device.", "ring-size", 1, MAX_WINDOW);
     range(d, "mqroute.cluster.device.", "first-queue", 0, Integer.MAX_VALUE - queues);
     if (backend.equals("file") && !Files.isDirectory(Path.of(d.getString("file-root")))) {

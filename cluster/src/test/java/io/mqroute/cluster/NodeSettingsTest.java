@@ -168,7 +168,7 @@ class NodeSettingsTest {
         .hasMessage("--seeds: '127.0.0.1:99999' is not host:port (e.g. 127.0.0.1:25520)");
     assertThatThrownBy(() -> host(-1, "", null)).hasMessage("--port must be in 0..65535, was -1");
     assertThatThrownBy(() -> NodeSettings.Role.ofNode("client"))
-        .hasMessageContaining("host or device");
+        .hasMessageContaining("host, device or worker");
   }
 
   @Test

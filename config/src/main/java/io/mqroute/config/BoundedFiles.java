@@ -10,6 +10,8 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Reads a user-named input file with a size limit. The file must be a regular file: {@code
@@ -28,10 +30,35 @@ public final class BoundedFiles {
     }
   }
 
+  private static final ThreadLocal<Map<Path, byte[]>> RECORDING = new ThreadLocal<>();
+
+  /**
+   * Runs {@code what} and puts every file it reads through this class (in this thread) into {@code
+   * into}, by absolute path: the files an experiment is made of, to ship it to another machine.
+   */
+  public static <T> T recording(Map<Path, byte[]> into, Supplier<T> what) {
+    Map<Path, byte[]> before = RECORDING.get();
+    RECORDING.set(into);
+    try {
+      return what.get();
+    } finally {
+      RECORDING.set(before);
+    }
+  }
+
   /**
    * The file's bytes; {@link Refused} if it is not a regular file or larger than {@code maxBytes}.
    */
   public static byte[] read(Path file, long maxBytes) throws IOException {
+    byte[] b = readUnrecorded(file, maxBytes);
+    Map<Path, byte[]> r = RECORDING.get();
+    if (r != null) {
+      r.put(file.toAbsolutePath().normalize(), b);
+    }
+    return b;
+  }
+
+  private static byte[] readUnrecorded(Path file, long maxBytes) throws IOException {
     if (Files.exists(file) && !Files.isRegularFile(file)) {
       throw new Refused("not a regular file");
     }

@@ -72,7 +72,7 @@ public final class ExperimentRunner {
         }
         futures.add(reps);
       }
-      List<VariantResult> results = new ArrayList<>();
+      List<VariantResult> done = new ArrayList<>();
       for (int i = 0; i < futures.size(); i++) {
         List<Run> reps = new ArrayList<>();
         for (Future<Run> f : futures.get(i)) {
@@ -80,21 +80,47 @@ public final class ExperimentRunner {
         }
         VariantResult vr = combine(spec.variants().get(i), reps);
         progress.accept(vr);
-        results.add(vr);
+        done.add(vr);
       }
-      List<Expectation.Verdict> verdicts =
-          spec.expectations().stream()
-              .map(e -> e.evaluate((metric, ref) -> value(results, metric, ref)))
-              .toList();
-      Digest d =
-          Digest.create()
-              .putString("mqroute.experiment.v1")
-              .putString(spec.name())
-              .putLong(spec.seed())
-              .putInt(spec.replications());
-      results.forEach(r -> d.putString(r.variant().id()).putString(r.digest()));
-      return new ExperimentResult(spec, List.copyOf(results), verdicts, d.hex());
+      return assemble(spec, done);
     }
+  }
+
+  /**
+   * The experiment's result from every run, wherever they ran: {@code runs.get(v).get(r)} is
+   * variant {@code v}'s replication {@code r} (seed {@code spec.seed() + r}). Runs are
+   * deterministic, so a sweep spread over a cluster gives the same result as one run here.
+   *
+   * @param progress told about each variant, in order
+   */
+  public static ExperimentResult assemble(
+      ExperimentSpec spec, List<List<Run>> runs, Consumer<VariantResult> progress) {
+    if (runs.size() != spec.variants().size()) {
+      throw new IllegalArgumentException(
+          runs.size() + " variants of runs for " + spec.variants().size() + " variants");
+    }
+    List<VariantResult> results = new ArrayList<>();
+    for (int i = 0; i < runs.size(); i++) {
+      VariantResult vr = combine(spec.variants().get(i), runs.get(i));
+      progress.accept(vr);
+      results.add(vr);
+    }
+    return assemble(spec, results);
+  }
+
+  private static ExperimentResult assemble(ExperimentSpec spec, List<VariantResult> results) {
+    List<Expectation.Verdict> verdicts =
+        spec.expectations().stream()
+            .map(e -> e.evaluate((metric, ref) -> value(results, metric, ref)))
+            .toList();
+    Digest d =
+        Digest.create()
+            .putString("mqroute.experiment.v1")
+            .putString(spec.name())
+            .putLong(spec.seed())
+            .putInt(spec.replications());
+    results.forEach(r -> d.putString(r.variant().id()).putString(r.digest()));
+    return new ExperimentResult(spec, List.copyOf(results), verdicts, d.hex());
   }
 
   /**
@@ -138,7 +164,22 @@ public final class ExperimentRunner {
     return a != 0 && b > Long.MAX_VALUE / a ? Long.MAX_VALUE : a * b;
   }
 
-  private record Run(MachineRun.Outcome outcome, long wallNanos) {}
+  /**
+   * One finished run: what {@link #assemble} needs of it.
+   *
+   * @param wallNanos wall-clock time of the run (reported, never part of a digest)
+   */
+  public record Run(MachineRun.Outcome outcome, long wallNanos) {}
+
+  /**
+   * Runs variant {@code variant}'s replication {@code replication} of {@code spec} (seed {@code
+   * spec.seed() + replication}), in this thread.
+   *
+   * @throws MachineRun.NoResult if the run ended without a result
+   */
+  public static Run runOne(ExperimentSpec spec, int variant, int replication, Watcher watcher) {
+    return runOne(spec, spec.variants().get(variant), spec.seed() + replication, watcher);
+  }
 
   private static Run runOne(ExperimentSpec spec, Variant v, long seed, Watcher watcher) {
     List<JobPlan> plans = v.workload().plans(v.machine());

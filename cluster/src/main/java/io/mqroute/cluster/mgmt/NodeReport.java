@@ -70,6 +70,10 @@ public final class NodeReport {
     root.set("events", JSON.valueToTree(m.events()));
     // the guard in front of Artery, malformed messages, the NBD server: refusals by kind
     root.set("inbound", JSON.valueToTree(m.inboundCounters()));
+    Map<String, Object> sweep = m.sweep();
+    if (!sweep.isEmpty()) { // a worker's runs, or a sweep client's view of the cluster
+      root.set("sweep", JSON.valueToTree(sweep));
+    }
     NodeMetrics.LatencySnapshot quiet = m.silences();
     if (quiet.count() > 0) {
       ObjectNode sl = root.putObject("queue_silence_us");

@@ -9,6 +9,7 @@ import io.mqroute.protocol.QueueDraining;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.RequestBatch;
 import io.mqroute.protocol.Status;
+import io.mqroute.protocol.SweepMessage;
 import io.mqroute.protocol.WireMessage;
 import java.util.List;
 
@@ -48,7 +49,13 @@ public final class WireRegistry {
           new Entry(RequestBatch.class, 102),
           new Entry(CompletionBatch.class, 103),
           new Entry(QueueDraining.class, 104),
-          new Entry(HostAlive.class, 105));
+          new Entry(HostAlive.class, 105),
+          new Entry(SweepMessage.Hello.class, 106),
+          new Entry(SweepMessage.Offer.class, 107),
+          new Entry(SweepMessage.Run.class, 108),
+          new Entry(SweepMessage.Part.class, 109),
+          new Entry(SweepMessage.Ack.class, 110),
+          new Entry(SweepMessage.Failed.class, 111));
 
   private record Entry(Class<? extends WireMessage> type, int id) {}
 
@@ -76,6 +83,12 @@ public final class WireRegistry {
     kryo.register(CompletionBatch.class, new BatchSerializers.Completions(completions), 103);
     kryo.register(QueueDraining.class, new QueueDrainingSerializer(actorRefSerializer), 104);
     kryo.register(HostAlive.class, new HostAliveSerializer(), 105);
+    kryo.register(SweepMessage.Hello.class, new SweepSerializers.Hello(actorRefSerializer), 106);
+    kryo.register(SweepMessage.Offer.class, new SweepSerializers.Offer(actorRefSerializer), 107);
+    kryo.register(SweepMessage.Run.class, new SweepSerializers.Run(actorRefSerializer), 108);
+    kryo.register(SweepMessage.Part.class, new SweepSerializers.Part(actorRefSerializer), 109);
+    kryo.register(SweepMessage.Ack.class, new SweepSerializers.Ack(actorRefSerializer), 110);
+    kryo.register(SweepMessage.Failed.class, new SweepSerializers.Failed(actorRefSerializer), 111);
     for (Entry e : MESSAGES) {
       // no default (reflective) serializer for a message: a new one must come with its own
       if (kryo.getClassResolver().getRegistration(e.id()) == null) {

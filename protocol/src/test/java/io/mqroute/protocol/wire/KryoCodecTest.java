@@ -51,6 +51,13 @@ class KryoCodecTest {
         .isEqualTo("6787ad4b0880b9acc2df0180f104a2660a");
   }
 
+  /** A sweep's result part (issue #20): id, run, index, count, length, bytes, no worker ref. */
+  @Test
+  void sweepPartGoldenBytes() {
+    assertThat(hex(codec.encode(WireSamples.PART)))
+        .isEqualTo("6f" + "2a" + "00" + "02" + "03" + "010203" + "00");
+  }
+
   @Test
   void batchGoldenBytes() {
     assertThat(hex(codec.encode(WireSamples.BY_CLASS.get(RequestBatch.class).get(0))))
