@@ -119,7 +119,7 @@ nbdkit -f -i 127.0.0.1 -p "$nbdkit_port" file "$f" >"$W/logs/nbdkit.log" 2>&1 &
 pids+=($!)
 nbdkit_pid=$!
 
-declare -A nbd_port host_port host_pid dev_pid mgmt
+declare -A nbd_port host_port host_pid dev_pid mgmt dev_mgmt
 # start_cluster KEY JAR BACKEND(file|null) [nbd] [CONF]: host + one device of JAR
 start_cluster() {
   local key=$1 jar=$2 backend=$3 nbd=${4:-} conf=${5:-} hp dp hm dm np data=() nbdargs=() jo
@@ -145,6 +145,7 @@ start_cluster() {
   dev_pid[$key]=$!
   host_port[$key]=$hp
   mgmt[$key]=$hm
+  dev_mgmt[$key]=$dm
 }
 jfr_opt() {
   [ "$JFR" = 1 ] && echo "-XX:StartFlightRecording=filename=$W/$1.jfr,settings=profile,dumponexit=true"
@@ -396,4 +397,10 @@ for qd in qds:
             if load(f'{d}/r{r}-{s}-fio-qd{qd}.json')), end="")
 print()
 PY
+# file-io = auto's punts to the blocking pool during the whole run (0: every read was inline)
+for key in "${!dev_mgmt[@]}"; do
+  n=$(curl -sf "http://127.0.0.1:${dev_mgmt[$key]}/metrics" 2>/dev/null |
+    awk -F' ' '/event="file-io-to-pool"/ {print $2}')
+  [ -z "$n" ] || echo "device $key: file-io-to-pool $n"
+done
 echo "json, logs, traces: $W"

@@ -352,7 +352,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     // and a file backend's blocking pool bounds what runs in parallel
     Behavior<FlowProtocol.PollerCommand> poller =
         Poller.create(
-            device(s.backend(), blocking, fence),
+            device(s.backend(), blocking, fence, metrics),
             SeededRandom.stream(s.rules().seed(), "device-service-" + index),
             s.rules().dispatch(),
             s.pollers(),
@@ -398,7 +398,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   /** The model's device for a backend: a fixed service time, or real file I/O. */
-  private static Device device(Backend backend, Executor blocking, Fence fence) {
+  private static Device device(
+      Backend backend, Executor blocking, Fence fence, NodeMetrics metrics) {
     if (backend instanceof NullBackend nb) {
       return new FixedDevice(nb.serviceDelay().toNanos());
     }
@@ -407,9 +408,19 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     return switch (store.io()) {
       case POOL -> pool;
       case INLINE -> new InlineFileIo(store.files(), fence);
-      case AUTO -> new AutoFileIo(new InlineFileIo(store.files(), fence), pool);
+      case AUTO ->
+          new AutoFileIo(
+              new InlineFileIo(store.files(), fence),
+              pool,
+              () -> metrics.event(EVENT_FILE_IO_TO_POOL));
     };
   }
+
+  /**
+   * Event key in /metrics: a queue under {@code file-io = auto} sent its I/O to the blocking pool
+   * (for {@link InlineIoPolicy#POOL_NANOS}), after inline I/O that was not page-cache fast.
+   */
+  static final String EVENT_FILE_IO_TO_POOL = "file-io-to-pool";
 
   /** What a request refused by its fence ends with: not done. */
   static final IoDevice.Result FENCED = new IoDevice.Result(Status.ENOTCONN, null);
@@ -475,10 +486,12 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     private final InlineFileIo inline;
     private final FileIo pool;
     private final InlineIoPolicy policy = new InlineIoPolicy();
+    private final Runnable toPool;
 
-    AutoFileIo(InlineFileIo inline, FileIo pool) {
+    AutoFileIo(InlineFileIo inline, FileIo pool, Runnable toPool) {
       this.inline = inline;
       this.pool = pool;
+      this.toPool = toPool;
     }
 
     @Override
@@ -489,7 +502,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       }
       CompletionStage<Result> done = inline.execute(r);
       long end = System.nanoTime();
-      policy.took(end - start, r.length(), end);
+      if (policy.took(end - start, r.length(), end)) {
+        toPool.run();
+      }
       return done;
     }
 

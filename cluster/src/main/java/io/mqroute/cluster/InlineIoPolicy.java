@@ -37,7 +37,6 @@ final class InlineIoPolicy {
   private long poolUntil;
   private int inWindow;
   private int slow;
-  private long punts;
 
   /** True: run the next I/O inline; false: on the pool. */
   boolean inline(long now) {
@@ -47,8 +46,11 @@ final class InlineIoPolicy {
     return !pooled;
   }
 
-  /** An inline I/O of {@code bytes} took {@code nanos}, ending at {@code now}. */
-  void took(long nanos, int bytes, long now) {
+  /**
+   * An inline I/O of {@code bytes} took {@code nanos}, ending at {@code now}; true when that sends
+   * the queue to the pool.
+   */
+  boolean took(long nanos, int bytes, long now) {
     boolean wasSlow = nanos > FAST_NANOS + NANOS_PER_BYTE * bytes;
     if (wasSlow) {
       slow++;
@@ -56,17 +58,14 @@ final class InlineIoPolicy {
     if (nanos >= STALL_NANOS || slow >= SLOW_IN_WINDOW) {
       pooled = true;
       poolUntil = now + POOL_NANOS;
-      punts++;
       inWindow = 0;
       slow = 0;
-    } else if (++inWindow == WINDOW) {
+      return true;
+    }
+    if (++inWindow == WINDOW) {
       inWindow = 0;
       slow = 0;
     }
-  }
-
-  /** How often the queue went to the pool. */
-  long punts() {
-    return punts;
+    return false;
   }
 }
