@@ -174,12 +174,16 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     this.pendingTime = new TimeIntegral(startNanos);
     this.inQueueTime = new TimeIntegral(startNanos);
     this.workerCpu = new int[threads];
-    addWorker(0); // fuse_session_loop_mt starts one worker; the main thread only waits
+    // fuse_session_loop_mt starts one worker (the main thread only waits); CPU 0 is arbitrary: its
+    // first wake-up places it (ServerPlacement)
+    addWorker(0);
   }
 
   /** fuse_loop_start_thread: a new worker, asleep in read(2) at the tail of the waiters. */
   private void addWorker(int cpu) {
-    workerCpu[workers] = cpu; // wake_up_new_task runs it first where its creator runs
+    // where its creator runs: wake_up_new_task's fork balancing (the idlest CPU) is not modelled;
+    // the new worker sleeps in read(2) at once, and its first wake-up places it
+    workerCpu[workers] = cpu;
     idle.addLast(workers++);
   }
 
