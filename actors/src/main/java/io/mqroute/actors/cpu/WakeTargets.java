@@ -119,11 +119,16 @@ public final class WakeTargets {
     }
   }
 
-  /** available_idle_cpu: nothing running and nothing queued, and no awake task on it. */
+  /**
+   * available_idle_cpu: nothing running and nothing queued, and no awake task on it. A CPU whose
+   * last item ends at this very instant is not idle yet: the thread that ran it is still rq->curr
+   * there (it is issuing that item's wake-up or return; only its schedule() switches to the idle
+   * task, after the end), so idle means strictly after the end.
+   */
   public boolean idle(int cpu) {
     return busy.get(cpu) == 0
         && awake.get(cpu) == 0
-        && (busyUntil.get(cpu) == Long.MIN_VALUE || busyUntil.get(cpu) <= clock.getAsLong());
+        && (busyUntil.get(cpu) == Long.MIN_VALUE || busyUntil.get(cpu) < clock.getAsLong());
   }
 
   /**

@@ -49,6 +49,9 @@ public final class Core extends AbstractBehavior<Command> {
   private Exec<?> running;
   private long runningEnd;
 
+  /** Whether any item has run here ({@link #runningEnd} is then the last one's end). */
+  private boolean ranAny;
+
   /**
    * The running item's result, delivered to its receiver straight from its end instant (no Tick):
    * null when a Tick ends it instead, because work waits behind it. An item that started on an idle
@@ -237,12 +240,19 @@ public final class Core extends AbstractBehavior<Command> {
 
   private void publishLoad() {
     if (wakeTargets != null) {
-      // a directly delivered item is busy until its end without telling anyone when it ends
+      // a directly delivered item is busy until its end without telling anyone when it ends; an
+      // item ended by a Tick is busy until that same instant (its thread is still rq->curr then:
+      // WakeTargets.idle), whichever message of that instant comes first
       wakeTargets.load(
           cpu,
           (running == null || direct != null ? 0 : 1) + queue.size(),
-          direct != null ? runningEnd : Long.MIN_VALUE);
+          direct != null || running == null ? lastEnd() : Long.MIN_VALUE);
     }
+  }
+
+  /** The end of the item running or last run here; {@link Long#MIN_VALUE} before the first. */
+  private long lastEnd() {
+    return ranAny ? runningEnd : Long.MIN_VALUE;
   }
 
   private long cost(Exec<?> e) {
@@ -259,6 +269,7 @@ public final class Core extends AbstractBehavior<Command> {
   private void begin(Exec<?> e, long end, long now) {
     running = e;
     runningEnd = end;
+    ranAny = true;
     byKind[e.kind().ordinal()]++;
     nanosByKind[e.kind().ordinal()] += e.costNanos();
     if (queue.isEmpty()) {

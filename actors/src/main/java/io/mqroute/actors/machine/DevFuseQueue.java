@@ -54,11 +54,14 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  *       back to sleep in read(2) at the tail of the waiters.
  * </ul>
  *
- * <p>The pool is libfuse's {@code max_threads} (10 by default), all started: libfuse starts them on
- * demand and never ends an idle one since 3.12 ({@code max_idle_threads = UINT_MAX}), so after the
- * first requests of a run the pool is as large as its peak concurrency. Not modelled: FORGETs and
- * interrupts (read first from the device), splice, and the reply's copy cost as a function of the
- * size (it is in {@code server-cost}).
+ * <p>The pool grows as libfuse grows it (lib/fuse_loop_mt.c fuse_do_work: a worker that receives a
+ * request when no other is available starts one more, up to {@code max_threads}, 10 by default),
+ * from the one worker fuse_session_loop_mt starts, and never shrinks ({@code max_idle_threads =
+ * UINT_MAX} since 3.12): it ends up one larger than the run's peak concurrency. Its size matters
+ * beyond capacity: the waiters rotate (FIFO), so with two readers an even pool binds each worker to
+ * one reader, an odd one makes every worker serve both in turn and, on two CPUs, cross CPUs (issue
+ * 21, mechanism 3). Not modelled: FORGETs and interrupts (read first from the device), splice, and
+ * the reply's copy cost as a function of the size (it is in {@code server-cost}).
  */
 public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   private final int index;
@@ -77,8 +80,11 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   /** Workers asleep in read(2) on /dev/fuse, longest-waiting first. */
   private final ArrayDeque<Integer> idle = new ArrayDeque<>();
 
-  /** Per worker, the CPU it last ran on. */
+  /** Per worker (up to max_threads), the CPU it last ran on. */
   private final int[] workerCpu;
+
+  /** Workers started so far (mt->numworker). */
+  private int workers;
 
   /** Request id → worker serving it, and whether its server work is done (device time left). */
   private final Map<Long, Integer> serving = new HashMap<>();
@@ -168,10 +174,17 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     this.pendingTime = new TimeIntegral(startNanos);
     this.inQueueTime = new TimeIntegral(startNanos);
     this.workerCpu = new int[threads];
-    for (int w = 0; w < threads; w++) {
-      workerCpu[w] = w % cores.size(); // where libfuse happened to start them: spread
-      idle.addLast(w);
-    }
+    // fuse_session_loop_mt starts one worker (the main thread only waits); CPU 0 is arbitrary: its
+    // first wake-up places it (ServerPlacement)
+    addWorker(0);
+  }
+
+  /** fuse_loop_start_thread: a new worker, asleep in read(2) at the tail of the waiters. */
+  private void addWorker(int cpu) {
+    // where its creator runs: wake_up_new_task's fork balancing (the idlest CPU) is not modelled;
+    // the new worker sleeps in read(2) at once, and its first wake-up places it
+    workerCpu[workers] = cpu;
+    idle.addLast(workers++);
   }
 
   @Override
@@ -223,6 +236,9 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
 
   /** The worker runs the server's work for {@code item} on {@code cpu}. */
   private void start(int w, int cpu, OnRing item, long extraNanos) {
+    if (idle.isEmpty() && workers < workerCpu.length) {
+      addWorker(cpu); // fuse_do_work: mt->numavail == 0 && mt->numworker < mt->max_threads
+    }
     long wait = clock.nanoTime() - item.acceptedNanos();
     started++;
     waited += wait > 0 ? 1 : 0;

@@ -116,4 +116,19 @@ class WakeTargetsTest {
     w.workDone(0);
     assertThat(w.running(0)).isFalse();
   }
+
+  @Test
+  void aCpuWhoseWorkEndsAtThisInstantIsNotIdleYet() {
+    // the two readers of issue 21 in lockstep: CPU 1's ring thread ends its request at the instant
+    // CPU 0's wakes its reader; CPU 1 is still running that thread, so the reader stays on CPU 0
+    long[] now = {5_000};
+    WakeTargets w =
+        new WakeTargets(new int[] {0, 0}, new int[] {0}, new int[][] {{0, 1}}, () -> now[0]);
+    w.load(1, 0, 5_000);
+    assertThat(w.idle(1)).isFalse();
+    assertThat(w.wake(0, 0, 0, false)).isZero();
+    now[0] = 5_001;
+    assertThat(w.idle(1)).isTrue();
+    assertThat(w.wake(0, 0, 0, false)).isEqualTo(1);
+  }
 }

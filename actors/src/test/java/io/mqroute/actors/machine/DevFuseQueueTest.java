@@ -92,6 +92,22 @@ class DevFuseQueueTest {
   }
 
   @Test
+  void thePoolGrowsOnDemandSoTwoReadersShareItsWorkersAcrossCpus() {
+    // two synchronous readers, one per CPU: libfuse starts a worker whenever the last available one
+    // takes a request (fuse_do_work), so the pool is three, not max_threads; the waiters rotate,
+    // every worker serves both readers in turn, and half the wake-ups cross CPUs. A pool of all ten
+    // from the start binds each worker to one reader on its CPU: no cross-CPU wake-up at all.
+    MachineSpec spec =
+        TestMachines.parse(
+            "machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none } }\n"
+                + "queues { kind = dev-fuse, pollers = 10 }\n"
+                + "device = \"cpu(2us)\"\n");
+    MachineResult r = run(spec, List.of(job(0, 2, 0, 1, true), job(1, 2, 1, 1, true)));
+    long wakes = r.cores().stream().mapToLong(c -> c.byKind()[Work.WAKE.ordinal()]).sum();
+    assertThat(wakes).isGreaterThan(ios(r) / 5);
+  }
+
+  @Test
   void theWorkersCrossCpuWakeUpCostsWakeCost() {
     String base =
         "machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none, wake-cost = %s } }\n"
