@@ -318,7 +318,7 @@ public final class NodeLink implements AutoCloseable {
       to.tell(message); // Artery refuses it by its own limits
       return;
     }
-    LoopFlush.write(ch, buf);
+    ch.writeAndFlush(buf, ch.voidPromise());
     sent.increment();
   }
 
