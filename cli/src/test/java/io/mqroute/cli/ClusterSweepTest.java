@@ -3,7 +3,6 @@ package io.mqroute.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -266,13 +265,7 @@ class ClusterSweepTest {
   }
 
   private Process start(Path log, List<String> cmd) throws IOException {
-    Process p =
-        new ProcessBuilder(cmd)
-            .directory(log.getParent().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .start();
+    Process p = TestNodes.start(log, cmd);
     started.add(p);
     return p;
   }

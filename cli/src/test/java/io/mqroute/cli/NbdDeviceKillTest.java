@@ -177,14 +177,7 @@ class NbdDeviceKillTest {
   }
 
   private Process start(Path log, List<String> cmd) throws IOException {
-    Process p =
-        new ProcessBuilder(cmd)
-            // in the test's own directory: fio's verify jobs leave a state file where they run
-            .directory(log.getParent().toFile())
-            .redirectErrorStream(true)
-            .redirectOutput(log.toFile())
-            .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
-            .start();
+    Process p = TestNodes.start(log, cmd);
     started.add(p);
     return p;
   }

@@ -73,6 +73,19 @@ final class TestNodes {
     return cmd;
   }
 
+  /**
+   * Starts {@code cmd} in {@code log}'s directory (fio's verify jobs leave a state file where they
+   * run), its output in {@code log}, no input.
+   */
+  static Process start(Path log, List<String> cmd) throws IOException {
+    return new ProcessBuilder(cmd)
+        .directory(log.getParent().toFile())
+        .redirectErrorStream(true)
+        .redirectOutput(log.toFile())
+        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+        .start();
+  }
+
   /** The last 30 lines of a log, for an assertion's message. */
   static String tail(Path log) {
     try {
