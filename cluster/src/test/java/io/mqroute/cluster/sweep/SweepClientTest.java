@@ -44,9 +44,13 @@ class SweepClientTest {
     return b;
   }
 
-  /** A worker whose runs take a moment, count their calls and fail on "bad". */
+  /**
+   * A worker whose runs wait for each other (until the worker's slots are all running, at most 500
+   * ms), count their calls and fail on "bad".
+   */
   private void worker(String name, int slots, AtomicInteger most) {
     AtomicInteger now = new AtomicInteger();
+    Object full = new Object();
     SweepWork work =
         order -> {
           String o = new String(order, StandardCharsets.UTF_8);
@@ -54,7 +58,14 @@ class SweepClientTest {
           int n = now.incrementAndGet();
           most.accumulateAndGet(n, Math::max);
           try {
-            Thread.sleep(20); // a run takes time, so that runs overlap
+            // runs overlap as far as the client lets them: the check on `most` means something
+            long until = System.nanoTime() + 500_000_000L;
+            synchronized (full) {
+              full.notifyAll();
+              for (long left; now.get() < slots && (left = until - System.nanoTime()) > 0; ) {
+                full.wait(Math.max(1, left / 1_000_000));
+              }
+            }
           } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
           } finally {
