@@ -184,25 +184,25 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
   private Behavior<QueueCommand> hot(QueueCommand m) {
     if (m instanceof Served s) {
-      return onServed(s);
+      return onServed(s.item());
     }
     if (m == Harvest.INSTANCE) {
       return counted(onHarvest());
     }
     if (m instanceof Enqueue e) {
-      return counted(onEnqueue(e));
+      return counted(onEnqueue(e.request()));
     }
     if (m instanceof FlowProtocol.EnqueueAll all) {
       offered = new ArrayList<>(all.requests().size());
       for (Request r : all.requests()) {
-        onEnqueue(new Enqueue(r));
+        onEnqueue(r);
       }
       flushOffered();
       return counted(this);
     }
     if (m instanceof FlowProtocol.ServedAll all) {
       for (OnRing item : all.items()) {
-        onServed(new Served(item));
+        onServed(item);
       }
       return this;
     }
@@ -253,14 +253,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   /**
    * virtio_fs_send_req (see {@link RingQueue#enqueue}), unless the LOSE fault forgets the request.
    */
-  private Behavior<QueueCommand> onEnqueue(Enqueue e) {
+  private Behavior<QueueCommand> onEnqueue(Request r) {
     long now = clock.nanoTime();
     if (toLose > 0) {
       toLose--;
       queue.acceptLost(); // the LOSE fault: accepted, then forgotten
       return this;
     }
-    queue.enqueue(new OnRing(e.request(), now), now);
+    queue.enqueue(new OnRing(r, now), now);
     return this;
   }
 
@@ -270,8 +270,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * is harvested in one batch (virtqueue_get_buf in a loop), which frees the slots and then refills
    * once.
    */
-  private Behavior<QueueCommand> onServed(Served s) {
-    served.addLast(s.item());
+  private Behavior<QueueCommand> onServed(OnRing item) {
+    served.addLast(item);
     if (!harvestPending) {
       harvestPending = true;
       if (inPlaceCore) {

@@ -190,7 +190,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
   private Behavior<RouterCommand> hot(RouterCommand m) {
     if (m instanceof Route r) {
-      return onRoute(r);
+      return onRoute(r.request());
     }
     if (m instanceof Ended e) {
       return onEnded(e);
@@ -215,7 +215,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     }
     try {
       for (Request r : all.requests()) {
-        onRoute(new Route(r));
+        onRoute(r);
       }
     } finally {
       List<List<Request>> batch = enqueues;
@@ -282,12 +282,12 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   }
 
   /** A fresh submission: the submit work has run on the application's core. */
-  private Behavior<RouterCommand> onRoute(Route m) {
-    int task = JobPlan.jobOf(m.request().id());
+  private Behavior<RouterCommand> onRoute(Request r) {
+    int task = JobPlan.jobOf(r.id());
     if (wakeTargets != null && task < wakeTargets.tasks()) {
       wakeTargets.workDone(task);
     }
-    return route(m.request());
+    return route(r);
   }
 
   private Behavior<RouterCommand> route(Request r) {
