@@ -25,6 +25,7 @@ import io.mqroute.cluster.HostRouterProtocol.Slots;
 import io.mqroute.cluster.HostRouterProtocol.Submit;
 import io.mqroute.cluster.HostRouterProtocol.SubmitBatch;
 import io.mqroute.cluster.link.NodeLink;
+import io.mqroute.cluster.membership.ClusterEvents;
 import io.mqroute.policies.MutableRoutingView;
 import io.mqroute.policies.random.SeededRandom;
 import io.mqroute.policies.selector.Selectors;
@@ -55,8 +56,6 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.UniqueAddress;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * A host node (role {@code host}): the model's {@link Router} — the same actor, selector, nr_reqs
@@ -175,8 +174,6 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     this.clientOutbox =
         new CompletionOutbox(
             wire, () -> ctx.getSelf().tell(Flush.INSTANCE), RequestTrace.HOST_REPLY_OUT);
-    boolean clusterSystem =
-        ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
     int n = s.maxQueues();
     this.cpus = n;
     this.metrics = NodeMetrics.get(ctx.getSystem());
@@ -212,41 +209,27 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     }
     ActorRef<Command> me = ctx.getSelf();
     this.routerReplies = ReplyChild.spawn(ctx, "router-replies", Completion.class, Finished::new);
-    // All message adapters of an actor share one ref, and the Receptionist watches a subscriber and
-    // a registered service with different messages: the same ref cannot be both. The listing and
-    // the membership events (rare) come through a child.
-    ActorRef<Object> events =
-        ctx.spawn(
-            Behaviors.receive(Object.class)
-                .onAnyMessage(
-                    e -> {
-                      if (e instanceof Receptionist.Listing l) {
-                        me.tell(new ListingChanged(l));
-                      } else if (e instanceof ClusterEvent.MemberRemoved m) {
-                        me.tell(new NodeRemoved(m.member().uniqueAddress()));
-                        me.tell(new NodeGone(m.member().uniqueAddress(), "was removed", false));
-                      } else if (e instanceof ClusterEvent.UnreachableMember m) {
-                        me.tell(
-                            new NodeGone(m.member().uniqueAddress(), "became unreachable", true));
-                      } else if (e instanceof ClusterEvent.ReachableMember m) {
-                        me.tell(new NodeReachable(m.member().uniqueAddress()));
-                      }
-                      return Behaviors.same();
-                    })
-                .build(),
-            "events");
-    ctx.getSystem()
-        .receptionist()
-        .tell(Receptionist.subscribe(DeviceQueue.QUEUES, events.narrow()));
-    if (clusterSystem) {
-      for (Class<? extends ClusterEvent.ClusterDomainEvent> c :
-          List.of(
-              ClusterEvent.MemberRemoved.class,
-              ClusterEvent.UnreachableMember.class,
-              ClusterEvent.ReachableMember.class)) {
-        Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(), c));
-      }
-    }
+    // the listing and the membership events (rare) come through a child: this actor registers
+    // the clients' entry as a service
+    ClusterEvents.subscribe(
+        ctx,
+        DeviceQueue.QUEUES,
+        List.of(
+            ClusterEvent.MemberRemoved.class,
+            ClusterEvent.UnreachableMember.class,
+            ClusterEvent.ReachableMember.class),
+        e -> {
+          if (e instanceof Receptionist.Listing l) {
+            me.tell(new ListingChanged(l));
+          } else if (e instanceof ClusterEvent.MemberRemoved m) {
+            me.tell(new NodeRemoved(m.member().uniqueAddress()));
+            me.tell(new NodeGone(m.member().uniqueAddress(), "was removed", false));
+          } else if (e instanceof ClusterEvent.UnreachableMember m) {
+            me.tell(new NodeGone(m.member().uniqueAddress(), "became unreachable", true));
+          } else if (e instanceof ClusterEvent.ReachableMember m) {
+            me.tell(new NodeReachable(m.member().uniqueAddress()));
+          }
+        });
     ActorRef<Request> entry = ctx.messageAdapter(Request.class, Submit::new);
     ctx.messageAdapter(
         RequestBatch.class, SubmitBatch::new); // the same ref: clients may send batches to it

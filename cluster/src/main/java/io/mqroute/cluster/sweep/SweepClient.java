@@ -1,5 +1,6 @@
 package io.mqroute.cluster.sweep;
 
+import io.mqroute.cluster.membership.ClusterEvents;
 import io.mqroute.cluster.sweep.SweepClientProtocol.Command;
 import io.mqroute.cluster.sweep.SweepClientProtocol.FromWorker;
 import io.mqroute.cluster.sweep.SweepClientProtocol.Listed;
@@ -34,8 +35,6 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 import org.apache.pekko.actor.typed.javadsl.TimerScheduler;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
-import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * The client's side of a sweep ({@code mqroute run --cluster}): finds the workers in the
@@ -137,33 +136,19 @@ public final class SweepClient extends AbstractBehavior<Command> {
     }
     this.self = ctx.messageAdapter(SweepMessage.class, FromWorker::new);
     ActorRef<Command> me = ctx.getSelf();
-    // the listing and the membership events through a child, as in HostRouter
-    ActorRef<Object> events =
-        ctx.spawn(
-            Behaviors.receive(Object.class)
-                .onAnyMessage(
-                    e -> {
-                      if (e instanceof Receptionist.Listing l) {
-                        me.tell(new Listed(l.getServiceInstances(SweepWorker.WORKERS)));
-                      } else if (e instanceof ClusterEvent.UnreachableMember m) {
-                        me.tell(new Reachability(m.member().address(), false));
-                      } else if (e instanceof ClusterEvent.ReachableMember m) {
-                        me.tell(new Reachability(m.member().address(), true));
-                      }
-                      return Behaviors.same();
-                    })
-                .build(),
-            "events");
-    ctx.getSystem()
-        .receptionist()
-        .tell(Receptionist.subscribe(SweepWorker.WORKERS, events.narrow()));
-    // outside a cluster (tests) the listing alone tells what is gone
-    if (ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster")) {
-      for (Class<? extends ClusterEvent.ClusterDomainEvent> c :
-          List.of(ClusterEvent.UnreachableMember.class, ClusterEvent.ReachableMember.class)) {
-        Cluster.get(ctx.getSystem()).subscriptions().tell(Subscribe.create(events.narrow(), c));
-      }
-    }
+    ClusterEvents.subscribe(
+        ctx,
+        SweepWorker.WORKERS,
+        List.of(ClusterEvent.UnreachableMember.class, ClusterEvent.ReachableMember.class),
+        e -> {
+          if (e instanceof Receptionist.Listing l) {
+            me.tell(new Listed(l.getServiceInstances(SweepWorker.WORKERS)));
+          } else if (e instanceof ClusterEvent.UnreachableMember m) {
+            me.tell(new Reachability(m.member().address(), false));
+          } else if (e instanceof ClusterEvent.ReachableMember m) {
+            me.tell(new Reachability(m.member().address(), true));
+          }
+        });
     timers.startSingleTimer(NoWorkers.INSTANCE, noWorkers);
     publish();
   }

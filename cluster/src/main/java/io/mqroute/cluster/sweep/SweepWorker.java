@@ -1,5 +1,6 @@
 package io.mqroute.cluster.sweep;
 
+import io.mqroute.cluster.membership.ClusterEvents;
 import io.mqroute.cluster.sweep.SweepWorkerProtocol.Command;
 import io.mqroute.cluster.sweep.SweepWorkerProtocol.FromClient;
 import io.mqroute.cluster.sweep.SweepWorkerProtocol.MemberGone;
@@ -7,6 +8,7 @@ import io.mqroute.cluster.sweep.SweepWorkerProtocol.Ran;
 import io.mqroute.protocol.SweepMessage;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -28,7 +30,6 @@ import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.typed.Cluster;
-import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * A worker node's one actor ({@code mqroute node --role worker}): registers with the Receptionist
@@ -92,25 +93,17 @@ public final class SweepWorker extends AbstractBehavior<Command> {
     ctx.getSystem().receptionist().tell(Receptionist.register(WORKERS, self));
     ActorRef<Command> me = ctx.getSelf();
     // the membership events come through a child: the adapter's ref is registered as a service
-    ActorRef<Object> events =
-        ctx.spawn(
-            Behaviors.receive(Object.class)
-                .onAnyMessage(
-                    e -> {
-                      if (e instanceof ClusterEvent.MemberRemoved m) {
-                        me.tell(new MemberGone(m.member().address()));
-                      }
-                      return Behaviors.same();
-                    })
-                .build(),
-            "events");
+    ClusterEvents.subscribe(
+        ctx,
+        null,
+        List.of(ClusterEvent.MemberRemoved.class),
+        e -> {
+          if (e instanceof ClusterEvent.MemberRemoved m) {
+            me.tell(new MemberGone(m.member().address()));
+          }
+        });
     this.inCluster =
         ctx.getSystem().settings().config().getString("pekko.actor.provider").equals("cluster");
-    if (inCluster) {
-      Cluster.get(ctx.getSystem())
-          .subscriptions()
-          .tell(Subscribe.create(events.narrow(), ClusterEvent.MemberRemoved.class));
-    }
     status.accept(this::status);
   }
 
