@@ -138,7 +138,9 @@ public final class ClusterNode {
       // the node's one thread: its actors' dispatcher and the link's sockets (NodeLoop)
       loop =
           NodeTransport.loop(
-              "mqroute-node", config.getBoolean("mqroute.cluster.link.native-epoll"));
+              "mqroute-node",
+              config.getBoolean("mqroute.cluster.link.native-epoll"),
+              config.getDuration("mqroute.cluster.link.spin").toNanos());
       loopKey = NodeLoop.register(loop);
       link = NodeLink.bind(loop, host, linkSettings(config));
       List<String> roles = new ArrayList<>(config.getStringList("pekko.cluster.roles"));

@@ -485,6 +485,12 @@ public record NodeSettings(
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     ClusterNode.openSsl(c.getConfig("mqroute.cluster.link"));
+    Duration spin = c.getDuration("mqroute.cluster.link.spin");
+    if (spin.isNegative() || spin.compareTo(Duration.ofMillis(1)) > 0) {
+      throw new NodeConfigException(
+          "mqroute.cluster.link.spin must be in 0s..1ms, was "
+              + c.getString("mqroute.cluster.link.spin"));
+    }
     Config d = c.getConfig("mqroute.cluster.device");
     String backend = d.getString("backend");
     if (!backend.equals("null") && !backend.equals("file")) {

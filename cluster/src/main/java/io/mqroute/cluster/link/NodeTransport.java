@@ -3,6 +3,7 @@ package io.mqroute.cluster.link;
 import io.netty.channel.EventLoopGroup;
 import io.netty.channel.IoEventLoopGroup;
 import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.SelectStrategyFactory;
 import io.netty.channel.ServerChannel;
 import io.netty.channel.epoll.Epoll;
 import io.netty.channel.epoll.EpollIoHandler;
@@ -13,6 +14,7 @@ import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import java.nio.channels.spi.SelectorProvider;
 
 /**
  * The node loop's I/O: Linux epoll through Netty's native transport when it loads here, else the
@@ -25,12 +27,21 @@ public final class NodeTransport {
 
   /** A one-thread loop named {@code name}: native epoll if {@code nativeEpoll} and available. */
   public static EventLoopGroup loop(String name, boolean nativeEpoll) {
+    return loop(name, nativeEpoll, 0);
+  }
+
+  /**
+   * As {@link #loop(String, boolean)}, polling for up to {@code spinNanos} after its last work
+   * before it blocks ({@link SpinThenBlock}).
+   */
+  public static EventLoopGroup loop(String name, boolean nativeEpoll, long spinNanos) {
+    SelectStrategyFactory wait = SpinThenBlock.factory(spinNanos);
     return new MultiThreadIoEventLoopGroup(
         1,
         new DefaultThreadFactory(name, true),
         nativeEpoll && Epoll.isAvailable()
-            ? EpollIoHandler.newFactory()
-            : NioIoHandler.newFactory());
+            ? EpollIoHandler.newFactory(0, wait)
+            : NioIoHandler.newFactory(SelectorProvider.provider(), wait));
   }
 
   /** Whether {@code loop} serves its channels with native epoll. */
