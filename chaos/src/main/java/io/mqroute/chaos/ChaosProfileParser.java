@@ -404,7 +404,8 @@ public final class ChaosProfileParser {
         m.wake(),
         m.deviceSpec(),
         m.device(),
-        m.stallLimitNanos());
+        m.stallLimitNanos(),
+        m.ioUringPunt());
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

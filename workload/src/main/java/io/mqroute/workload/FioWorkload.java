@@ -366,7 +366,8 @@ public final class FioWorkload implements Workload {
         j.pattern(),
         ctl,
         j.ioengine().calls(),
-        j.rw().trims());
+        j.rw().trims(),
+        j.ioengine().fioName().equals(IoEngine.IO_URING.fioName()));
   }
 
   @Override

@@ -19,6 +19,10 @@ package io.mqroute.actors.cpu;
  * reader, whose ring thread's CPU idles between its requests, costs the same thread 17–23 µs
  * (real-fuse/data/2026-12-02; EXPERIMENTS.md, real-fuse-this-vm).
  *
+ * <p>An io-wq worker that issues a punted io_uring request ({@code machine.kernel.io-uring-punt =
+ * io-wq}) is such a thread too: woken for the request from a sleep in the kernel, it runs the
+ * request path on its CPU.
+ *
  * <p>One per core; its Core actor calls it from its own thread.
  */
 public final class SleepWakeCost {
@@ -47,7 +51,7 @@ public final class SleepWakeCost {
   /**
    * Work of one thread starts on the core.
    *
-   * @param serverThread the work is a FUSE server thread's
+   * @param serverThread the work is a FUSE server thread's (or an io-wq worker's)
    * @return the extra CPU work it pays, at full frequency
    */
   public long charge(boolean serverThread) {

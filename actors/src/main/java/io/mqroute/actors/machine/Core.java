@@ -39,8 +39,11 @@ public final class Core extends AbstractBehavior<Command> {
   private final ArrayDeque<Exec<?>> queue = new ArrayDeque<>();
   private final long[] byKind = new long[Work.values().length];
 
-  /** Queued items per thread (Work.thread() + 1: kernel context, application, server thread). */
-  private final int[] waitingByThread = new int[3];
+  /**
+   * Queued items per thread (Work.thread() + 1: kernel context, application, server thread, io-wq
+   * worker).
+   */
+  private final int[] waitingByThread = new int[4];
 
   /** Full-speed cost of the work run, per kind, and of the context switches between threads. */
   private final long[] nanosByKind = new long[Work.values().length];
@@ -263,7 +266,7 @@ public final class Core extends AbstractBehavior<Command> {
     long sw = lastThread >= 0 && lastThread != t ? switchNanos : 0;
     switchNanosTotal += sw;
     lastThread = t;
-    return e.costNanos() + sw + sleepWake.charge(e.kind() == Work.SERVER);
+    return e.costNanos() + sw + sleepWake.charge(e.kind().wokenThread());
   }
 
   private void begin(Exec<?> e, long end, long now) {
@@ -369,6 +372,10 @@ public final class Core extends AbstractBehavior<Command> {
     Object m = e.message();
     if (m instanceof FlowProtocol.Route r) {
       ids.add(r.request().id());
+    } else if (m instanceof FlowProtocol.Issued i) {
+      ids.add(i.request().id());
+    } else if (m instanceof JobProtocol.IoWqIssued i) {
+      ids.add(i.request().id());
     } else if (m instanceof FlowProtocol.Enqueue q) {
       ids.add(q.request().id());
     } else if (m instanceof FlowProtocol.Ended d) {

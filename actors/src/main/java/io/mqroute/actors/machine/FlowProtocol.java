@@ -29,6 +29,13 @@ public final class FlowProtocol {
   public record Route(Request request) implements RouterData {}
 
   /**
+   * A request issued by an io-wq worker of its job ({@link IoUringPunt#IO_WQ}): routed as a {@link
+   * Route}, from the worker's CPU ({@link Request#cpu()}); the job's own submit work was accounted
+   * when it punted the request.
+   */
+  public record Issued(Request request) implements RouterData {}
+
+  /**
    * Submitted requests in order, as that many {@link Route}s in a row: what a transport read at
    * once (a node's clients send batches). The queues each gets come in one {@link EnqueueAll}.
    */

@@ -21,6 +21,7 @@ import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.random.RandomGenerator;
@@ -194,6 +195,20 @@ public final class Job extends AbstractBehavior<Command> {
   /** FUSE requests ended (a call's every request; one per I/O for reads and writes). */
   private long requestsEnded;
 
+  /**
+   * The job's io-wq worker as a task of {@link #wakeTargets} ({@link IoUringPunt#IO_WQ}), or -1:
+   * the job issues its requests itself.
+   */
+  private final int ioWqTask;
+
+  /** io-wq's work list: punted requests the worker has not issued yet, oldest first. */
+  private final ArrayDeque<Request> ioWqWork = new ArrayDeque<>();
+
+  /**
+   * The worker is awake, issuing a request; it takes the next from the work list without sleeping.
+   */
+  private boolean ioWqRunning;
+
   public static Behavior<Command> create(
       JobPlan plan,
       JobStats stats,
@@ -266,6 +281,40 @@ public final class Job extends AbstractBehavior<Command> {
       WakeTargets wakeTargets,
       JobData data,
       FioFlow flow) {
+    return create(
+        plan,
+        stats,
+        workload,
+        arrivals,
+        cores,
+        router,
+        machine,
+        costs,
+        stallLimit,
+        wakeTargets,
+        data,
+        flow,
+        -1);
+  }
+
+  /**
+   * @param ioWqTask the task of {@code wakeTargets} that is this job's io-wq worker, which issues
+   *     its requests ({@link IoUringPunt#IO_WQ}); -1: the job issues them itself
+   */
+  static Behavior<Command> create(
+      JobPlan plan,
+      JobStats stats,
+      RandomSource workload,
+      RandomSource arrivals,
+      List<ActorRef<CoreProtocol.Command>> cores,
+      ActorRef<FlowProtocol.RouterCommand> router,
+      ActorRef<MachineProtocol.Command> machine,
+      CpuCosts costs,
+      long stallLimit,
+      WakeTargets wakeTargets,
+      JobData data,
+      FioFlow flow,
+      int ioWqTask) {
     return Behaviors.setup(
         ctx ->
             Behaviors.withTimers(
@@ -284,7 +333,8 @@ public final class Job extends AbstractBehavior<Command> {
                         stallLimit,
                         wakeTargets,
                         data,
-                        flow)));
+                        flow,
+                        ioWqTask)));
   }
 
   private Job(
@@ -301,8 +351,13 @@ public final class Job extends AbstractBehavior<Command> {
       long stallLimit,
       WakeTargets wakeTargets,
       JobData data,
-      FioFlow flow) {
+      FioFlow flow,
+      int ioWqTask) {
     super(ctx);
+    if (ioWqTask >= 0 && (wakeTargets == null || ioWqTask >= wakeTargets.tasks())) {
+      throw new IllegalArgumentException("an io-wq worker is a task of the machine's scheduler");
+    }
+    this.ioWqTask = ioWqTask;
     this.data = data;
     this.flow = flow;
     this.plan = plan;
@@ -361,7 +416,13 @@ public final class Job extends AbstractBehavior<Command> {
 
   /** The request path's messages (see {@link SwitchReceive}); null for the rest. */
   private Behavior<Command> hot(Command m) {
-    return m instanceof Completed c ? onCompleted(c) : null;
+    if (m instanceof Completed c) {
+      return onCompleted(c);
+    }
+    if (m instanceof JobProtocol.Punted p) {
+      return onPunted(p.request());
+    }
+    return m instanceof JobProtocol.IoWqIssued i ? onIoWqIssued(i.request()) : null;
   }
 
   private Receive<Command> builtReceive() {
@@ -775,11 +836,78 @@ public final class Job extends AbstractBehavior<Command> {
     if (wakeTargets != null) {
       wakeTargets.workQueued(plan.index());
     }
+    if (ioWqTask >= 0) {
+      // io_uring_enter: io_read's nowait attempt fails (no FMODE_NOWAIT), io_queue_iowq
+      cores
+          .get(cpu)
+          .tell(
+              new CoreProtocol.Exec<>(
+                  costs.submitNanos(),
+                  Work.SUBMIT,
+                  getContext().getSelf(),
+                  (Command) new JobProtocol.Punted(r)));
+      return;
+    }
     cores
         .get(cpu)
         .tell(
             new CoreProtocol.Exec<>(
                 costs.submitNanos(), Work.SUBMIT, router, new FlowProtocol.Route(r)));
+  }
+
+  /**
+   * io_wq_enqueue: the request joins io-wq's work list; a sleeping worker is woken from the job's
+   * CPU (io_wq_activate_free_worker → wake_up_process, placed as any woken task), one awake takes
+   * it after the request it is issuing. The job's submit work is done.
+   */
+  private Behavior<Command> onPunted(Request r) {
+    wakeTargets.workDone(plan.index());
+    ioWqWork.addLast(r);
+    if (!ioWqRunning) {
+      ioWqRunning = true;
+      int waker = r.cpu();
+      int prev = wakeTargets.taskCpu(ioWqTask);
+      int target = wakeTargets.wake(ioWqTask, prev, waker, false);
+      long wake = target != waker ? costs.wakeNanos() : 0;
+      issueOnIoWq(wake + (target != prev ? costs.migrateNanos() : 0));
+    }
+    return this;
+  }
+
+  /**
+   * The worker issues the oldest punted request on its CPU (io_worker_handle_work →
+   * io_wq_submit_work → io_issue_sqe → io_read → fuse_direct_IO → fuse_simple_background): the FUSE
+   * submit path, as {@code submit-cost}, after {@code wakeNanos} of its wake-up.
+   */
+  private void issueOnIoWq(long wakeNanos) {
+    Request r = ioWqWork.pollFirst();
+    wakeTargets.workQueued(ioWqTask);
+    cores
+        .get(wakeTargets.taskCpu(ioWqTask))
+        .tell(
+            new CoreProtocol.Exec<>(
+                wakeNanos + costs.submitNanos(),
+                Work.IOWQ,
+                getContext().getSelf(),
+                (Command) new JobProtocol.IoWqIssued(r)));
+  }
+
+  /**
+   * The worker has sent the request (async_dio: fuse_direct_IO returns -EIOCBQUEUED, the reply
+   * completes it to the job as task_work): it is queued from the worker's CPU (on
+   * fuse-over-io-uring, fuse_uring_task_to_queue: qid = task_cpu of the worker). The worker takes
+   * the next request, or sleeps.
+   */
+  private Behavior<Command> onIoWqIssued(Request r) {
+    int wc = wakeTargets.taskCpu(ioWqTask);
+    router.tell(new FlowProtocol.Issued(r.relabelled(r.id(), wc, r.replyTo())));
+    if (!ioWqWork.isEmpty()) {
+      issueOnIoWq(0);
+    } else {
+      ioWqRunning = false;
+    }
+    wakeTargets.workDone(ioWqTask);
+    return this;
   }
 
   private Behavior<Command> onCompleted(Completed m) {

@@ -39,6 +39,8 @@ import java.util.Objects;
  * @param trims the job's I/Os are trims ({@code rw=trim}, {@code randtrim}; only the falloc engine,
  *     whose trim is a hole-punching fallocate): reported as trims, with the write block sizes,
  *     offsets and rate ({@code readFraction} 0)
+ * @param ioUring fio's {@code ioengine=io_uring}: on a machine whose kernel punts io_uring's FUSE
+ *     reads and writes to io-wq ({@link IoUringPunt#IO_WQ}) an io-wq worker of the job issues them
  */
 public record JobPlan(
     int index,
@@ -67,7 +69,68 @@ public record JobPlan(
     IoPattern pattern,
     JobControl control,
     IoCalls calls,
-    boolean trims) {
+    boolean trims,
+    boolean ioUring) {
+
+  /** A plan of any engine but io_uring (see {@code ioUring}). */
+  public JobPlan(
+      int index,
+      String name,
+      int group,
+      int[] cpus,
+      int startCpu,
+      int inFlight,
+      boolean foreground,
+      double readFraction,
+      boolean random,
+      int bsRead,
+      int bsWrite,
+      long sizeBytes,
+      long fileId,
+      long offset,
+      long runtimeNanos,
+      long rampNanos,
+      boolean timeBased,
+      double rateReadIops,
+      double rateWriteIops,
+      boolean poisson,
+      int loops,
+      long startDelayNanos,
+      ThinkTime think,
+      IoPattern pattern,
+      JobControl control,
+      IoCalls calls,
+      boolean trims) {
+    this(
+        index,
+        name,
+        group,
+        cpus,
+        startCpu,
+        inFlight,
+        foreground,
+        readFraction,
+        random,
+        bsRead,
+        bsWrite,
+        sizeBytes,
+        fileId,
+        offset,
+        runtimeNanos,
+        rampNanos,
+        timeBased,
+        rateReadIops,
+        rateWriteIops,
+        poisson,
+        loops,
+        startDelayNanos,
+        think,
+        pattern,
+        control,
+        calls,
+        trims,
+        false);
+  }
 
   /** A plan whose I/Os are reads and writes ({@link IoCalls#DATA}). */
   public JobPlan(
@@ -321,6 +384,9 @@ public record JobPlan(
     }
     if (calls != IoCalls.DATA && !foreground) {
       throw new IllegalArgumentException(calls + ": fio's engine is synchronous");
+    }
+    if (ioUring && (foreground || calls != IoCalls.DATA)) {
+      throw new IllegalArgumentException("io_uring is an asynchronous engine of reads and writes");
     }
     cpus = cpus.clone();
   }

@@ -34,6 +34,15 @@ public final class JobProtocol {
     INSTANCE
   }
 
+  /**
+   * The job's submit work for a request has run, and io_uring punts it to the job's io-wq ({@link
+   * IoUringPunt#IO_WQ}: io_read → -EAGAIN → io_queue_iowq → io_wq_enqueue).
+   */
+  record Punted(io.mqroute.protocol.Request request) implements Data {}
+
+  /** The job's io-wq worker has issued a punted request (io_wq_submit_work → io_issue_sqe). */
+  record IoWqIssued(io.mqroute.protocol.Request request) implements Data {}
+
   /** A request of this job has ended and the app thread has reaped it. */
   public record Completed(Completion completion) implements Data {}
 

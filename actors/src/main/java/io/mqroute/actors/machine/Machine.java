@@ -169,11 +169,20 @@ public final class Machine extends AbstractBehavior<Command> {
     this.clock = NanoClock.of(ctx.getSystem());
     SeededRandom root = SeededRandom.root(seed);
     int ncpu = spec.topology().cpuCount();
+    // io_uring punted to io-wq: each io_uring job's io-wq worker is a task of its own, after the
+    // jobs (task plans.size() + index), starting on the job's CPU with the job's affinity
+    // (io_wq_create copies the creating task's cpus_allowed)
+    boolean ioWq =
+        spec.ioUringPunt() == IoUringPunt.IO_WQ && plans.stream().anyMatch(JobPlan::ioUring);
+    List<JobPlan> tasks = new ArrayList<>(plans);
+    if (ioWq) {
+      tasks.addAll(plans);
+    }
     WakeTargets wakeTargets =
         new WakeTargets(
             IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
-            plans.stream().mapToInt(JobPlan::startCpu).toArray(),
-            plans.stream().map(JobPlan::cpus).toArray(int[][]::new),
+            tasks.stream().mapToInt(JobPlan::startCpu).toArray(),
+            tasks.stream().map(JobPlan::cpus).toArray(int[][]::new),
             clock::nanoTime);
     for (int c = 0; c < ncpu; c++) {
       cores.add(
@@ -306,7 +315,8 @@ public final class Machine extends AbstractBehavior<Command> {
                   spec.stallLimitNanos(),
                   wakeTargets,
                   null,
-                  flow),
+                  flow,
+                  ioWq && p.ioUring() ? plans.size() + p.index() : -1),
               "job-" + p.index(),
               SAME));
     }

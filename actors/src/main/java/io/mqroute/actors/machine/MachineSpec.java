@@ -17,6 +17,9 @@ import java.util.function.Supplier;
 /**
  * Everything a machine run is built from, resolved and validated (see {@link MachineSpecParser} for
  * the HOCON keys and their defaults).
+ *
+ * @param ioUringPunt how an io_uring read or write of a FUSE file is issued: inline, or by an io-wq
+ *     worker ({@code machine.kernel.io-uring-punt})
  */
 public record MachineSpec(
     CpuTopology topology,
@@ -28,7 +31,34 @@ public record MachineSpec(
     WakePolicy wake,
     String deviceSpec,
     Supplier<Device> device,
-    long stallLimitNanos) {
+    long stallLimitNanos,
+    IoUringPunt ioUringPunt) {
+
+  /** A machine whose io_uring requests are issued inline ({@link IoUringPunt#INLINE}). */
+  public MachineSpec(
+      CpuTopology topology,
+      CpuCosts costs,
+      List<CState> cstates,
+      Governor governor,
+      Queues queues,
+      Router router,
+      WakePolicy wake,
+      String deviceSpec,
+      Supplier<Device> device,
+      long stallLimitNanos) {
+    this(
+        topology,
+        costs,
+        cstates,
+        governor,
+        queues,
+        router,
+        wake,
+        deviceSpec,
+        device,
+        stallLimitNanos,
+        IoUringPunt.INLINE);
+  }
 
   /**
    * @param registered the queue ids that exist (all of 0..count-1 unless a reduced set is given)

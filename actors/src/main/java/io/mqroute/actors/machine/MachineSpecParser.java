@@ -38,7 +38,8 @@ import java.util.stream.IntStream;
  *                 sleep-wake-cost = 0,
  *                 c-states = skx | none | "NAME:EXIT:RESIDENCY, ...",
  *                 governor = performance | schedutil,
- *                 min-freq-ratio = 0.4 } }
+ *                 min-freq-ratio = 0.4 },
+ *           kernel { io-uring-punt = inline | io-wq } }
  * queues  { kind = per-cpu | virtio | independent | dev-fuse, count = (CPUs), registered = [..],
  *           ring-size = 128, pollers = 1 (dev-fuse: 10, libfuse's max_threads),
  *           full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
@@ -187,7 +188,8 @@ public final class MachineSpecParser {
    * @param baseDir where relative device files are resolved
    */
   public static MachineSpec parse(StrictConfig root, Path baseDir) {
-    StrictConfig m = root.object("machine", List.of("numa-nodes", "cores-per-node", "cpu"));
+    StrictConfig m =
+        root.object("machine", List.of("numa-nodes", "cores-per-node", "cpu", "kernel"));
     int nodes = m.integer("numa-nodes", 1, 1, 64);
     int perNode = m.integer("cores-per-node", 4, 1, 1024);
     CpuTopology topology = CpuTopology.uniform(nodes, perNode);
@@ -242,6 +244,12 @@ public final class MachineSpecParser {
                   "governor", "unknown governor \"" + gov + "\" (valid: performance, schedutil)");
         };
 
+    // io_uring's issue of a FUSE read or write: inline in io_uring_enter, or punted to an io-wq
+    // worker
+    // (io_read -> -EAGAIN without FMODE_NOWAIT -> io_queue_iowq; IoUringPunt)
+    IoUringPunt punt =
+        m.object("kernel", List.of("io-uring-punt"))
+            .parse("io-uring-punt", "inline", IoUringPunt::parse);
     MachineSpec.Queues queues = queues(root, topology);
     MachineSpec.Router router = router(root, queues);
     var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
@@ -291,7 +299,17 @@ public final class MachineSpecParser {
     refuseWorkBeyondTheStallLimit(root, m.object("cpu", CPU_KEYS), costs, queues, router, stall);
     MachineSpec spec =
         new MachineSpec(
-            topology, costs, cstates, governor, queues, router, wake, deviceSpec, device, stall);
+            topology,
+            costs,
+            cstates,
+            governor,
+            queues,
+            router,
+            wake,
+            deviceSpec,
+            device,
+            stall,
+            punt);
     MemoryEstimate memory = MemoryEstimate.of(spec);
     if (!memory.fits()) { // 64 x 1024 CPUs with rings of 2^20 slots ran out of heap with a trace
       String key = memory.largest().key();

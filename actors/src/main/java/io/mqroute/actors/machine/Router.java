@@ -192,6 +192,9 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     if (m instanceof Route r) {
       return onRoute(r.request());
     }
+    if (m instanceof FlowProtocol.Issued i) {
+      return route(i.request()); // fuse_simple_background from the io-wq worker: qid = its task_cpu
+    }
     if (m instanceof Ended e) {
       return onEnded(e);
     }

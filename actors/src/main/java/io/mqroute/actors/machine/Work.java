@@ -17,7 +17,12 @@ public enum Work {
   /** The pre-cleanup fiq->pending hop (seed 000). */
   PENDING,
   /** The application burning CPU between I/Os (fio's thinktime_spin). */
-  THINK;
+  THINK,
+  /**
+   * An io-wq worker of the application issuing a punted io_uring request (io_wq_submit_work →
+   * io_issue_sqe → the FUSE submit path), and its wake-up when it slept ({@link IoUringPunt}).
+   */
+  IOWQ;
 
   /**
    * Whether work of this kind always wakes a thread from an I/O wait: a ring thread woken for a
@@ -30,13 +35,24 @@ public enum Work {
   }
 
   /**
-   * Which thread runs it: 0 the application, 1 a FUSE server thread, -1 kernel context (no switch).
+   * Which thread runs it: 0 the application, 1 a FUSE server thread, 2 an io-wq worker, -1 kernel
+   * context (no switch).
    */
   int thread() {
     return switch (this) {
       case SUBMIT, WAKE, REAP, THINK -> 0;
       case SERVER -> 1;
+      case IOWQ -> 2;
       case COMPLETION, PENDING -> -1;
     };
+  }
+
+  /**
+   * Whether it is the first work of a thread that sleeps between requests in the kernel and was
+   * woken for this one: a FUSE server thread, or an io-wq worker. Such a thread pays {@code
+   * sleep-wake-cost} when its core slept ({@link io.mqroute.actors.cpu.SleepWakeCost}).
+   */
+  boolean wokenThread() {
+    return this == SERVER || this == IOWQ;
   }
 }
