@@ -352,11 +352,16 @@ def load(path):
         cs = (v[0] / n if n else float("nan"), v[1] / n if n else float("nan"))
         if len(v) == 4 and job["iops"] > 0:
             cpu = tuple(t / ticks * 1e6 / (job["iops"] * span) for t in v[2:])
-    return dict(iops=job["iops"], mean=lat["mean"] / 1e3, p50=p("50.000000"), p99=p("99.000000"), cs=cs, cpu=cpu)
+    # the client's own CPU per request (fio's usr_cpu + sys_cpu: percent of one CPU over the run)
+    j0 = j["jobs"][0]
+    client = ((j0.get("usr_cpu", 0) + j0.get("sys_cpu", 0)) / 100 * 1e6 / job["iops"]
+              if "usr_cpu" in j0 and job["iops"] > 0 else float("nan"))
+    return dict(iops=job["iops"], mean=lat["mean"] / 1e3, p50=p("50.000000"), p99=p("99.000000"), cs=cs, cpu=cpu,
+                client=client)
 med = lambda xs: statistics.median(xs) if xs else float("nan")
 print()
-print("| client | server | iodepth | IOPS | mean lat us | median lat us | p99 lat us | IOPS ratio | median - base's us | ctx switches / req (host, device) | CPU us / req (host, device; nbdkit) |")
-print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- |")
+print("| client | server | iodepth | IOPS | mean lat us | median lat us | p99 lat us | IOPS ratio | median - base's us | ctx switches / req (host, device) | CPU us / req (host, device; nbdkit) | client CPU us / req |")
+print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | ---: |")
 for qd in qds:
     for kind in ("fio", "load", "nullload"):
         for s in servers:
@@ -381,13 +386,15 @@ for qd in qds:
             client = {"fio": "fio nbd", "load": "mqroute load", "nullload": "mqroute load"}[kind]
             server = s + (" (null backend)" if kind == "nullload" else "")
             num = lambda v: "" if v != v else f"{v:,.0f}"  # mqroute load reports no percentiles
+            num1 = lambda v: "" if v != v else f"{v:.1f}"
             print(f"| {client} | {server} | {qd} | {med([x['iops'] for x in rs]):,.0f} | {num(med([x['mean'] for x in rs]))} | "
                   f"{num(med([x['p50'] for x in rs]))} | {num(med([x['p99'] for x in rs]))} | "
                   + (f"{med(ratio):.2f} of {'nbdkit' if kind == 'fio' else 'fio nbd'}" if ratio and s != "nbdkit" else "") + " | "
                   + (f"{med(dlat):+,.0f}" if dlat and s != "nbdkit" and med(dlat) == med(dlat) else "") + " | "
                   + (f"{med([c[0] for c in cs]):.1f}, {med([c[1] for c in cs]):.1f}" if cs else "") + " | "
                   + ((f"{med([c[0] for c in cpu]):.1f}" if s == "nbdkit" else
-                      f"{med([c[0] for c in cpu]):.1f}, {med([c[1] for c in cpu]):.1f}") if cpu else "") + " |")
+                      f"{med([c[0] for c in cpu]):.1f}, {med([c[1] for c in cpu]):.1f}") if cpu else "") + " | "
+                  + num1(med([x["client"] for x in rs])) + " |")
 print()
 print("per round (IOPS):", end="")
 for qd in qds:
