@@ -4,7 +4,8 @@
 # runs' own wall times (result.json's wall_seconds) against the command's, so the serial part (JVM start,
 # parsing, the report and plots) and the runs' slow-down when they share the machine show apart. Every run of
 # the same experiment must print the same digest.
-# Usage: bench/scripts/parallel-scaling.sh [EXPERIMENT] [JAR]   (ROUNDS=2 P=nproc JAVA_OPTS=-XX:+UseParallelGC)
+# Usage: bench/scripts/parallel-scaling.sh [EXPERIMENT] [JAR]   (ROUNDS=2 P=nproc JAVA_OPTS=-XX:+UseParallelGC
+#        ARGS="--set replications=4": more arguments to mqroute run, e.g. a longer sweep of the same experiment)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 EXP=${1:-experiments/policy-tour.conf}
@@ -17,7 +18,7 @@ trap 'rm -rf "$W"' EXIT
 run() { # $1 = parallelism, $2 = round
   local out="$W/p$1-r$2" t0 t1
   t0=$(date +%s.%N)
-  java ${JAVA_OPTS:--XX:+UseParallelGC} -jar "$JAR" run "$EXP" --brief --parallel "$1" --out "$out" >"$out.log" 2>&1
+  java ${JAVA_OPTS:--XX:+UseParallelGC} -jar "$JAR" run "$EXP" ${ARGS:-} --brief --parallel "$1" --out "$out" >"$out.log" 2>&1
   t1=$(date +%s.%N)
   python3 - "$out" "$1" "$2" "$t0" "$t1" "$out.log" <<'PY'
 import json, re, sys, glob

@@ -186,4 +186,54 @@ class BatchMessagesTest {
     router.expectNoMessage(Duration.ofMillis(50));
     core.expectNoMessage(Duration.ofMillis(50)); // in place: no work goes through the core
   }
+
+  @Test
+  void aChunkedPollerAnswersEachChunkBeforeItReadsTheNext() {
+    TestProbe<RouterCommand> router = KIT.createTestProbe();
+    TestProbe<CoreProtocol.Command> core = KIT.createTestProbe();
+    ActorRef<QueueCommand> queue =
+        KIT.spawn(
+            RequestQueue.create(
+                new RequestQueue.Settings(
+                    0,
+                    0,
+                    8,
+                    FullRingStrategy.refillOnCompletion(),
+                    EnqueueErrorPolicy.FAIL,
+                    0,
+                    0,
+                    false,
+                    true),
+                SeededRandom.root(1).split("faults"),
+                Poller.createOnNode(
+                    new InlineDevice(),
+                    SeededRandom.root(1).split("service"),
+                    DispatchOrder.fifo(),
+                    8,
+                    core.ref(),
+                    SeededRandom.root(1).split("device-faults"),
+                    2),
+                core.ref(),
+                router.ref()),
+            "chunked");
+    List<Request> rs = new ArrayList<>();
+    for (long id = 1; id <= 5; id++) {
+      rs.add(request(id, null));
+    }
+    queue.tell(new FlowProtocol.EnqueueAll(rs));
+    // a batch of 5 at 2 inline reads per turn: its ends leave in three messages, in order
+    List<List<Long>> answers = new ArrayList<>();
+    int ended = 0;
+    while (ended < 5) {
+      RouterCommand m = router.receiveMessage(WAIT);
+      List<Long> ids =
+          m instanceof FlowProtocol.EndedAll all
+              ? all.ends().stream().map(e -> e.request().id()).toList()
+              : List.of(((FlowProtocol.Ended) m).request().id());
+      answers.add(ids);
+      ended += ids.size();
+    }
+    assertThat(answers).containsExactly(List.of(1L, 2L), List.of(3L, 4L), List.of(5L));
+    router.expectNoMessage(Duration.ofMillis(50));
+  }
 }
