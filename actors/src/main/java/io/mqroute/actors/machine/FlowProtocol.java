@@ -42,10 +42,25 @@ public final class FlowProtocol {
    * index behind a cluster host's slot).
    */
   public record Ended(Request request, Completion completion, int queue, int completingCpu)
-      implements RouterData {
+      implements RouterData, CoreProtocol.StartStamped<Ended> {
     /** A queue of this machine: the completion names it. */
     public Ended(Request request, Completion completion, int completingCpu) {
       this(request, completion, completion.queue(), completingCpu);
+    }
+
+    /**
+     * Completed at {@code nanos}: the commit that ends it in the same item ({@link
+     * CoreProtocol.Exec#start}) ran then.
+     */
+    @Override
+    public Ended startedAt(long nanos) {
+      Completion c = completion;
+      return new Ended(
+          request,
+          new Completion(
+              c.id(), c.status(), c.submitNanos(), c.dispatchNanos(), nanos, c.queue(), c.data()),
+          queue,
+          completingCpu);
     }
   }
 

@@ -82,6 +82,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   private boolean harvestPending;
 
+  /**
+   * The pending harvest's item on the core also ends the first request it harvests: that request's
+   * {@link Ended} is already on the core, the item's work after the harvest.
+   */
+  private boolean firstEndOnCore;
+
   private final boolean inPlaceCore;
 
   /** While an in-place harvest runs: what it ended, for one {@link FlowProtocol.EndedAll}. */
@@ -268,7 +274,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * The device is done with a request. Like the virtio IRQ scheduling done_work on the queue's CPU,
    * the first completion asks the home core for a harvest; everything completed by the time it runs
    * is harvested in one batch (virtqueue_get_buf in a loop), which frees the slots and then refills
-   * once.
+   * once. The harvest and the first request's end are one item on that core, as the kernel runs
+   * them in one context (fuse_uring_commit_fetch: fuse_uring_commit, then fuse_uring_req_end →
+   * fuse_request_end; virtio_fs_requests_done_work: the harvest, then each request's end): the
+   * harvest is delivered here when the item's work starts, the first request's {@link Ended} goes
+   * to the router when it ends (stamped with the harvest's instant), with no hop back through this
+   * queue in between.
    */
   private Behavior<QueueCommand> onServed(OnRing item) {
     served.addLast(item);
@@ -277,8 +288,19 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       if (inPlaceCore) {
         getContext().getSelf().tell(Harvest.INSTANCE);
       } else {
+        firstEndOnCore = true;
         core.tell(
-            new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
+            new CoreProtocol.Exec<>(
+                completionNanos,
+                Work.COMPLETION,
+                router,
+                new Ended(
+                    item.request(),
+                    completion(item, item.status(), clock.nanoTime()),
+                    coreCpu), // completed when the harvest runs: the core stamps it then
+                Work.COMPLETION.iowaitWakeup(),
+                0,
+                new CoreProtocol.Start<>(getContext().getSelf(), Harvest.INSTANCE)));
       }
     }
     return this;
@@ -303,6 +325,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   private Behavior<QueueCommand> onHarvest() {
     harvestPending = false;
+    boolean endOnCore = firstEndOnCore;
+    firstEndOnCore = false;
     if (inPlaceCore) {
       harvested = new ArrayList<>(served.size());
       offered = new ArrayList<>();
@@ -312,7 +336,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       if (onRingIds.remove(item.request().id()) == null) {
         violations.add("request " + item.request().id() + " came back but was not on the ring");
       }
-      end(item, item.status());
+      if (endOnCore) {
+        ended(item, item.status()); // its end is the harvest item's own work
+        endOnCore = false;
+      } else {
+        end(item, item.status());
+      }
       if (item.holdsWorker()) {
         poller.tell(
             FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
@@ -342,22 +371,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * waiter.
    */
   private void end(OnRing item, Status status) {
-    Request r = item.request();
-    long now = clock.nanoTime();
-    maxWaitNanos = Math.max(maxWaitNanos, now - item.acceptedNanos());
-    if (status != Status.OK) {
-      errors++;
-    }
-    Completion c =
-        new Completion(
-            r.id(),
-            status,
-            r.submitNanos(),
-            item.acceptedNanos(),
-            now,
-            index,
-            status == Status.OK ? item.data() : null);
-    Ended ended = new Ended(r, c, coreCpu);
+    Ended ended = ended(item, status);
     if (harvested != null) {
       harvested.add(ended);
     } else if (inPlaceCore) {
@@ -365,6 +379,28 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     } else {
       core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, ended));
     }
+  }
+
+  /** The request ends now: the queue's counters, and what tells the router. */
+  private Ended ended(OnRing item, Status status) {
+    long now = clock.nanoTime();
+    maxWaitNanos = Math.max(maxWaitNanos, now - item.acceptedNanos());
+    if (status != Status.OK) {
+      errors++;
+    }
+    return new Ended(item.request(), completion(item, status, now), coreCpu);
+  }
+
+  private Completion completion(OnRing item, Status status, long now) {
+    Request r = item.request();
+    return new Completion(
+        r.id(),
+        status,
+        r.submitNanos(),
+        item.acceptedNanos(),
+        now,
+        index,
+        status == Status.OK ? item.data() : null);
   }
 
   /**
