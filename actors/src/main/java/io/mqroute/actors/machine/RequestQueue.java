@@ -73,6 +73,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private ActorRef<CoreProtocol.Command> core;
 
   private int coreCpu;
+
+  /** The harvest item on {@link #core} (see {@link FlowProtocol.Harvests}). */
+  private FlowProtocol.Harvests harvests;
+
   private final boolean uring;
   private final ActorRef<RouterCommand> router;
   private final NanoClock clock;
@@ -157,13 +161,16 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     this.poller = poller;
     ActorRef<QueueCommand> self = ctx.getSelf();
+    this.harvests = new FlowProtocol.Harvests(router, s.index(), s.homeCpu(), s.completionNanos());
     // The ring fused with this queue (RingStage.fused): an accepted offer reaches the poller inside
     // the offer, and the device's completion comes straight back here, not through a stream actor.
+    // A ring thread's CPU may run this queue's harvest itself at the device's end (the poller
+    // decides: ServedHarvested); an in-place queue harvests on its own.
     Ring<OnRing> ring =
         RingStage.fused(
             ringSize,
             (item, done) -> offer(new Serve(item, done)),
-            new FlowProtocol.UsedRing(self));
+            new FlowProtocol.UsedRing(self, s.uring() && !s.inPlaceCore() ? harvests : null));
     RingQueue.Builder<OnRing> b =
         RingQueue.newBuilder(new Shell(), ring)
             .fullRing(s.fullRing())
@@ -194,6 +201,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     }
     if (m == Harvest.INSTANCE) {
       return counted(onHarvest());
+    }
+    if (m instanceof FlowProtocol.ServedHarvested h) {
+      return counted(onServedHarvested(h.item()));
     }
     if (m instanceof Enqueue e) {
       return counted(onEnqueue(e.request()));
@@ -230,6 +240,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
               if (uring) {
                 core = m.core();
                 coreCpu = m.cpu();
+                harvests = new FlowProtocol.Harvests(router, index, coreCpu, completionNanos);
               }
               return this;
             })
@@ -289,21 +300,25 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         getContext().getSelf().tell(Harvest.INSTANCE);
       } else {
         firstEndOnCore = true;
-        core.tell(
-            new CoreProtocol.Exec<>(
-                completionNanos,
-                Work.COMPLETION,
-                router,
-                new Ended(
-                    item.request(),
-                    completion(item, item.status(), clock.nanoTime()),
-                    coreCpu), // completed when the harvest runs: the core stamps it then
-                Work.COMPLETION.iowaitWakeup(),
-                0,
-                new CoreProtocol.Start<>(getContext().getSelf(), Harvest.INSTANCE)));
+        core.tell(harvests.item(getContext().getSelf(), Harvest.INSTANCE, item, clock.nanoTime()));
       }
     }
     return this;
+  }
+
+  /**
+   * A ring thread's CPU harvests its completion from the device's end on (its only thread, held
+   * until this commit: nothing else is served and waiting here), and the harvest's work starts now:
+   * as a {@link Served} followed by its {@link Harvest}, the request's end already on that core.
+   */
+  private Behavior<QueueCommand> onServedHarvested(OnRing item) {
+    if (harvestPending) {
+      violations.add(
+          "request " + item.request().id() + " harvested by its CPU while a harvest was pending");
+    }
+    served.addLast(item);
+    firstEndOnCore = true;
+    return onHarvest();
   }
 
   /** The ring stage took a request: to the poller now, or with the rest of this batch. */
