@@ -35,6 +35,10 @@ public final class CoreModel {
   private long exitNanos;
   private long stretchNanos;
   private long wakeups;
+
+  /** When the item {@link #start} last started begins its work: after its C-state exit. */
+  private long workStart;
+
   private final long[] exits;
 
   /**
@@ -100,7 +104,16 @@ public final class CoreModel {
     items++;
     long end = now + delay + run;
     busyNanos += end - now;
+    workStart = now + delay;
     return end;
+  }
+
+  /**
+   * When the item last started by {@link #start} or {@link #continueWith} begins its work: its
+   * start plus the C-state exit it paid.
+   */
+  public long workStart() {
+    return workStart;
   }
 
   /**

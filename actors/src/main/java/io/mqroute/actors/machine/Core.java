@@ -163,8 +163,13 @@ public final class Core extends AbstractBehavior<Command> {
     if (e.iowait()) {
       model.iowaitWakeup(now); // at enqueue, busy or idle, as enqueue_task_fair asks for it
     }
+    if (running != null && e.start() != null && preemptsForNothing(e.kind(), 0)) {
+      // the start's delivery is a zero-cost piece of another context than the running one: it
+      // preempts for nothing, as a zero-cost item of its own would; the item's work waits its turn
+      e = started(e, now);
+    }
     if (running != null) {
-      if (preemptsForNothing(e)) {
+      if (preemptsForNothing(e.kind(), e.costNanos())) {
         byKind[e.kind().ordinal()]++;
         deliver(e);
         return this;
@@ -196,7 +201,7 @@ public final class Core extends AbstractBehavior<Command> {
     }
     if (e.costNanos() == 0 && neverSleeps) {
       byKind[e.kind().ordinal()]++;
-      deliver(e);
+      deliver(started(e, now));
       return this;
     }
     sleepWake.coreWakes(model.sleptUntil(now));
@@ -233,9 +238,9 @@ public final class Core extends AbstractBehavior<Command> {
    * and preempting for no time delays it by none. It still waits behind work of its own thread
    * (running or queued: a thread's work keeps its order) and, for a task, when the switch costs.
    */
-  private boolean preemptsForNothing(Exec<?> e) {
-    int t = e.kind().thread();
-    return e.costNanos() == 0
+  private boolean preemptsForNothing(Work kind, long costNanos) {
+    int t = kind.thread();
+    return costNanos == 0
         && (t < 0 || switchNanos == 0)
         && running.kind().thread() != t
         && waitingByThread[t + 1] == 0;
@@ -269,7 +274,8 @@ public final class Core extends AbstractBehavior<Command> {
     return e.costNanos() + sw + sleepWake.charge(e.kind().wokenThread());
   }
 
-  private void begin(Exec<?> e, long end, long now) {
+  private void begin(Exec<?> item, long end, long now) {
+    Exec<?> e = started(item, model.workStart());
     running = e;
     runningEnd = end;
     ranAny = true;
@@ -280,6 +286,30 @@ public final class Core extends AbstractBehavior<Command> {
     } else {
       deliveries.at(end, ctx.getSelf(), Tick.INSTANCE);
     }
+  }
+
+  /**
+   * The item's work starts at {@code startNanos}: its {@link Exec#start} is delivered then (at once
+   * when that is now, otherwise from that instant), and what it is left with is the work and a
+   * message stamped with that instant.
+   */
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private Exec<?> started(Exec<?> e, long startNanos) {
+    CoreProtocol.Start<?> s = e.start();
+    if (s == null) {
+      return e;
+    }
+    if (startNanos <= clock.nanoTime()) {
+      ((ActorRef) s.to()).tell(s.message());
+    } else {
+      deliveries.at(startNanos, (ActorRef) s.to(), s.message());
+    }
+    Object m =
+        e.message() instanceof CoreProtocol.StartStamped<?> st
+            ? st.startedAt(startNanos)
+            : e.message();
+    return new Exec<>(
+        e.costNanos(), e.kind(), (ActorRef) e.to(), m, e.iowait(), e.thenNanos(), null);
   }
 
   @SuppressWarnings({"unchecked", "rawtypes"})

@@ -26,10 +26,27 @@ public final class CoreProtocol {
    * @param thenNanos the message goes out this long after the work ends, not at its end: a FUSE
    *     server thread's work followed by a device time known when the work was handed over (the
    *     device runs off this CPU, so the core is free meanwhile); 0 for every other item
+   * @param start delivered when the work starts (after the core's C-state exit), before its cost is
+   *     paid; the message then takes that instant ({@link StartStamped}). A fuse-over-io-uring ring
+   *     thread's commit (fuse_uring_commit_fetch → fuse_uring_commit: the slot is harvested) whose
+   *     fuse_uring_req_end → fuse_request_end is the item's work, in one context. Null for every
+   *     other item
    */
   public record Exec<T>(
-      long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait, long thenNanos)
+      long costNanos,
+      Work kind,
+      ActorRef<T> to,
+      T message,
+      boolean iowait,
+      long thenNanos,
+      Start<?> start)
       implements Data, CensusLabel {
+    /** Work with no delivery at its start. */
+    public Exec(
+        long costNanos, Work kind, ActorRef<T> to, T message, boolean iowait, long thenNanos) {
+      this(costNanos, kind, to, message, iowait, thenNanos, null);
+    }
+
     /** Work whose iowait-ness follows from its kind alone ({@link Work#iowaitWakeup()}). */
     public Exec(long costNanos, Work kind, ActorRef<T> to, T message) {
       this(costNanos, kind, to, message, kind.iowaitWakeup());
@@ -46,6 +63,20 @@ public final class CoreProtocol {
       String n = message.getClass().getName();
       return "CoreProtocol.Exec(" + kind + " -> " + n.substring(n.lastIndexOf('.') + 1) + ")";
     }
+  }
+
+  /**
+   * What an {@link Exec} delivers when its work starts: {@code message} to {@code to}, at that
+   * instant (a timed delivery when the core first leaves a C-state).
+   */
+  public record Start<F>(ActorRef<F> to, F message) {}
+
+  /**
+   * A message that carries the instant its item's work started ({@link Exec#start}): the core
+   * stamps it then, as the queue would have read its clock at the commit.
+   */
+  public interface StartStamped<T> {
+    T startedAt(long nanos);
   }
 
   /** Work items in order, as that many {@link Exec}s in a row (the wake-ups of a batch of ends). */

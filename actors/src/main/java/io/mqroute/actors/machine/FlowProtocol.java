@@ -49,10 +49,25 @@ public final class FlowProtocol {
    * index behind a cluster host's slot).
    */
   public record Ended(Request request, Completion completion, int queue, int completingCpu)
-      implements RouterData {
+      implements RouterData, CoreProtocol.StartStamped<Ended> {
     /** A queue of this machine: the completion names it. */
     public Ended(Request request, Completion completion, int completingCpu) {
       this(request, completion, completion.queue(), completingCpu);
+    }
+
+    /**
+     * Completed at {@code nanos}: the commit that ends it in the same item ({@link
+     * CoreProtocol.Exec#start}) ran then.
+     */
+    @Override
+    public Ended startedAt(long nanos) {
+      Completion c = completion;
+      return new Ended(
+          request,
+          new Completion(
+              c.id(), c.status(), c.submitNanos(), c.dispatchNanos(), nanos, c.queue(), c.data()),
+          queue,
+          completingCpu);
     }
   }
 
@@ -134,6 +149,14 @@ public final class FlowProtocol {
 
   /** The poller has finished a request that was on the ring; its slot can be harvested. */
   public record Served(OnRing item) implements QueueData {}
+
+  /**
+   * {@link Served} and {@link Harvest} in one: the ring thread's CPU took the request's completion
+   * at the device's end and ran the harvest item itself ({@link UsedRing#harvests}), whose work
+   * starts now. Only for a queue of one ring thread held until its commit, so no other completion
+   * can be waiting to join this harvest.
+   */
+  public record ServedHarvested(OnRing item) implements QueueData {}
 
   /** As that many {@link Served}s in a row: what a poller finished inline in one go. */
   public record ServedAll(List<OnRing> items) implements QueueData {}
@@ -295,10 +318,53 @@ public final class FlowProtocol {
    * {@code queue} straight from the device's end instant (a timed delivery) when it has nothing to
    * decide there.
    */
-  public record UsedRing(ActorRef<QueueCommand> queue) implements Consumer<OnRing> {
+  public record UsedRing(ActorRef<QueueCommand> queue, Harvests harvests)
+      implements Consumer<OnRing> {
+    /** A ring whose queue harvests only when it hears of a completion. */
+    public UsedRing(ActorRef<QueueCommand> queue) {
+      this(queue, null);
+    }
+
     @Override
     public void accept(OnRing item) {
       queue.tell(new Served(item));
+    }
+  }
+
+  /**
+   * The queue's harvest item (the harvest, then the first harvested request's end, one item on the
+   * harvesting CPU: fuse_uring_commit_fetch's commit and fuse_request_end in one context): what
+   * {@link RequestQueue} sends its core on a completion, and what a ring thread's core may start
+   * itself at the device's end.
+   *
+   * @param cpu the harvesting CPU, named in the {@link Ended}
+   */
+  public record Harvests(ActorRef<RouterCommand> router, int queue, int cpu, long completionNanos) {
+    /**
+     * The item that harvests {@code served}: {@code atStart} to {@code to} when its work starts,
+     * then {@code served}'s {@link Ended} (stamped with that instant) to the router at its end.
+     */
+    public <Q> CoreProtocol.Exec<RouterCommand> item(
+        ActorRef<Q> to, Q atStart, OnRing served, long nowNanos) {
+      Request r = served.request();
+      Status status = served.status();
+      Completion c =
+          new Completion(
+              r.id(),
+              status,
+              r.submitNanos(),
+              served.acceptedNanos(),
+              nowNanos, // the harvest's instant: the core stamps it when the work starts
+              queue,
+              status == Status.OK ? served.data() : null);
+      return new CoreProtocol.Exec<>(
+          completionNanos,
+          Work.COMPLETION,
+          router,
+          new Ended(r, c, cpu),
+          Work.COMPLETION.iowaitWakeup(),
+          0,
+          new CoreProtocol.Start<>(to, atStart));
     }
   }
 

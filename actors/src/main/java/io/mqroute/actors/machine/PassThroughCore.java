@@ -28,8 +28,13 @@ public final class PassThroughCore {
   }
 
   /** What a zero-cost core does with one piece of work: delivers its message at once. */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"})
   public static <T> void deliver(Exec<T> e) {
+    if (e.start() != null) {
+      // the start's delivery first (a commit before its end); the message keeps the instant its
+      // sender gave it, as this core has no clock of its own
+      ((ActorRef) e.start().to()).tell(e.start().message());
+    }
     ((ActorRef<T>) e.to()).tell(e.message());
   }
 }

@@ -48,6 +48,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   /** Where the server thread runs: the queue's CPU, until hotplug moves it. */
   private ActorRef<CoreProtocol.Command> core;
 
+  /** Hotplug moved the server thread ({@link FlowProtocol.MoveServer}) since the start. */
+  private boolean moved;
+
   private final ArrayDeque<Serve> arrived = new ArrayDeque<>();
 
   /** Device completions on their way straight to the queue (see {@link #deviceTime}). */
@@ -243,6 +246,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
             FlowProtocol.MoveServer.class,
             m -> {
               core = m.core();
+              moved = true;
               return this;
             })
         .build();
@@ -410,14 +414,35 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         // the device's time are one item on its core, whose result reaches the queue at the
         // device's end (ServerDone and deviceTime's timed delivery in one; the core is free while
         // the device runs)
-        core.tell(
-            new CoreProtocol.Exec<>(
-                serverNanos,
-                Work.SERVER,
-                ((FlowProtocol.UsedRing) s.done()).queue(),
-                heldServed(s),
-                Work.SERVER.iowaitWakeup(),
-                svc));
+        FlowProtocol.UsedRing used = (FlowProtocol.UsedRing) s.done();
+        if (harvestsOnCore(used)) {
+          // and at the device's end that core takes the harvest item itself (the queue would ask
+          // it for just that, at that instant: the queue's one ring thread is held until this
+          // commit, so nothing else can be waiting to join the harvest)
+          FlowProtocol.OnRing held = heldServed(s).item();
+          core.tell(
+              new CoreProtocol.Exec<>(
+                  serverNanos,
+                  Work.SERVER,
+                  core,
+                  used.harvests()
+                      .item(
+                          used.queue(),
+                          new FlowProtocol.ServedHarvested(held),
+                          held,
+                          clock.nanoTime()),
+                  Work.SERVER.iowaitWakeup(),
+                  svc));
+        } else {
+          core.tell(
+              new CoreProtocol.Exec<>(
+                  serverNanos,
+                  Work.SERVER,
+                  used.queue(),
+                  heldServed(s),
+                  Work.SERVER.iowaitWakeup(),
+                  svc));
+        }
       } else {
         core.tell(
             new CoreProtocol.Exec<>(
@@ -455,6 +480,15 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
    */
   private boolean deliversStraight(Serve s) {
     return commitBeforeNext && eioProbability == 0 && s.done() instanceof FlowProtocol.UsedRing;
+  }
+
+  /**
+   * Whether the core that runs the server work also starts the queue's harvest at the device's end
+   * (fuse_uring_commit_fetch on the ring thread's CPU): one ring thread, held until its commit, on
+   * the CPU the queue harvests on (not moved by hotplug).
+   */
+  private boolean harvestsOnCore(FlowProtocol.UsedRing used) {
+    return concurrency == 1 && used.harvests() != null && !moved;
   }
 
   /** What {@link #complete} would pass on for {@code s}: its item, its worker held. */

@@ -73,6 +73,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private ActorRef<CoreProtocol.Command> core;
 
   private int coreCpu;
+
+  /** The harvest item on {@link #core} (see {@link FlowProtocol.Harvests}). */
+  private FlowProtocol.Harvests harvests;
+
   private final boolean uring;
   private final ActorRef<RouterCommand> router;
   private final NanoClock clock;
@@ -81,6 +85,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private final ArrayDeque<OnRing> served = new ArrayDeque<>();
 
   private boolean harvestPending;
+
+  /**
+   * The pending harvest's item on the core also ends the first request it harvests: that request's
+   * {@link Ended} is already on the core, the item's work after the harvest.
+   */
+  private boolean firstEndOnCore;
 
   private final boolean inPlaceCore;
 
@@ -151,13 +161,16 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         ctx.spawn(pollerBehavior, "poller", DispatcherSelector.sameAsParent());
     this.poller = poller;
     ActorRef<QueueCommand> self = ctx.getSelf();
+    this.harvests = new FlowProtocol.Harvests(router, s.index(), s.homeCpu(), s.completionNanos());
     // The ring fused with this queue (RingStage.fused): an accepted offer reaches the poller inside
     // the offer, and the device's completion comes straight back here, not through a stream actor.
+    // A ring thread's CPU may run this queue's harvest itself at the device's end (the poller
+    // decides: ServedHarvested); an in-place queue harvests on its own.
     Ring<OnRing> ring =
         RingStage.fused(
             ringSize,
             (item, done) -> offer(new Serve(item, done)),
-            new FlowProtocol.UsedRing(self));
+            new FlowProtocol.UsedRing(self, s.uring() && !s.inPlaceCore() ? harvests : null));
     RingQueue.Builder<OnRing> b =
         RingQueue.newBuilder(new Shell(), ring)
             .fullRing(s.fullRing())
@@ -188,6 +201,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     }
     if (m == Harvest.INSTANCE) {
       return counted(onHarvest());
+    }
+    if (m instanceof FlowProtocol.ServedHarvested h) {
+      return counted(onServedHarvested(h.item()));
     }
     if (m instanceof Enqueue e) {
       return counted(onEnqueue(e.request()));
@@ -224,6 +240,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
               if (uring) {
                 core = m.core();
                 coreCpu = m.cpu();
+                harvests = new FlowProtocol.Harvests(router, index, coreCpu, completionNanos);
               }
               return this;
             })
@@ -268,7 +285,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * The device is done with a request. Like the virtio IRQ scheduling done_work on the queue's CPU,
    * the first completion asks the home core for a harvest; everything completed by the time it runs
    * is harvested in one batch (virtqueue_get_buf in a loop), which frees the slots and then refills
-   * once.
+   * once. The harvest and the first request's end are one item on that core, as the kernel runs
+   * them in one context (fuse_uring_commit_fetch: fuse_uring_commit, then fuse_uring_req_end →
+   * fuse_request_end; virtio_fs_requests_done_work: the harvest, then each request's end): the
+   * harvest is delivered here when the item's work starts, the first request's {@link Ended} goes
+   * to the router when it ends (stamped with the harvest's instant), with no hop back through this
+   * queue in between.
    */
   private Behavior<QueueCommand> onServed(OnRing item) {
     served.addLast(item);
@@ -277,11 +299,26 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       if (inPlaceCore) {
         getContext().getSelf().tell(Harvest.INSTANCE);
       } else {
-        core.tell(
-            new CoreProtocol.Exec<>(0, Work.COMPLETION, getContext().getSelf(), Harvest.INSTANCE));
+        firstEndOnCore = true;
+        core.tell(harvests.item(getContext().getSelf(), Harvest.INSTANCE, item, clock.nanoTime()));
       }
     }
     return this;
+  }
+
+  /**
+   * A ring thread's CPU harvests its completion from the device's end on (its only thread, held
+   * until this commit: nothing else is served and waiting here), and the harvest's work starts now:
+   * as a {@link Served} followed by its {@link Harvest}, the request's end already on that core.
+   */
+  private Behavior<QueueCommand> onServedHarvested(OnRing item) {
+    if (harvestPending) {
+      violations.add(
+          "request " + item.request().id() + " harvested by its CPU while a harvest was pending");
+    }
+    served.addLast(item);
+    firstEndOnCore = true;
+    return onHarvest();
   }
 
   /** The ring stage took a request: to the poller now, or with the rest of this batch. */
@@ -303,6 +340,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   private Behavior<QueueCommand> onHarvest() {
     harvestPending = false;
+    boolean endOnCore = firstEndOnCore;
+    firstEndOnCore = false;
     if (inPlaceCore) {
       harvested = new ArrayList<>(served.size());
       offered = new ArrayList<>();
@@ -312,7 +351,12 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       if (onRingIds.remove(item.request().id()) == null) {
         violations.add("request " + item.request().id() + " came back but was not on the ring");
       }
-      end(item, item.status());
+      if (endOnCore) {
+        ended(item, item.status()); // its end is the harvest item's own work
+        endOnCore = false;
+      } else {
+        end(item, item.status());
+      }
       if (item.holdsWorker()) {
         poller.tell(
             FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
@@ -342,22 +386,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * waiter.
    */
   private void end(OnRing item, Status status) {
-    Request r = item.request();
-    long now = clock.nanoTime();
-    maxWaitNanos = Math.max(maxWaitNanos, now - item.acceptedNanos());
-    if (status != Status.OK) {
-      errors++;
-    }
-    Completion c =
-        new Completion(
-            r.id(),
-            status,
-            r.submitNanos(),
-            item.acceptedNanos(),
-            now,
-            index,
-            status == Status.OK ? item.data() : null);
-    Ended ended = new Ended(r, c, coreCpu);
+    Ended ended = ended(item, status);
     if (harvested != null) {
       harvested.add(ended);
     } else if (inPlaceCore) {
@@ -365,6 +394,28 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     } else {
       core.tell(new CoreProtocol.Exec<>(completionNanos, Work.COMPLETION, router, ended));
     }
+  }
+
+  /** The request ends now: the queue's counters, and what tells the router. */
+  private Ended ended(OnRing item, Status status) {
+    long now = clock.nanoTime();
+    maxWaitNanos = Math.max(maxWaitNanos, now - item.acceptedNanos());
+    if (status != Status.OK) {
+      errors++;
+    }
+    return new Ended(item.request(), completion(item, status, now), coreCpu);
+  }
+
+  private Completion completion(OnRing item, Status status, long now) {
+    Request r = item.request();
+    return new Completion(
+        r.id(),
+        status,
+        r.submitNanos(),
+        item.acceptedNanos(),
+        now,
+        index,
+        status == Status.OK ? item.data() : null);
   }
 
   /**
