@@ -7,11 +7,13 @@ package io.mqroute.cluster;
  * context with IOCB_NOWAIT and punts it to an io-wq worker on -EAGAIN; Java has no RWF_NOWAIT, so
  * the answer comes from timing the inline I/O after the fact.
  *
- * <p>Cost: a read that misses the page cache still stalls the node once before the policy learns
- * (at most {@link #SLOW_IN_WINDOW} such reads per {@link #WINDOW}, or one of {@link #STALL_NANOS});
- * then every read and write goes to the pool for {@link #POOL_NANOS} before inline is tried again.
- * A thread preempted during an inline copy looks slow too: on a crowded machine the policy errs
- * towards the pool, which is the safe side.
+ * <p>Cost: reads that miss the page cache still stall the node before the policy learns (at most
+ * {@link #SLOW_IN_WINDOW} such reads per {@link #WINDOW}); then every read and write goes to the
+ * pool for {@link #POOL_NANOS} before inline is tried again. A thread preempted during an inline
+ * copy looks slow too, however long the preemption: one slow copy alone, however slow, is taken for
+ * that. (It used to send the queue to the pool at once when one copy took 2 ms: with every read in
+ * the page cache, two busy vCPUs sent a device to the pool 26-46 times in a one-minute benchmark,
+ * 20 times without that rule; BENCHMARKS.md "Spin before block".)
  *
  * <p>Not thread-safe: one per queue, called from that queue's poller only.
  */
@@ -21,9 +23,6 @@ final class InlineIoPolicy {
 
   /** Copy time allowed per byte on top of {@link #FAST_NANOS}: 1 GB/s, below any memory copy. */
   static final long NANOS_PER_BYTE = 1;
-
-  /** One inline I/O this long sends the queue to the pool at once (a disk seek, a page fault). */
-  static final long STALL_NANOS = 2_000_000;
 
   /** Inline I/Os per window, and how many slow ones in a window send the queue to the pool. */
   static final int WINDOW = 64;
@@ -55,7 +54,7 @@ final class InlineIoPolicy {
     if (wasSlow) {
       slow++;
     }
-    if (nanos >= STALL_NANOS || slow >= SLOW_IN_WINDOW) {
+    if (slow >= SLOW_IN_WINDOW) {
       pooled = true;
       poolUntil = now + POOL_NANOS;
       inWindow = 0;

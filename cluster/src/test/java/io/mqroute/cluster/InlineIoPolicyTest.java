@@ -51,13 +51,26 @@ class InlineIoPolicyTest {
   }
 
   @Test
-  void oneStallIsEnough() {
+  void oneLongStallAloneIsAPreemptionNotADisk() {
     InlineIoPolicy p = new InlineIoPolicy();
-    p.took(InlineIoPolicy.STALL_NANOS, 4096, 5 * MS);
-    assertThat(p.inline(5 * MS)).isFalse();
-    assertThat(p.inline(5 * MS + InlineIoPolicy.POOL_NANOS)).isTrue();
-    // and after it, inline starts with a clean window
-    p.took(100 * US, 4096, 5 * MS + InlineIoPolicy.POOL_NANOS + 100 * US);
-    assertThat(p.inline(5 * MS + InlineIoPolicy.POOL_NANOS + 100 * US)).isTrue();
+    long now = 5 * MS;
+    assertThat(p.took(5 * MS, 4096, now)).isFalse(); // a time slice of another thread
+    for (int i = 0; i < 200; i++) {
+      assertThat(p.took(5 * US, 4096, now += 5 * US)).isFalse();
+      assertThat(p.inline(now)).isTrue();
+    }
+  }
+
+  @Test
+  void aDiskThatStallsEveryReadSendsTheQueueToThePoolAfterAFew() {
+    InlineIoPolicy p = new InlineIoPolicy();
+    long now = 0;
+    int inline = 0;
+    while (p.inline(now)) {
+      inline++;
+      p.took(8 * MS, 4096, now += 8 * MS); // a seek on a disk
+    }
+    assertThat(inline).isEqualTo(InlineIoPolicy.SLOW_IN_WINDOW);
+    assertThat(p.inline(now + InlineIoPolicy.POOL_NANOS)).isTrue();
   }
 }
