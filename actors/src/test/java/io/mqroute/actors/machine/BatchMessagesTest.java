@@ -189,51 +189,41 @@ class BatchMessagesTest {
 
   @Test
   void aChunkedPollerAnswersEachChunkBeforeItReadsTheNext() {
-    TestProbe<RouterCommand> router = KIT.createTestProbe();
     TestProbe<CoreProtocol.Command> core = KIT.createTestProbe();
-    ActorRef<QueueCommand> queue =
+    TestProbe<QueueCommand> queue = KIT.createTestProbe();
+    ActorRef<FlowProtocol.PollerCommand> poller =
         KIT.spawn(
-            RequestQueue.create(
-                new RequestQueue.Settings(
-                    0,
-                    0,
-                    8,
-                    FullRingStrategy.refillOnCompletion(),
-                    EnqueueErrorPolicy.FAIL,
-                    0,
-                    0,
-                    false,
-                    true),
-                SeededRandom.root(1).split("faults"),
-                Poller.createOnNode(
-                    new InlineDevice(),
-                    SeededRandom.root(1).split("service"),
-                    DispatchOrder.fifo(),
-                    8,
-                    core.ref(),
-                    SeededRandom.root(1).split("device-faults"),
-                    2),
+            Poller.createOnNode(
+                new InlineDevice(),
+                SeededRandom.root(1).split("service"),
+                DispatchOrder.fifo(),
+                8,
                 core.ref(),
-                router.ref()),
+                SeededRandom.root(1).split("device-faults"),
+                2),
             "chunked");
-    List<Request> rs = new ArrayList<>();
+    List<FlowProtocol.Serve> serves = new ArrayList<>();
     for (long id = 1; id <= 5; id++) {
-      rs.add(request(id, null));
+      serves.add(
+          new FlowProtocol.Serve(
+              new FlowProtocol.OnRing(request(id, null), 0),
+              new FlowProtocol.UsedRing(queue.ref())));
     }
-    queue.tell(new FlowProtocol.EnqueueAll(rs));
-    // a batch of 5 at 2 inline reads per turn: its ends leave in three messages, in order
+    poller.tell(new FlowProtocol.ServeAll(serves));
+    // a batch of 5 at 2 inline reads per turn: three answers, in order, each sent before the next
+    // chunk's reads (the poller resumes by a message behind what its thread has queued)
     List<List<Long>> answers = new ArrayList<>();
-    int ended = 0;
-    while (ended < 5) {
-      RouterCommand m = router.receiveMessage(WAIT);
+    int served = 0;
+    while (served < 5) {
+      QueueCommand m = queue.receiveMessage(WAIT);
       List<Long> ids =
-          m instanceof FlowProtocol.EndedAll all
-              ? all.ends().stream().map(e -> e.request().id()).toList()
-              : List.of(((FlowProtocol.Ended) m).request().id());
+          m instanceof FlowProtocol.ServedAll all
+              ? all.items().stream().map(r -> r.request().id()).toList()
+              : List.of(((FlowProtocol.Served) m).item().request().id());
       answers.add(ids);
-      ended += ids.size();
+      served += ids.size();
     }
     assertThat(answers).containsExactly(List.of(1L, 2L), List.of(3L, 4L), List.of(5L));
-    router.expectNoMessage(Duration.ofMillis(50));
+    queue.expectNoMessage(Duration.ofMillis(50));
   }
 }
