@@ -72,66 +72,6 @@ public record JobPlan(
     boolean trims,
     boolean ioUring) {
 
-  /** A plan of any engine but io_uring (see {@code ioUring}). */
-  public JobPlan(
-      int index,
-      String name,
-      int group,
-      int[] cpus,
-      int startCpu,
-      int inFlight,
-      boolean foreground,
-      double readFraction,
-      boolean random,
-      int bsRead,
-      int bsWrite,
-      long sizeBytes,
-      long fileId,
-      long offset,
-      long runtimeNanos,
-      long rampNanos,
-      boolean timeBased,
-      double rateReadIops,
-      double rateWriteIops,
-      boolean poisson,
-      int loops,
-      long startDelayNanos,
-      ThinkTime think,
-      IoPattern pattern,
-      JobControl control,
-      IoCalls calls,
-      boolean trims) {
-    this(
-        index,
-        name,
-        group,
-        cpus,
-        startCpu,
-        inFlight,
-        foreground,
-        readFraction,
-        random,
-        bsRead,
-        bsWrite,
-        sizeBytes,
-        fileId,
-        offset,
-        runtimeNanos,
-        rampNanos,
-        timeBased,
-        rateReadIops,
-        rateWriteIops,
-        poisson,
-        loops,
-        startDelayNanos,
-        think,
-        pattern,
-        control,
-        calls,
-        trims,
-        false);
-  }
-
   /** A plan whose I/Os are reads and writes ({@link IoCalls#DATA}). */
   public JobPlan(
       int index,
@@ -186,6 +126,7 @@ public record JobPlan(
         pattern,
         control,
         IoCalls.DATA,
+        false,
         false);
   }
 

@@ -154,7 +154,8 @@ class IoCallsRequestsTest {
               files,
               JobControl.NONE,
               c.calls(),
-              c.trims()));
+              c.trims(),
+              false));
     }
     MachineResult r =
         MachineRun.run("calls", spec, plans, i -> new JobStats(JobInfo.named("j" + i)), 3).result();
