@@ -204,11 +204,13 @@ class HostAdmissionTest {
           new HostRouterProtocol.Submit(
               new Request(id, Op.READ, 1, 0, 4096, true, 0, 0, client.ref())));
     }
-    // one foreground request moves the round-robin cursor to c (slot 2)
+    // one foreground request moves the round-robin cursor on, to c (slot 2) when no background
+    // request ended on c before it was routed; under per-queue admission c keeps taking them (1 ms
+    // each), so on a loaded machine it may land on a or b instead, and then it is one of the
+    // requests on the lost queues (its end is counted with the others below)
     TestProbe<Completion> fg = kit.createTestProbe();
     router.tell(
         new HostRouterProtocol.Submit(new Request(99, Op.READ, 1, 0, 4096, false, 0, 0, fg.ref())));
-    assertThat(fg.receiveMessage(WAIT).status()).isEqualTo(Status.OK);
     kit.createTestProbe()
         .awaitAssert(
             WAIT,
@@ -231,7 +233,11 @@ class HostAdmissionTest {
     for (Completion c : client.receiveSeveralMessages(n, WAIT)) {
       ends.computeIfAbsent(c.id(), k -> new ArrayList<>()).add(c.status());
     }
-    long aborted = ends.values().stream().filter(s -> s.get(0) == Status.ECONNABORTED).count();
+    Status fgEnd = fg.receiveMessage(WAIT).status();
+    assertThat(fgEnd).isIn(Status.OK, Status.ECONNABORTED);
+    long aborted =
+        ends.values().stream().filter(s -> s.get(0) == Status.ECONNABORTED).count()
+            + (fgEnd == Status.ECONNABORTED ? 1 : 0);
     long onLost = stats(a).accepted() + stats(b).accepted();
     assertThat(aborted)
         .as("ECONNABORTED beyond the %d requests on the lost queues: %s", onLost, ends)
