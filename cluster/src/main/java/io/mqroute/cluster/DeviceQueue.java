@@ -141,19 +141,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   }
 
   /** The {@code file(root)} backend: real positional I/O (see {@link FileBackend#serve}). */
-  public record FileStore(FileBackend files, FileIoMode io, int inlineChunk) implements Backend {
+  public record FileStore(FileBackend files, FileIoMode io) implements Backend {
     public FileStore {
       Objects.requireNonNull(files, "files");
       Objects.requireNonNull(io, "io");
-      if (inlineChunk < 0 || inlineChunk > 65_536) {
-        throw new IllegalArgumentException(
-            "mqroute.cluster.device.inline-chunk must be 0..65536, was " + inlineChunk);
-      }
-    }
-
-    /** With no limit on the inline I/Os per turn. */
-    public FileStore(FileBackend files, FileIoMode io) {
-      this(files, io, 0);
     }
 
     /** On the blocking pool. */
@@ -214,8 +205,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                         c.getBytes("file-max-bytes"),
                         FileBackend.DEFAULT_MAX_OPEN,
                         c.getInt("file-count")),
-                    fileIo(c),
-                    c.hasPath("inline-chunk") ? c.getInt("inline-chunk") : 0);
+                    fileIo(c));
             default ->
                 throw new IllegalArgumentException(
                     "mqroute.cluster.device.backend must be null or file, was " + kind);
@@ -361,14 +351,15 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     // by default every slot may be on the device at once (pollers = ring size): the ring bounds it,
     // and a file backend's blocking pool bounds what runs in parallel
     Behavior<FlowProtocol.PollerCommand> poller =
-        Poller.createOnNode(
+        Poller.create(
             device(s.backend(), blocking, fence, metrics),
             SeededRandom.stream(s.rules().seed(), "device-service-" + index),
             s.rules().dispatch(),
             s.pollers(),
+            0,
             core,
             SeededRandom.stream(s.rules().seed(), "device-faults-" + index),
-            s.backend() instanceof FileStore f ? f.inlineChunk() : 0);
+            false);
     this.queue =
         ctx.spawn(
             RequestQueue.create(

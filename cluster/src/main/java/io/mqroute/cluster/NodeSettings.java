@@ -500,7 +500,6 @@ public record NodeSettings(
     long queues = range(d, "mqroute.cluster.device.", "queues", 1, MAX_QUEUES);
     range(c.getConfig("mqroute.cluster.worker"), "mqroute.cluster.worker.", "slots", 0, 4096);
     range(d, "mqroute.cluster.device.", "ring-size", 1, MAX_WINDOW);
-    range(d, "mqroute.cluster.device.", "inline-chunk", 0, 65_536);
     range(d, "mqroute.cluster.device.", "first-queue", 0, Integer.MAX_VALUE - queues);
     if (backend.equals("file") && !Files.isDirectory(Path.of(d.getString("file-root")))) {
       throw new NodeConfigException(

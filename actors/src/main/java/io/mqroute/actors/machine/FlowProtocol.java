@@ -393,14 +393,6 @@ public final class FlowProtocol {
   /** The worker's share of an async device's time is over: it can take the next request. */
   record WorkerFree(Serve serve) implements PollerData {}
 
-  /**
-   * A poller that stopped its inline I/O after a chunk (a node's {@code inline-chunk}) goes on with
-   * what is left, after the chunk's answers have left the node.
-   */
-  enum ResumeInline implements PollerData {
-    INSTANCE
-  }
-
   /** An injected device fault (EIO rate, stall, slowdown), forwarded by the queue. */
   record PollerFault(Fault fault) implements PollerControl {}
 

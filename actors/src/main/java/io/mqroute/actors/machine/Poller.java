@@ -64,16 +64,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   // otherwise; a ServeAll comes from one queue)
   private List<FlowProtocol.OnRing> finishedInline;
 
-  /**
-   * On a node: at most this many inline I/Os per turn (0: no limit). A batch read from the link is
-   * otherwise answered only when its last read ends; the rest waits for a later task on the thread,
-   * so the first answers leave while the device still reads (see {@link #onServeAll}).
-   */
-  private int inlineChunk;
-
-  /** The pump stopped at a full chunk and a {@link FlowProtocol.ResumeInline} is on its way. */
-  private boolean resumePending;
-
   private ActorRef<FlowProtocol.QueueCommand> finishedTo;
 
   private int busy;
@@ -153,31 +143,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
                 chainDevice));
   }
 
-  /**
-   * A node's poller in front of a real device ({@code pollers} workers, no server CPU work): as
-   * {@link #create}, with at most {@code inlineChunk} inline I/Os per turn of its thread (0: no
-   * limit).
-   */
-  public static Behavior<PollerCommand> createOnNode(
-      Device device,
-      RandomSource service,
-      DispatchOrder order,
-      int pollers,
-      ActorRef<CoreProtocol.Command> core,
-      RandomSource faults,
-      int inlineChunk) {
-    if (inlineChunk < 0) {
-      throw new IllegalArgumentException("inlineChunk must be >= 0, was " + inlineChunk);
-    }
-    return Behaviors.setup(
-        ctx -> {
-          Poller p =
-              new Poller(ctx, device, service, order, pollers, 0, core, faults, false, false);
-          p.inlineChunk = inlineChunk;
-          return p;
-        });
-  }
-
   private Poller(
       ActorContext<PollerCommand> ctx,
       Device device,
@@ -223,10 +188,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     if (m == FlowProtocol.Committed.INSTANCE) {
       return counted(release());
     }
-    if (m == FlowProtocol.ResumeInline.INSTANCE) {
-      resumePending = false;
-      return onServeAll(NO_SERVES);
-    }
     if (m instanceof ServerDone d) {
       return onServerDone(d);
     }
@@ -266,10 +227,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     for (Serve s : all.serves()) {
       arrived.addLast(s);
     }
-    if (resumePending) { // a chunk is already waiting for its turn: these join it then
-      return counted(this);
-    }
-    finishedInline = new ArrayList<>(Math.max(1, all.serves().size()));
+    finishedInline = new ArrayList<>(all.serves().size());
     pump();
     List<FlowProtocol.OnRing> items = finishedInline;
     finishedInline = null;
@@ -279,21 +237,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
               ? new FlowProtocol.Served(items.get(0))
               : new FlowProtocol.ServedAll(items));
     }
-    if (inlineChunk > 0 && items.size() >= inlineChunk && hasNext()) {
-      // Behind the tasks already on the thread's queue (the queue's harvest and ends, which queue
-      // the DeviceQueue's flush before this message's mailbox run): the chunk's answers leave
-      // first.
-      resumePending = true;
-      ActorRef<PollerCommand> self = ctx.getSelf();
-      ctx.getExecutionContext().execute(() -> self.tell(FlowProtocol.ResumeInline.INSTANCE));
-    }
     return counted(this);
-  }
-
-  private static final FlowProtocol.ServeAll NO_SERVES = new FlowProtocol.ServeAll(List.of());
-
-  private boolean hasNext() {
-    return batchPos < batchLen || !arrived.isEmpty();
   }
 
   /**
@@ -343,17 +287,13 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   }
 
   private void pump() {
-    while (busy < concurrency && !stalled && !chunkFull()) {
+    while (busy < concurrency && !stalled) {
       Serve next = next();
       if (next == null) {
         return;
       }
       start(next);
     }
-  }
-
-  private boolean chunkFull() {
-    return inlineChunk > 0 && finishedInline != null && finishedInline.size() >= inlineChunk;
   }
 
   private Serve next() {

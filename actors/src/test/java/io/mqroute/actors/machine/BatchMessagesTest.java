@@ -186,44 +186,4 @@ class BatchMessagesTest {
     router.expectNoMessage(Duration.ofMillis(50));
     core.expectNoMessage(Duration.ofMillis(50)); // in place: no work goes through the core
   }
-
-  @Test
-  void aChunkedPollerAnswersEachChunkBeforeItReadsTheNext() {
-    TestProbe<CoreProtocol.Command> core = KIT.createTestProbe();
-    TestProbe<QueueCommand> queue = KIT.createTestProbe();
-    ActorRef<FlowProtocol.PollerCommand> poller =
-        KIT.spawn(
-            Poller.createOnNode(
-                new InlineDevice(),
-                SeededRandom.root(1).split("service"),
-                DispatchOrder.fifo(),
-                8,
-                core.ref(),
-                SeededRandom.root(1).split("device-faults"),
-                2),
-            "chunked");
-    List<FlowProtocol.Serve> serves = new ArrayList<>();
-    for (long id = 1; id <= 5; id++) {
-      serves.add(
-          new FlowProtocol.Serve(
-              new FlowProtocol.OnRing(request(id, null), 0),
-              new FlowProtocol.UsedRing(queue.ref())));
-    }
-    poller.tell(new FlowProtocol.ServeAll(serves));
-    // a batch of 5 at 2 inline reads per turn: three answers, in order, each sent before the next
-    // chunk's reads (the poller resumes by a message behind what its thread has queued)
-    List<List<Long>> answers = new ArrayList<>();
-    int served = 0;
-    while (served < 5) {
-      QueueCommand m = queue.receiveMessage(WAIT);
-      List<Long> ids =
-          m instanceof FlowProtocol.ServedAll all
-              ? all.items().stream().map(r -> r.request().id()).toList()
-              : List.of(((FlowProtocol.Served) m).item().request().id());
-      answers.add(ids);
-      served += ids.size();
-    }
-    assertThat(answers).containsExactly(List.of(1L, 2L), List.of(3L, 4L), List.of(5L));
-    queue.expectNoMessage(Duration.ofMillis(50));
-  }
 }
