@@ -576,10 +576,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
                 local.add(accept(r, reply, null, now, deadline));
               }
               // one message for the batch: the node's cost per request is mostly per message
-              queue.tell(
-                  local.size() == 1
-                      ? new FlowProtocol.Enqueue(local.get(0))
-                      : new FlowProtocol.EnqueueAll(local));
+              queue.tell(FlowProtocol.EnqueueAll.of(local));
               return this;
             })
         .onMessage(FromQueue.class, this::onFromQueue)

@@ -297,7 +297,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
       routed.add(accept(r, null, client));
     }
     // one message for the batch: the node's cost per request is mostly per message
-    router.tell(routed.size() == 1 ? new Route(routed.get(0)) : new FlowProtocol.RouteAll(routed));
+    router.tell(FlowProtocol.RouteAll.of(routed));
     metrics.setInFlight(inFlight.size());
     return this;
   }

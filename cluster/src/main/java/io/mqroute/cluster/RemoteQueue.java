@@ -395,7 +395,8 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
           alive |= complete(c, now);
         }
       } finally {
-        flushEnds();
+        sendEnds();
+        ends = null;
       }
       answered(alive, busy, quietSince, now);
     } else if (m.message() instanceof Completion c) {
@@ -491,7 +492,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     if (c.status() == Status.ENOTCONN) {
       rerouted++;
       metrics.event(EVENT_FENCED_REROUTED);
-      flushEnds(); // the router sees ends and re-routes in the order they happened
+      sendEnds(); // the router sees ends and re-routes in the order they happened
       router.tell(new Reroute(r, slot));
     } else {
       end(r, forRouter(r, c));
@@ -711,12 +712,14 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     }
   }
 
-  /** What a completion batch ended goes to the router in one message. */
-  private void flushEnds() {
-    List<Ended> batch = ends;
-    ends = null;
-    if (batch != null && !batch.isEmpty()) {
-      router.tell(batch.size() == 1 ? batch.get(0) : new FlowProtocol.EndedAll(batch));
+  /**
+   * What a completion batch has ended so far goes to the router in one message; the batch's later
+   * ends are collected anew.
+   */
+  private void sendEnds() {
+    if (ends != null && !ends.isEmpty()) {
+      router.tell(FlowProtocol.EndedAll.of(ends));
+      ends = new ArrayList<>();
     }
   }
 

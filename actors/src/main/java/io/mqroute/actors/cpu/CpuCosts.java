@@ -52,6 +52,9 @@ public record CpuCosts(
   public static final CpuCosts DEFAULT =
       new CpuCosts(1_500, 3_000, 3_000, 1_000, 3_000, 500, 1_500, 1_000, 0);
 
+  /** No CPU cost at all: a node in real time, whose real CPU pays for the work. */
+  public static final CpuCosts NONE = new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0);
+
   public CpuCosts {
     check("submit-cost", submitNanos);
     check("server-cost", serverNanos);

@@ -50,10 +50,9 @@ public final class Core extends AbstractBehavior<Command> {
 
   private long switchNanosTotal;
   private Exec<?> running;
-  private long runningEnd;
 
-  /** Whether any item has run here ({@link #runningEnd} is then the last one's end). */
-  private boolean ranAny;
+  /** The end of the item running or last run here; {@link Long#MIN_VALUE} before the first. */
+  private long runningEnd = Long.MIN_VALUE;
 
   /**
    * The running item's result, delivered to its receiver straight from its end instant (no Tick):
@@ -254,13 +253,8 @@ public final class Core extends AbstractBehavior<Command> {
       wakeTargets.load(
           cpu,
           (running == null || direct != null ? 0 : 1) + queue.size(),
-          direct != null || running == null ? lastEnd() : Long.MIN_VALUE);
+          direct != null || running == null ? runningEnd : Long.MIN_VALUE);
     }
-  }
-
-  /** The end of the item running or last run here; {@link Long#MIN_VALUE} before the first. */
-  private long lastEnd() {
-    return ranAny ? runningEnd : Long.MIN_VALUE;
   }
 
   private long cost(Exec<?> e) {
@@ -278,7 +272,6 @@ public final class Core extends AbstractBehavior<Command> {
     Exec<?> e = started(item, model.workStart());
     running = e;
     runningEnd = end;
-    ranAny = true;
     byKind[e.kind().ordinal()]++;
     nanosByKind[e.kind().ordinal()] += e.costNanos();
     if (queue.isEmpty()) {

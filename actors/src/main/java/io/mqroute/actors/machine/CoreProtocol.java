@@ -80,7 +80,12 @@ public final class CoreProtocol {
   }
 
   /** Work items in order, as that many {@link Exec}s in a row (the wake-ups of a batch of ends). */
-  public record ExecAll(List<Exec<?>> work) implements Data {}
+  public record ExecAll(List<Exec<?>> work) implements Data {
+    /** The {@link Exec} itself for one item, else an {@code ExecAll}. */
+    public static Data of(List<Exec<?>> work) {
+      return work.size() == 1 ? work.get(0) : new ExecAll(work);
+    }
+  }
 
   /**
    * Take the core offline (its queued and future work runs on {@code migrateTo}, as the kernel

@@ -39,7 +39,12 @@ public final class FlowProtocol {
    * Submitted requests in order, as that many {@link Route}s in a row: what a transport read at
    * once (a node's clients send batches). The queues each gets come in one {@link EnqueueAll}.
    */
-  public record RouteAll(List<Request> requests) implements RouterData {}
+  public record RouteAll(List<Request> requests) implements RouterData {
+    /** One {@link Route} for one request, else a {@code RouteAll}. */
+    public static RouterData of(List<Request> requests) {
+      return requests.size() == 1 ? new Route(requests.get(0)) : new RouteAll(requests);
+    }
+  }
 
   /**
    * A request has ended (completion cost paid) on {@code completingCpu}: the queue's interrupt CPU
@@ -75,7 +80,12 @@ public final class FlowProtocol {
    * Ends in order, as that many {@link Ended}s in a row: what a transport brought back at once. The
    * wake-ups each core gets come in one {@link CoreProtocol.ExecAll}.
    */
-  public record EndedAll(List<Ended> ends) implements RouterData {}
+  public record EndedAll(List<Ended> ends) implements RouterData {
+    /** The {@link Ended} itself for one end, else an {@code EndedAll}. */
+    public static RouterData of(List<Ended> ends) {
+      return ends.size() == 1 ? ends.get(0) : new EndedAll(ends);
+    }
+  }
 
   public record RouterReport(ActorRef<RouterStats> replyTo) implements RouterControl {}
 
@@ -145,7 +155,12 @@ public final class FlowProtocol {
   /**
    * Requests in order, as that many {@link Enqueue}s in a row (a batch the router or wire sent).
    */
-  public record EnqueueAll(List<Request> requests) implements QueueData {}
+  public record EnqueueAll(List<Request> requests) implements QueueData {
+    /** One {@link Enqueue} for one request, else an {@code EnqueueAll}. */
+    public static QueueData of(List<Request> requests) {
+      return requests.size() == 1 ? new Enqueue(requests.get(0)) : new EnqueueAll(requests);
+    }
+  }
 
   /** The poller has finished a request that was on the ring; its slot can be harvested. */
   public record Served(OnRing item) implements QueueData {}
@@ -159,7 +174,12 @@ public final class FlowProtocol {
   public record ServedHarvested(OnRing item) implements QueueData {}
 
   /** As that many {@link Served}s in a row: what a poller finished inline in one go. */
-  public record ServedAll(List<OnRing> items) implements QueueData {}
+  public record ServedAll(List<OnRing> items) implements QueueData {
+    /** One {@link Served} for one item, else a {@code ServedAll}. */
+    public static QueueData of(List<OnRing> items) {
+      return items.size() == 1 ? new Served(items.get(0)) : new ServedAll(items);
+    }
+  }
 
   /** The home core runs the queue's done_work: harvest what the device has completed. */
   enum Harvest implements QueueData {
@@ -207,6 +227,18 @@ public final class FlowProtocol {
    */
   public record OnRing(
       Request request, long acceptedNanos, Status status, boolean holdsWorker, byte[] data) {
+    /** The request's completion as queue {@code queue} reports it, ended at {@code endNanos}. */
+    public Completion completion(int queue, Status status, long endNanos) {
+      return new Completion(
+          request.id(),
+          status,
+          request.submitNanos(),
+          acceptedNanos,
+          endNanos,
+          queue,
+          status == Status.OK ? data : null);
+    }
+
     public OnRing(Request request, long acceptedNanos) {
       this(request, acceptedNanos, Status.OK, false, null);
     }
@@ -311,7 +343,12 @@ public final class FlowProtocol {
   /**
    * As that many {@link Serve}s in a row: what one message to an in-place queue put on the ring.
    */
-  public record ServeAll(List<Serve> serves) implements PollerData {}
+  public record ServeAll(List<Serve> serves) implements PollerData {
+    /** The {@link Serve} itself for one, else a {@code ServeAll}. */
+    public static PollerData of(List<Serve> serves) {
+      return serves.size() == 1 ? serves.get(0) : new ServeAll(serves);
+    }
+  }
 
   /**
    * A ring's used side that is a queue's mailbox: the poller may then deliver {@link Served} to
@@ -346,22 +383,13 @@ public final class FlowProtocol {
      */
     public <Q> CoreProtocol.Exec<RouterCommand> item(
         ActorRef<Q> to, Q atStart, OnRing served, long nowNanos) {
-      Request r = served.request();
-      Status status = served.status();
-      Completion c =
-          new Completion(
-              r.id(),
-              status,
-              r.submitNanos(),
-              served.acceptedNanos(),
-              nowNanos, // the harvest's instant: the core stamps it when the work starts
-              queue,
-              status == Status.OK ? served.data() : null);
+      // ended at the harvest's instant: the core stamps it when the work starts
+      Completion c = served.completion(queue, served.status(), nowNanos);
       return new CoreProtocol.Exec<>(
           completionNanos,
           Work.COMPLETION,
           router,
-          new Ended(r, c, cpu),
+          new Ended(served.request(), c, cpu),
           Work.COMPLETION.iowaitWakeup(),
           0,
           new CoreProtocol.Start<>(to, atStart));

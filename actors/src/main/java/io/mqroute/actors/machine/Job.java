@@ -262,42 +262,12 @@ public final class Job extends AbstractBehavior<Command> {
         stallLimit,
         wakeTargets,
         data,
-        null);
-  }
-
-  /**
-   * @param flow the fio flow the clone belongs to ({@link JobControl#flows()}), null for none
-   */
-  static Behavior<Command> create(
-      JobPlan plan,
-      JobStats stats,
-      RandomSource workload,
-      RandomSource arrivals,
-      List<ActorRef<CoreProtocol.Command>> cores,
-      ActorRef<FlowProtocol.RouterCommand> router,
-      ActorRef<MachineProtocol.Command> machine,
-      CpuCosts costs,
-      long stallLimit,
-      WakeTargets wakeTargets,
-      JobData data,
-      FioFlow flow) {
-    return create(
-        plan,
-        stats,
-        workload,
-        arrivals,
-        cores,
-        router,
-        machine,
-        costs,
-        stallLimit,
-        wakeTargets,
-        data,
-        flow,
+        null,
         -1);
   }
 
   /**
+   * @param flow the fio flow the clone belongs to ({@link JobControl#flows()}), null for none
    * @param ioWqTask the task of {@code wakeTargets} that is this job's io-wq worker, which issues
    *     its requests ({@link IoUringPunt#IO_WQ}); -1: the job issues them itself
    */

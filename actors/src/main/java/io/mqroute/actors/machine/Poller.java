@@ -232,10 +232,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     List<FlowProtocol.OnRing> items = finishedInline;
     finishedInline = null;
     if (!items.isEmpty()) {
-      finishedTo.tell(
-          items.size() == 1
-              ? new FlowProtocol.Served(items.get(0))
-              : new FlowProtocol.ServedAll(items));
+      finishedTo.tell(FlowProtocol.ServedAll.of(items));
     }
     return counted(this);
   }
@@ -355,34 +352,27 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
         // device's end (ServerDone and deviceTime's timed delivery in one; the core is free while
         // the device runs)
         FlowProtocol.UsedRing used = (FlowProtocol.UsedRing) s.done();
-        if (harvestsOnCore(used)) {
-          // and at the device's end that core takes the harvest item itself (the queue would ask
-          // it for just that, at that instant: the queue's one ring thread is held until this
-          // commit, so nothing else can be waiting to join the harvest)
-          FlowProtocol.OnRing held = heldServed(s).item();
-          core.tell(
-              new CoreProtocol.Exec<>(
-                  serverNanos,
-                  Work.SERVER,
-                  core,
-                  used.harvests()
-                      .item(
-                          used.queue(),
-                          new FlowProtocol.ServedHarvested(held),
-                          held,
-                          clock.nanoTime()),
-                  Work.SERVER.iowaitWakeup(),
-                  svc));
-        } else {
-          core.tell(
-              new CoreProtocol.Exec<>(
-                  serverNanos,
-                  Work.SERVER,
-                  used.queue(),
-                  heldServed(s),
-                  Work.SERVER.iowaitWakeup(),
-                  svc));
-        }
+        FlowProtocol.Served held = heldServed(s);
+        // and at the device's end that core may take the harvest item itself (the queue would
+        // ask it for just that, at that instant: the queue's one ring thread is held until this
+        // commit, so nothing else can be waiting to join the harvest)
+        CoreProtocol.Exec<?> work =
+            harvestsOnCore(used)
+                ? new CoreProtocol.Exec<>(
+                    serverNanos,
+                    Work.SERVER,
+                    core,
+                    used.harvests()
+                        .item(
+                            used.queue(),
+                            new FlowProtocol.ServedHarvested(held.item()),
+                            held.item(),
+                            clock.nanoTime()),
+                    Work.SERVER.iowaitWakeup(),
+                    svc)
+                : new CoreProtocol.Exec<>(
+                    serverNanos, Work.SERVER, used.queue(), held, Work.SERVER.iowaitWakeup(), svc);
+        core.tell(work);
       } else {
         core.tell(
             new CoreProtocol.Exec<>(

@@ -20,7 +20,6 @@ import io.mqroute.policies.queue.RingQueue;
 import io.mqroute.policies.random.RandomSource;
 import io.mqroute.policies.strategy.EnqueueErrorPolicy;
 import io.mqroute.policies.strategy.FullRingStrategy;
-import io.mqroute.protocol.Completion;
 import io.mqroute.protocol.Request;
 import io.mqroute.protocol.Status;
 import io.mqroute.runtime.NanoClock;
@@ -334,7 +333,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     List<Serve> batch = offered;
     offered = null;
     if (!batch.isEmpty()) {
-      poller.tell(batch.size() == 1 ? batch.get(0) : new FlowProtocol.ServeAll(batch));
+      poller.tell(FlowProtocol.ServeAll.of(batch));
     }
   }
 
@@ -370,7 +369,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       List<Ended> ends = harvested;
       harvested = null;
       if (!ends.isEmpty()) {
-        router.tell(ends.size() == 1 ? ends.get(0) : new FlowProtocol.EndedAll(ends));
+        router.tell(FlowProtocol.EndedAll.of(ends));
       }
     }
     return this;
@@ -403,19 +402,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     if (status != Status.OK) {
       errors++;
     }
-    return new Ended(item.request(), completion(item, status, now), coreCpu);
-  }
-
-  private Completion completion(OnRing item, Status status, long now) {
-    Request r = item.request();
-    return new Completion(
-        r.id(),
-        status,
-        r.submitNanos(),
-        item.acceptedNanos(),
-        now,
-        index,
-        status == Status.OK ? item.data() : null);
+    return new Ended(item.request(), item.completion(index, status, now), coreCpu);
   }
 
   /**

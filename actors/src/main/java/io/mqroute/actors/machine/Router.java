@@ -114,7 +114,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
           view,
           admission,
           WakePolicy.WAITER_CPU,
-          new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0),
+          CpuCosts.NONE,
           homeCpu,
           0,
           null,
@@ -226,9 +226,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       for (int q = 0; q < batch.size(); q++) {
         List<Request> rs = batch.get(q);
         if (rs != null) {
-          queues
-              .get(q)
-              .tell(rs.size() == 1 ? new Enqueue(rs.get(0)) : new FlowProtocol.EnqueueAll(rs));
+          queues.get(q).tell(FlowProtocol.EnqueueAll.of(rs));
         }
       }
     }
@@ -248,8 +246,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
     } finally {
       Map<ActorRef<CoreProtocol.Command>, List<CoreProtocol.Exec<?>>> batch = execs;
       execs = null;
-      batch.forEach(
-          (core, es) -> core.tell(es.size() == 1 ? es.get(0) : new CoreProtocol.ExecAll(es)));
+      batch.forEach((core, es) -> core.tell(CoreProtocol.ExecAll.of(es)));
     }
     return this;
   }

@@ -25,14 +25,10 @@ import java.nio.channels.spi.SelectorProvider;
 public final class NodeTransport {
   private NodeTransport() {}
 
-  /** A one-thread loop named {@code name}: native epoll if {@code nativeEpoll} and available. */
-  public static EventLoopGroup loop(String name, boolean nativeEpoll) {
-    return loop(name, nativeEpoll, 0);
-  }
-
   /**
-   * As {@link #loop(String, boolean)}, polling for up to {@code spinNanos} after its last work
-   * before it blocks ({@link SpinThenBlock}).
+   * A one-thread loop named {@code name}: native epoll if {@code nativeEpoll} and available,
+   * polling for up to {@code spinNanos} after its last work before it blocks ({@link
+   * SpinThenBlock}).
    */
   public static EventLoopGroup loop(String name, boolean nativeEpoll, long spinNanos) {
     SelectStrategyFactory wait = SpinThenBlock.factory(spinNanos);

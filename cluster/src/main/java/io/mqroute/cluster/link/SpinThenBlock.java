@@ -23,18 +23,22 @@ public final class SpinThenBlock implements SelectStrategy {
   private boolean blocked;
 
   SpinThenBlock(long spinNanos, LongSupplier clock) {
-    if (spinNanos < 0) {
-      throw new IllegalArgumentException("spinNanos must be >= 0, was " + spinNanos);
-    }
-    this.spinNanos = spinNanos;
+    this.spinNanos = checked(spinNanos);
     this.clock = clock;
     this.lastWork = clock.getAsLong();
   }
 
   /** A factory for the loop's IoHandler: one strategy per loop thread. */
   public static SelectStrategyFactory factory(long spinNanos) {
-    new SpinThenBlock(spinNanos, System::nanoTime); // checks spinNanos now, not on the loop's start
+    checked(spinNanos); // now, not when the loop starts
     return () -> new SpinThenBlock(spinNanos, System::nanoTime);
+  }
+
+  private static long checked(long spinNanos) {
+    if (spinNanos < 0) {
+      throw new IllegalArgumentException("spinNanos must be >= 0, was " + spinNanos);
+    }
+    return spinNanos;
   }
 
   @Override

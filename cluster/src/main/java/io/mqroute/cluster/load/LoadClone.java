@@ -96,7 +96,7 @@ final class LoadClone extends AbstractBehavior<LoadCloneProtocol.Command> {
                 List.of(core),
                 client.<FlowProtocol.RouterCommand>narrow(),
                 me,
-                new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0),
+                CpuCosts.NONE,
                 stallLimit.toNanos(),
                 null,
                 data),
