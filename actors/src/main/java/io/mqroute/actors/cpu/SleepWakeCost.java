@@ -65,11 +65,6 @@ public final class SleepWakeCost {
     return nanos;
   }
 
-  /** Sleep–wake cycles paid so far. */
-  public long paid() {
-    return paid;
-  }
-
   /** CPU work they added, at full frequency. */
   public long paidNanos() {
     return paid * nanos;
