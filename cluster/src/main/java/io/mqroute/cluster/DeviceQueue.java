@@ -485,7 +485,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
   private static final class AutoFileIo implements IoDevice {
     private final InlineFileIo inline;
     private final FileIo pool;
-    private final InlineIoPolicy policy = new InlineIoPolicy();
+    private final InlineIoPolicy policy = new InlineIoPolicy(true);
     private final Runnable toPool;
 
     AutoFileIo(InlineFileIo inline, FileIo pool, Runnable toPool) {
@@ -500,9 +500,13 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       if ((r.op() != Op.READ && r.op() != Op.WRITE) || !policy.inline(start)) {
         return pool.execute(r);
       }
+      FileBackend.Residency seen =
+          policy.proving() && r.op() == Op.READ
+              ? inline.files().residency(r.fileId(), r.offset(), r.length())
+              : FileBackend.Residency.UNKNOWN;
       CompletionStage<Result> done = inline.execute(r);
       long end = System.nanoTime();
-      if (policy.took(end - start, r.length(), end)) {
+      if (policy.took(end - start, seen, r.length(), end)) {
         toPool.run();
       }
       return done;

@@ -4,6 +4,7 @@ import io.mqroute.protocol.Op;
 import io.mqroute.protocol.Status;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -196,6 +197,55 @@ public final class FileBackend implements AutoCloseable {
         break;
       }
       pos += n;
+    }
+  }
+
+  /** Whether a range of a file is in the page cache now: what a read of it would wait for. */
+  public enum Residency {
+    /** Every page is in the page cache: a read copies and cannot wait for the disk. */
+    CACHED,
+    /** At least one page is not: a read of it waits for the disk. */
+    NOT_CACHED,
+    /** Cannot tell (a bad request, an I/O error, a range across two mapped windows). */
+    UNKNOWN
+  }
+
+  /** Bytes of a file one read-only mapping covers for {@link #residency}. */
+  static final long WINDOW_BYTES = 1L << 30;
+
+  /**
+   * Whether {@code [offset, offset + length)} of a file is in the page cache now: {@code
+   * mincore(2)} through {@link MappedByteBuffer#isLoaded} on a read-only mapping of the file's
+   * {@link #WINDOW_BYTES} around it, made on first use and kept with the channel. The kernel
+   * answers for the page cache only to a process that may write the file or owns it (mincore's
+   * can_do_mincore), which the node does for the files it creates; elsewhere it answers for the
+   * pages this process has mapped, i.e. NOT_CACHED, the cautious answer. About 1 µs.
+   */
+  public Residency residency(long fileId, long offset, int length) {
+    if (check(fileId, offset, length) != null || length == 0) {
+      return Residency.UNKNOWN;
+    }
+    Handle h;
+    try {
+      h = acquire(fileId);
+    } catch (IOException e) {
+      return Residency.UNKNOWN;
+    }
+    if (h == null) {
+      return Residency.UNKNOWN;
+    }
+    try {
+      int index = (int) (offset / WINDOW_BYTES);
+      long inWindow = offset - index * WINDOW_BYTES;
+      MappedByteBuffer w = h.window(index);
+      if (w == null || inWindow + length > w.capacity()) {
+        return Residency.UNKNOWN;
+      }
+      return w.slice((int) inWindow, length).isLoaded() ? Residency.CACHED : Residency.NOT_CACHED;
+    } catch (IOException | RuntimeException e) {
+      return Residency.UNKNOWN;
+    } finally {
+      release(h);
     }
   }
 
@@ -478,9 +528,29 @@ public final class FileBackend implements AutoCloseable {
     final FileChannel channel;
     int users;
     boolean evicted;
+    // read-only mappings for residency(), by window; unmapped when collected after the channel
+    private MappedByteBuffer[] windows = new MappedByteBuffer[0];
 
     Handle(FileChannel channel) {
       this.channel = channel;
+    }
+
+    /** The mapping of window {@code index}, made on first use; null past the file's end. */
+    synchronized MappedByteBuffer window(int index) throws IOException {
+      if (index >= windows.length) {
+        windows = Arrays.copyOf(windows, index + 1);
+      }
+      MappedByteBuffer w = windows[index];
+      if (w == null) {
+        long base = index * WINDOW_BYTES;
+        long size = Math.min(WINDOW_BYTES, channel.size() - base);
+        if (size <= 0) {
+          return null;
+        }
+        w = channel.map(FileChannel.MapMode.READ_ONLY, base, size);
+        windows[index] = w;
+      }
+      return w;
     }
 
     void closeIfUnused() {

@@ -40,6 +40,24 @@ class FileBackendTest {
   }
 
   @Test
+  void residencyTellsWrittenPagesFromAHoleNeverRead() throws IOException {
+    try (FileBackend fb = new FileBackend(root(), MAX)) {
+      ByteBuffer page = ByteBuffer.allocate(4096);
+      Arrays.fill(page.array(), (byte) 9);
+      assertThat(fb.write(2, 8192, page)).isEqualTo(Status.OK);
+      assertThat(fb.residency(2, 8192, 4096)).isEqualTo(FileBackend.Residency.CACHED);
+      assertThat(fb.residency(2, 8192 + 100, 1000)).isEqualTo(FileBackend.Residency.CACHED);
+      // the file is sized sparsely to MAX: its last pages are a hole nothing read or wrote
+      assertThat(fb.residency(2, MAX - 65536, 4096)).isEqualTo(FileBackend.Residency.NOT_CACHED);
+      assertThat(fb.residency(2, 8192, 65536))
+          .as("one page of the range not cached")
+          .isEqualTo(FileBackend.Residency.NOT_CACHED);
+      assertThat(fb.residency(2, MAX - 100, 4096)).isEqualTo(FileBackend.Residency.UNKNOWN);
+      assertThat(fb.residency(-1, 0, 4096)).isEqualTo(FileBackend.Residency.UNKNOWN);
+    }
+  }
+
+  @Test
   void largeLengthOnlyRequestsGoInChunksAndTheScratchBufferStaysSmall() throws IOException {
     long max = 4L * FileBackend.CHUNK + 4096;
     try (FileBackend fb = new FileBackend(root(), max)) {
