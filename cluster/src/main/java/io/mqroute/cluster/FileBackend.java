@@ -225,28 +225,25 @@ public final class FileBackend implements AutoCloseable {
     if (check(fileId, offset, length) != null || length == 0) {
       return Residency.UNKNOWN;
     }
-    Handle h;
-    try {
-      h = acquire(fileId);
-    } catch (IOException e) {
-      return Residency.UNKNOWN;
-    }
-    if (h == null) {
-      return Residency.UNKNOWN;
-    }
-    try {
-      int index = (int) (offset / WINDOW_BYTES);
-      long inWindow = offset - index * WINDOW_BYTES;
-      MappedByteBuffer w = h.window(index);
-      if (w == null || inWindow + length > w.capacity()) {
-        return Residency.UNKNOWN;
-      }
-      return w.slice((int) inWindow, length).isLoaded() ? Residency.CACHED : Residency.NOT_CACHED;
-    } catch (IOException | RuntimeException e) {
-      return Residency.UNKNOWN;
-    } finally {
-      release(h);
-    }
+    return withHandle(
+        fileId,
+        h -> {
+          int index = (int) (offset / WINDOW_BYTES);
+          long inWindow = offset - index * WINDOW_BYTES;
+          MappedByteBuffer w = h.window(index);
+          if (w == null || inWindow + length > w.capacity()) {
+            return Residency.UNKNOWN;
+          }
+          try {
+            return w.slice((int) inWindow, length).isLoaded()
+                ? Residency.CACHED
+                : Residency.NOT_CACHED;
+          } catch (RuntimeException e) {
+            return Residency.UNKNOWN; // e.g. the mapping's memory gone with a closed channel
+          }
+        },
+        Residency.UNKNOWN,
+        Residency.UNKNOWN);
   }
 
   /** Writes {@code src.remaining()} bytes from {@code src} at {@code offset}. */
@@ -391,21 +388,39 @@ public final class FileBackend implements AutoCloseable {
     void run(FileChannel ch) throws IOException;
   }
 
+  @FunctionalInterface
+  private interface HandleIo<T> {
+    T run(Handle h) throws IOException;
+  }
+
   private Status withChannel(long fileId, ChannelIo io) {
+    return withHandle(
+        fileId,
+        h -> {
+          io.run(h.channel);
+          return Status.OK;
+        },
+        Status.EINVAL,
+        Status.EIO);
+  }
+
+  /**
+   * {@code io} on the file's cached handle; {@code refused} for an entry refused, else on error.
+   */
+  private <T> T withHandle(long fileId, HandleIo<T> io, T refused, T failed) {
     Handle h;
     try {
       h = acquire(fileId);
     } catch (IOException e) {
-      return Status.EIO;
+      return failed;
     }
     if (h == null) {
-      return Status.EINVAL;
+      return refused;
     }
     try {
-      io.run(h.channel);
-      return Status.OK;
+      return io.run(h);
     } catch (IOException e) {
-      return Status.EIO;
+      return failed;
     } finally {
       release(h);
     }
