@@ -394,18 +394,7 @@ public final class ChaosProfileParser {
             r.maxBackground(),
             r.congestionThreshold(),
             r.pendingQueueNanos());
-    return new MachineSpec(
-        m.topology(),
-        m.costs(),
-        m.cstates(),
-        m.governor(),
-        m.queues(),
-        wrapped,
-        m.wake(),
-        m.deviceSpec(),
-        m.device(),
-        m.stallLimitNanos(),
-        m.ioUringPunt());
+    return m.withRouter(wrapped);
   }
 
   private static List<String> concat(List<String> a, List<String> b) {

@@ -21,7 +21,7 @@ package io.mqroute.cluster;
  * as io_uring's IOCB_NOWAIT attempt would have returned -EAGAIN for it. Writes (and reads it cannot
  * tell) are judged by time as before: one slow copy alone, however slow, is taken for a preemption,
  * {@link #SLOW_IN_WINDOW} in a window for a disk. (On two busy vCPUs, timing alone sent a device
- * with every read in the page cache to the pool 5-18 times in a 20-second benchmark, a second each;
+ * with every read in the page cache to the pool 4-36 times per benchmark run, a second each;
  * BENCHMARKS.md "Spin before block", "Asking the page cache".)
  *
  * <p>Not thread-safe: one per queue, called from that queue's poller only.

@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import io.mqroute.protocol.Completion;
+import io.mqroute.protocol.Request;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /** Messages of a Job actor. */
@@ -38,10 +39,10 @@ public final class JobProtocol {
    * The job's submit work for a request has run, and io_uring punts it to the job's io-wq ({@link
    * IoUringPunt#IO_WQ}: io_read → -EAGAIN → io_queue_iowq → io_wq_enqueue).
    */
-  record Punted(io.mqroute.protocol.Request request) implements Data {}
+  record Punted(Request request) implements Data {}
 
   /** The job's io-wq worker has issued a punted request (io_wq_submit_work → io_issue_sqe). */
-  record IoWqIssued(io.mqroute.protocol.Request request) implements Data {}
+  record IoWqIssued(Request request) implements Data {}
 
   /** A request of this job has ended and the app thread has reaped it. */
   public record Completed(Completion completion) implements Data {}

@@ -34,19 +34,9 @@ public record MachineSpec(
     long stallLimitNanos,
     IoUringPunt ioUringPunt) {
 
-  /** A machine whose io_uring requests are issued inline ({@link IoUringPunt#INLINE}). */
-  public MachineSpec(
-      CpuTopology topology,
-      CpuCosts costs,
-      List<CState> cstates,
-      Governor governor,
-      Queues queues,
-      Router router,
-      WakePolicy wake,
-      String deviceSpec,
-      Supplier<Device> device,
-      long stallLimitNanos) {
-    this(
+  /** This machine with another router (a chaos profile wraps the selector). */
+  public MachineSpec withRouter(Router router) {
+    return new MachineSpec(
         topology,
         costs,
         cstates,
@@ -57,7 +47,23 @@ public record MachineSpec(
         deviceSpec,
         device,
         stallLimitNanos,
-        IoUringPunt.INLINE);
+        ioUringPunt);
+  }
+
+  /** This machine with another device, named {@code deviceSpec} in reports. */
+  public MachineSpec withDevice(String deviceSpec, Supplier<Device> device) {
+    return new MachineSpec(
+        topology,
+        costs,
+        cstates,
+        governor,
+        queues,
+        router,
+        wake,
+        deviceSpec,
+        device,
+        stallLimitNanos,
+        ioUringPunt);
   }
 
   /**

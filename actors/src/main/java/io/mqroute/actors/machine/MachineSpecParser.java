@@ -245,8 +245,7 @@ public final class MachineSpecParser {
         };
 
     // io_uring's issue of a FUSE read or write: inline in io_uring_enter, or punted to an io-wq
-    // worker
-    // (io_read -> -EAGAIN without FMODE_NOWAIT -> io_queue_iowq; IoUringPunt)
+    // worker (io_read -> -EAGAIN without FMODE_NOWAIT -> io_queue_iowq; IoUringPunt)
     IoUringPunt punt =
         m.object("kernel", List.of("io-uring-punt"))
             .parse("io-uring-punt", "inline", IoUringPunt::parse);

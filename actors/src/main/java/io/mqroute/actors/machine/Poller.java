@@ -63,7 +63,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
   // while a ServeAll is handled: what finished inline, for one ServedAll to its queue (null
   // otherwise; a ServeAll comes from one queue)
   private List<FlowProtocol.OnRing> finishedInline;
-
   private ActorRef<FlowProtocol.QueueCommand> finishedTo;
 
   private int busy;

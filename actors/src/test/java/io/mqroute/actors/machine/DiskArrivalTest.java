@@ -43,18 +43,7 @@ class DiskArrivalTest {
                 + "queues { kind = per-cpu, ring-size = 4 }\n"
                 + "device = \"fixed(10us)\"\n");
     RecordingDevice device = new RecordingDevice();
-    MachineSpec spec =
-        new MachineSpec(
-            parsed.topology(),
-            parsed.costs(),
-            parsed.cstates(),
-            parsed.governor(),
-            parsed.queues(),
-            parsed.router(),
-            parsed.wake(),
-            "recording",
-            () -> device,
-            parsed.stallLimitNanos());
+    MachineSpec spec = parsed.withDevice("recording", () -> device);
     JobPlan psync =
         new JobPlan(
             0,

@@ -90,18 +90,7 @@ class IoCallsRequestsTest {
             "machine { numa-nodes = 1, cores-per-node = 2 }\n"
                 + "queues { kind = per-cpu, ring-size = 4 }\n"
                 + "device = \"fixed(10us)\"\n");
-    MachineSpec spec =
-        new MachineSpec(
-            parsed.topology(),
-            parsed.costs(),
-            parsed.cstates(),
-            parsed.governor(),
-            parsed.queues(),
-            parsed.router(),
-            parsed.wake(),
-            "counting",
-            () -> new CountingDevice(seen),
-            parsed.stallLimitNanos());
+    MachineSpec spec = parsed.withDevice("counting", () -> new CountingDevice(seen));
     IoPattern files =
         new IoPattern(
             null,
