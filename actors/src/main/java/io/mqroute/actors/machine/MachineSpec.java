@@ -36,22 +36,15 @@ public record MachineSpec(
 
   /** This machine with another router (a chaos profile wraps the selector). */
   public MachineSpec withRouter(Router router) {
-    return new MachineSpec(
-        topology,
-        costs,
-        cstates,
-        governor,
-        queues,
-        router,
-        wake,
-        deviceSpec,
-        device,
-        stallLimitNanos,
-        ioUringPunt);
+    return with(router, deviceSpec, device);
   }
 
   /** This machine with another device, named {@code deviceSpec} in reports. */
   public MachineSpec withDevice(String deviceSpec, Supplier<Device> device) {
+    return with(router, deviceSpec, device);
+  }
+
+  private MachineSpec with(Router router, String deviceSpec, Supplier<Device> device) {
     return new MachineSpec(
         topology,
         costs,
