@@ -42,7 +42,10 @@ class RequestPathCensusTest {
   // core (the harvest delivered when its work starts, the end's result at its end), no hop back
   // through the queue in between (was 301,674 / 99,555 / 303,297); a ring thread's CPU starts that
   // item itself at the device's end, no Served hop to the queue (was 281,672 / 98,198 / 283,297).
-  private static final long TASKS = 261_670;
+  // The virtual-time dispatcher (issue #18, cheaper events): a mailbox run queued from another
+  // thread (at the root's start) does not mark the mailbox scheduled for the driver, so the root
+  // gets one more, empty, run (was 261,670; the same hops, every digest unchanged).
+  private static final long TASKS = 261_671;
   private static final long TIMERS = 98_198;
   private static final long MESSAGES = 263_297;
 }

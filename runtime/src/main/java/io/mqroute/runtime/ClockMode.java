@@ -33,6 +33,8 @@ public enum ClockMode {
           VirtualTimeScheduler.class.getName(),
           SimDispatcher.ID + ".executor",
           VirtualTimeExecutorConfigurator.class.getName(),
+          SimDispatcher.ID + ".type",
+          VirtualTimeDispatcherConfigurator.class.getName(),
           "pekko.stream.materializer.dispatcher",
           SimDispatcher.ID,
           // Typed and stream actors name their mailbox explicitly, so these two keys (not the

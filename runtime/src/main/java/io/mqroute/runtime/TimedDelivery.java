@@ -45,10 +45,19 @@ public final class TimedDelivery implements Runnable {
   @SuppressWarnings("unused") // through STATE
   private volatile int state;
 
+  /**
+   * In virtual time the firing, the redirect and every look at the state are on the driver thread:
+   * plain reads and writes of {@code plainState} instead of a CAS per delivery.
+   */
+  private final boolean driverOnly;
+
+  private int plainState;
+
   @SuppressWarnings("unchecked")
-  private TimedDelivery(ActorRef<?> to, Object message) {
+  private TimedDelivery(ActorRef<?> to, Object message, boolean driverOnly) {
     this.to = (ActorRef<Object>) to;
     this.message = message;
+    this.driverOnly = driverOnly;
   }
 
   /** Schedules timed deliveries on one ActorSystem's clock. */
@@ -69,10 +78,10 @@ public final class TimedDelivery implements Runnable {
   public static Clock of(ClassicActorSystemProvider system) {
     Scheduler scheduler = system.classicSystem().scheduler();
     if (scheduler instanceof VirtualTimeScheduler virtual) {
-      return new Absolute(virtual::nanoTime, virtual::scheduleAt);
+      return new Absolute(virtual::nanoTime, virtual::scheduleAt, true);
     }
     if (scheduler instanceof PreciseRealTimeScheduler precise) {
-      return new Absolute(NanoClock.SYSTEM, precise::scheduleAt);
+      return new Absolute(NanoClock.SYSTEM, precise::scheduleAt, false);
     }
     return new OnAny(scheduler);
   }
@@ -84,6 +93,15 @@ public final class TimedDelivery implements Runnable {
    */
   @SuppressWarnings("unchecked")
   public <T> boolean redirect(ActorRef<T> to, T message) {
+    if (driverOnly) {
+      if (plainState != PENDING) {
+        return false;
+      }
+      redirectTo = (ActorRef<Object>) to;
+      redirectMessage = message;
+      plainState = REDIRECTED;
+      return true;
+    }
     if ((int) STATE.getAcquire(this) != PENDING) {
       return false;
     }
@@ -94,12 +112,21 @@ public final class TimedDelivery implements Runnable {
 
   /** True once the original message has been handed to its receiver. */
   public boolean delivered() {
-    return (int) STATE.getAcquire(this) == FIRED;
+    return driverOnly ? plainState == FIRED : (int) STATE.getAcquire(this) == FIRED;
   }
 
   /** Called by the scheduler at the deadline. */
   @Override
   public void run() {
+    if (driverOnly) {
+      if (plainState == PENDING) {
+        plainState = FIRED;
+        to.tell(message);
+      } else {
+        redirectTo.tell(redirectMessage);
+      }
+      return;
+    }
     if (STATE.compareAndSet(this, PENDING, FIRED)) {
       to.tell(message);
     } else if ((int) STATE.getAcquire(this) == REDIRECTED) {
@@ -119,7 +146,8 @@ public final class TimedDelivery implements Runnable {
   }
 
   /** Virtual time or PreciseRealTimeScheduler: the deadline goes to the scheduler as it is. */
-  private record Absolute(NanoClock clock, AtInstant scheduler) implements Clock {
+  private record Absolute(NanoClock clock, AtInstant scheduler, boolean driverOnly)
+      implements Clock {
     @Override
     public long nanoTime() {
       return clock.nanoTime();
@@ -127,7 +155,7 @@ public final class TimedDelivery implements Runnable {
 
     @Override
     public <T> TimedDelivery at(long deadlineNanos, ActorRef<T> to, T message) {
-      TimedDelivery d = new TimedDelivery(to, message);
+      TimedDelivery d = new TimedDelivery(to, message, driverOnly);
       scheduler.scheduleAt(deadlineNanos, d);
       return d;
     }
@@ -141,7 +169,7 @@ public final class TimedDelivery implements Runnable {
 
     @Override
     public <T> TimedDelivery at(long deadlineNanos, ActorRef<T> to, T message) {
-      TimedDelivery d = new TimedDelivery(to, message);
+      TimedDelivery d = new TimedDelivery(to, message, false);
       long delay = Math.max(0, deadlineNanos - System.nanoTime());
       scheduler.scheduleOnce(
           FiniteDuration.apply(delay, TimeUnit.NANOSECONDS),

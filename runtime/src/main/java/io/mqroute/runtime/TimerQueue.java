@@ -3,6 +3,7 @@ package io.mqroute.runtime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.Scheduler;
 import org.apache.pekko.event.LoggingAdapter;
 import scala.concurrent.ExecutionContext;
@@ -29,9 +30,32 @@ final class TimerQueue {
   private static final int COMPACT_MIN_CANCELLED = 256;
 
   private final PriorityQueue<ScheduledTimer> heap = new PriorityQueue<>(1024);
-  private long nextSequence;
+
+  /**
+   * Shared with the virtual-time driver's {@link DeliveryHeap}, so that the two merge in one
+   * (deadline, sequence) order.
+   */
+  private final AtomicLong sequences;
+
   private int cancelledInHeap;
-  private boolean closed;
+  private volatile boolean closed;
+
+  /**
+   * The head entry's deadline and sequence, published on every change of the head so that the
+   * driver can compare it with its own timers without the lock; the head may be a cancelled timer
+   * not yet dropped. {@link #NO_DEADLINE} when empty.
+   */
+  private volatile long headDeadline = NO_DEADLINE;
+
+  private volatile long headSequence;
+
+  TimerQueue() {
+    this(new AtomicLong());
+  }
+
+  TimerQueue(AtomicLong sequences) {
+    this.sequences = sequences;
+  }
 
   /**
    * Adds a timer.
@@ -49,8 +73,9 @@ final class TimerQueue {
     }
     ScheduledTimer timer =
         new ScheduledTimer(this, Math.min(deadline, NO_DEADLINE - 1), intervalNanos, task, ec);
-    timer.sequence = nextSequence++;
+    timer.sequence = sequences.getAndIncrement();
     heap.add(timer);
+    publishHead();
     return timer;
   }
 
@@ -104,12 +129,49 @@ final class TimerQueue {
     heap.poll();
     if (head.isPeriodic()) {
       head.deadline = saturatedAdd(head.deadline, head.intervalNanos);
-      head.sequence = nextSequence++;
+      head.sequence = sequences.getAndIncrement();
       heap.add(head);
     } else {
       head.state = ScheduledTimer.FIRED;
     }
+    publishHead();
     return head;
+  }
+
+  /**
+   * As {@link #pollDue}, but only a timer that orders before (deadline, sequence) {@code
+   * (beforeDeadline, beforeSequence)}: the driver's merge with its {@link DeliveryHeap}.
+   */
+  synchronized ScheduledTimer pollDueBefore(
+      long instant, long beforeDeadline, long beforeSequence) {
+    ScheduledTimer head = liveHead();
+    if (head == null
+        || head.deadline > instant
+        || head.deadline > beforeDeadline
+        || (head.deadline == beforeDeadline && head.sequence > beforeSequence)) {
+      return null;
+    }
+    return pollDue(instant);
+  }
+
+  /** The head's deadline as last published (see {@link #headDeadline}); no lock. */
+  long publishedHeadDeadline() {
+    return headDeadline;
+  }
+
+  /** The head's sequence as last published; no lock. */
+  long publishedHeadSequence() {
+    return headSequence;
+  }
+
+  private void publishHead() {
+    ScheduledTimer head = heap.peek();
+    if (head == null) {
+      headDeadline = NO_DEADLINE;
+    } else {
+      headSequence = head.sequence;
+      headDeadline = head.deadline;
+    }
   }
 
   /** Number of live (not cancelled, not yet fired) timers. */
@@ -152,10 +214,11 @@ final class TimerQueue {
       }
     }
     cancelledInHeap = 0;
+    publishHead();
     return runOnClose;
   }
 
-  synchronized boolean isClosed() {
+  boolean isClosed() {
     return closed;
   }
 
@@ -173,6 +236,7 @@ final class TimerQueue {
       if (cancelledInHeap >= COMPACT_MIN_CANCELLED && cancelledInHeap * 2 > heap.size()) {
         heap.removeIf(ScheduledTimer::isCancelled);
         cancelledInHeap = 0;
+        publishHead();
       }
     }
     return true;
@@ -180,9 +244,14 @@ final class TimerQueue {
 
   private ScheduledTimer liveHead() {
     ScheduledTimer head;
+    boolean dropped = false;
     while ((head = heap.peek()) != null && head.state == ScheduledTimer.CANCELLED) {
       heap.poll();
       cancelledInHeap--;
+      dropped = true;
+    }
+    if (dropped) {
+      publishHead();
     }
     return head;
   }

@@ -39,6 +39,25 @@ final class VirtualTimeMessageQueue implements MessageQueue, UnboundedMessageQue
   /** The driver's messages once the driver consumes here; driver thread only. */
   private ArrayDeque<Envelope> local;
 
+  /**
+   * A run of this mailbox that the driver queued is pending ({@link VirtualTimeDispatcher}); driver
+   * thread only.
+   */
+  boolean runScheduled;
+
+  private VirtualTimeDispatcher.Run driverRun;
+
+  /** The run the driver queues for this mailbox (one object, reused). */
+  VirtualTimeDispatcher.Run driverRun(
+      VirtualTimeDispatcher dispatcher, org.apache.pekko.dispatch.Mailbox mbox) {
+    VirtualTimeDispatcher.Run r = driverRun;
+    if (r == null) {
+      r = new VirtualTimeDispatcher.Run(dispatcher, mbox, true);
+      driverRun = r;
+    }
+    return r;
+  }
+
   VirtualTimeMessageQueue(RunQueue runQueue) {
     this.runQueue = runQueue;
     this.simulated = runQueue.isDriverThread();

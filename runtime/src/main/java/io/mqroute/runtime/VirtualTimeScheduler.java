@@ -4,6 +4,7 @@ import com.typesafe.config.Config;
 import java.io.Closeable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.AbstractScheduler;
 import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.ClassicActorSystemProvider;
@@ -31,7 +32,14 @@ import scala.concurrent.duration.FiniteDuration;
 public final class VirtualTimeScheduler extends AbstractScheduler implements Closeable, NanoClock {
   private final LoggingAdapter log;
   private final RuntimeSettings settings;
-  private final TimerQueue timers = new TimerQueue();
+  private final AtomicLong sequences = new AtomicLong();
+
+  /** Pekko's timers (cancellable, from any thread). */
+  private final TimerQueue timers = new TimerQueue(sequences);
+
+  /** The driver's own timed deliveries ({@link #scheduleAt} on the driver thread); no lock. */
+  private final DeliveryHeap deliveries = new DeliveryHeap();
+
   private final RunQueue runQueue = new RunQueue();
 
   /**
@@ -95,7 +103,15 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
    * wrapper: the driver runs it inline when the clock reaches it (see {@link TimedDelivery}).
    */
   void scheduleAt(long deadlineNanos, Runnable task) {
-    timers.add(Math.max(now, deadlineNanos), 0L, task, null);
+    long deadline = Math.min(Math.max(now, deadlineNanos), TimerQueue.NO_DEADLINE - 1);
+    if (!runQueue.isDriverThread()) {
+      timers.add(deadline, 0L, task, null);
+      return;
+    }
+    if (timers.isClosed()) {
+      throw new IllegalStateException("scheduler is closed; cannot schedule " + task);
+    }
+    deliveries.add(deadline, sequences.getAndIncrement(), task);
   }
 
   /** One nanosecond resolution. */
@@ -111,6 +127,10 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   @Override
   public void close() {
     timers.closeAndRunOnCloseTasks(log);
+    if (runQueue.isDriverThread()) {
+      deliveries
+          .clear(); // timed deliveries are never run-on-close tasks; elsewhere the driver is gone
+    }
   }
 
   /** Virtual nanoseconds since the ActorSystem was created. */
@@ -121,12 +141,14 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
 
   /** Deadline of the earliest pending timer, or {@link Long#MAX_VALUE} when there is none. */
   public long nextDeadline() {
-    return timers.nextDeadline();
+    long own = deliveries.isEmpty() ? TimerQueue.NO_DEADLINE : deliveries.headDeadline();
+    // the published head may be a cancelled timer: ask under the lock only when it could be first
+    return timers.publishedHeadDeadline() < own ? Math.min(own, timers.nextDeadline()) : own;
   }
 
   /** Number of timers that are neither cancelled nor (one-shot) fired. */
   public int pendingTimers() {
-    return timers.liveCount();
+    return timers.liveCount() + deliveries.size();
   }
 
   // ---- used by the driver and the executor configurator (same package) ----
@@ -154,16 +176,41 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
       now = instant;
     }
     long fired = 0;
-    ScheduledTimer timer;
-    while ((timer = timers.pollDue(now)) != null) {
+    while (true) {
+      boolean own = !deliveries.isEmpty() && deliveries.headDeadline() <= now;
+      long ownDeadline = own ? deliveries.headDeadline() : TimerQueue.NO_DEADLINE;
+      long ownSequence = own ? deliveries.headSequence() : Long.MAX_VALUE;
+      long d = timers.publishedHeadDeadline();
+      if (d <= now
+          && (d < ownDeadline
+              || (d == ownDeadline && timers.publishedHeadSequence() < ownSequence))) {
+        // Pekko's timer may come first (in (deadline, sequence) order); the lock decides, and
+        // drops a cancelled head, which republishes it
+        ScheduledTimer timer = timers.pollDueBefore(now, ownDeadline, ownSequence);
+        if (timer != null) {
+          fired++;
+          try {
+            timer.task.run();
+          } catch (RuntimeException e) {
+            timer.failed(e, log);
+          }
+          continue;
+        }
+        if (!own) {
+          continue; // the published head changed: look again
+        }
+      }
+      if (!own) {
+        return fired;
+      }
+      Runnable task = deliveries.poll();
       fired++;
       try {
-        timer.task.run();
+        task.run();
       } catch (RuntimeException e) {
-        timer.failed(e, log);
+        log.error(e, "timed delivery {} failed", task);
       }
     }
-    return fired;
   }
 
   void reportTaskFailure(RuntimeException e, Runnable task) {

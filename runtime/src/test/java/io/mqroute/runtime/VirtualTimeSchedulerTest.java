@@ -46,6 +46,39 @@ class VirtualTimeSchedulerTest {
   }
 
   @Test
+  void timedDeliveriesAndPekkoTimersFireInOneDeadlineThenSchedulingOrder() {
+    // the driver's own deliveries (scheduleAt) and Pekko's timers (scheduleOnce) live in two
+    // structures; one instant's timers still fire in the order they were scheduled
+    List<String> fired = new ArrayList<>();
+    scheduler.scheduleAt(100, () -> fired.add("d1@" + scheduler.nanoTime()));
+    scheduler.scheduleOnce(
+        Duration.ofNanos(100), () -> fired.add("p1@" + scheduler.nanoTime()), INLINE);
+    Cancellable dropped =
+        scheduler.scheduleOnce(Duration.ofNanos(100), () -> fired.add("dropped"), INLINE);
+    scheduler.scheduleAt(100, () -> fired.add("d2@" + scheduler.nanoTime()));
+    scheduler.scheduleOnce(
+        Duration.ofNanos(50),
+        () -> {
+          fired.add("p0@" + scheduler.nanoTime());
+          // a delivery for an instant that has passed fires now, after what is due now
+          scheduler.scheduleAt(10, () -> fired.add("late@" + scheduler.nanoTime()));
+        },
+        INLINE);
+    scheduler.scheduleOnce(
+        Duration.ofNanos(100), () -> fired.add("p2@" + scheduler.nanoTime()), INLINE);
+    dropped.cancel();
+    assertThat(scheduler.pendingTimers()).isEqualTo(5);
+    assertThat(scheduler.nextDeadline()).isEqualTo(50);
+
+    RunStats stats = driver.runUntil(NEVER, () -> false);
+
+    assertThat(fired).containsExactly("p0@50", "late@50", "d1@100", "p1@100", "d2@100", "p2@100");
+    assertThat(stats.timersFired()).isEqualTo(6);
+    assertThat(scheduler.pendingTimers()).isZero();
+    assertThat(scheduler.nextDeadline()).isEqualTo(TimerQueue.NO_DEADLINE);
+  }
+
+  @Test
   void cancelledTimerDoesNotFireAndItsSchedulerTaskIsTold() {
     boolean[] ran = {false};
     boolean[] toldCancelled = {false};
