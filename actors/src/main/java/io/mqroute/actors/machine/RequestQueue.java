@@ -26,8 +26,8 @@ import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
+import org.agrona.collections.LongHashSet;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -103,7 +103,9 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private List<Serve> offered;
 
   private final List<String> violations = new ArrayList<>();
-  private final LinkedHashMap<Long, Request> onRingIds = new LinkedHashMap<>();
+
+  /** Ids of the requests on the ring: one that comes back and is not here is a duplicate. */
+  private final LongHashSet onRingIds = new LongHashSet();
 
   /** Requests in the queue and on its overflow list, over time, since the queue started. */
   private final long startNanos;
@@ -251,7 +253,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     /** The ring stage took the request: it is on its way to the poller. */
     @Override
     public void toRing(OnRing item) {
-      onRingIds.put(item.request().id(), item.request());
+      onRingIds.add(item.request().id());
     }
 
     @Override
@@ -347,7 +349,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     }
     for (OnRing item; (item = served.pollFirst()) != null; ) {
       queue.complete();
-      if (onRingIds.remove(item.request().id()) == null) {
+      if (!onRingIds.remove(item.request().id())) {
         violations.add("request " + item.request().id() + " came back but was not on the ring");
       }
       if (endOnCore) {
@@ -547,7 +549,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   /** Ids of the requests still on the ring or the overflow list. */
   private List<Long> stuckIds() {
-    List<Long> stuck = new ArrayList<>(onRingIds.keySet());
+    List<Long> stuck = new ArrayList<>(onRingIds);
+    stuck.sort(null);
     queue.forEachQueued(i -> stuck.add(i.request().id()));
     return stuck;
   }
