@@ -133,7 +133,8 @@ public final class WakeTargets {
 
   /**
    * Runnable work on the CPU now, as wake_affine_weight's load: its items running or queued, and
-   * the awake tasks whose CPU it is.
+   * the awake tasks whose CPU it is. A core that starts queued work on arrival (the model's
+   * plan-ahead) publishes no count: it is off on machines that ask for this.
    */
   public int runnable(int cpu) {
     return busy.get(cpu) + awake.get(cpu);

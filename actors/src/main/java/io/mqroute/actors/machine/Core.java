@@ -85,6 +85,23 @@ public final class Core extends AbstractBehavior<Command> {
   private final SleepWakeCost sleepWake;
 
   /**
+   * Work that arrives behind other work is started on arrival too (issue #18): its start is the end
+   * of the item before it and its result a timed delivery from its own end, so no {@code Tick} is
+   * needed. Exact only when nothing can change a queued item's timing before it starts: the
+   * performance governor (an iowait wake-up in between would change schedutil's frequency) and no
+   * CPU hotplug (migrate_tasks would take it away). Off otherwise.
+   */
+  private final boolean planAhead;
+
+  /** Plan-ahead: the items after the running one, in order, each with its end and delivery. */
+  private final ArrayDeque<Planned> planned = new ArrayDeque<>();
+
+  /** Plan-ahead: the end of the last item started (running or planned). */
+  private long planEnd = Long.MIN_VALUE;
+
+  private record Planned(Exec<?> item, long end, TimedDelivery delivery) {}
+
+  /**
    * @param switchNanos cost of switching between the application and a server thread on this core
    * @param wakeTargets the machine's scheduler state this core publishes its idleness to, or null
    */
@@ -104,8 +121,28 @@ public final class Core extends AbstractBehavior<Command> {
       long switchNanos,
       long sleepWakeNanos,
       WakeTargets wakeTargets) {
+    return create(cpu, cstates, governor, switchNanos, sleepWakeNanos, wakeTargets, false);
+  }
+
+  /**
+   * @param planAhead start work that arrives behind other work on arrival ({@link #planAhead}):
+   *     only with the performance governor and without CPU hotplug
+   */
+  public static Behavior<Command> create(
+      int cpu,
+      List<CState> cstates,
+      Governor governor,
+      long switchNanos,
+      long sleepWakeNanos,
+      WakeTargets wakeTargets,
+      boolean planAhead) {
+    if (planAhead && governor.schedutil()) {
+      throw new IllegalArgumentException("plan-ahead needs the performance governor");
+    }
     return Behaviors.setup(
-        ctx -> new Core(ctx, cpu, cstates, governor, switchNanos, sleepWakeNanos, wakeTargets));
+        ctx ->
+            new Core(
+                ctx, cpu, cstates, governor, switchNanos, sleepWakeNanos, wakeTargets, planAhead));
   }
 
   private Core(
@@ -115,8 +152,10 @@ public final class Core extends AbstractBehavior<Command> {
       Governor governor,
       long switchNanos,
       long sleepWakeNanos,
-      WakeTargets wakeTargets) {
+      WakeTargets wakeTargets,
+      boolean planAhead) {
     super(ctx);
+    this.planAhead = planAhead;
     this.cpu = cpu;
     this.deliveries = TimedDelivery.of(ctx.getSystem());
     this.clock = deliveries;
@@ -173,6 +212,11 @@ public final class Core extends AbstractBehavior<Command> {
         deliver(e);
         return this;
       }
+      if (planAhead) {
+        plan(e);
+        publishLoad();
+        return this;
+      }
       queue.addLast(e);
       waitingByThread[e.kind().thread() + 1]++;
       if (direct != null && running.thenNanos() > 0) {
@@ -214,6 +258,23 @@ public final class Core extends AbstractBehavior<Command> {
    * then, as a Tick at that instant would have left it.
    */
   private void settle(long now) {
+    if (planAhead) {
+      // the items that have ended by now, and the one running now (their results are on their way)
+      while (running != null && now >= runningEnd) {
+        Planned p = planned.pollFirst();
+        if (p == null) {
+          direct = null;
+          running = null;
+          model.finish(runningEnd);
+          return;
+        }
+        waitingByThread[p.item().kind().thread() + 1]--;
+        running = p.item();
+        runningEnd = p.end();
+        direct = p.delivery();
+      }
+      return;
+    }
     if (direct != null && now >= runningEnd) {
       direct = null;
       running = null;
@@ -232,6 +293,21 @@ public final class Core extends AbstractBehavior<Command> {
   }
 
   /**
+   * Plan-ahead: the item starts when the last one started ends, as the Tick there would start it,
+   * with the same cost and model (nothing between now and then can change them, see {@link
+   * #planAhead}); its result leaves from its end.
+   */
+  private void plan(Exec<?> e) {
+    long end = model.continueWith(planEnd, cost(e));
+    Exec<?> s = started(e, model.workStart());
+    byKind[s.kind().ordinal()]++;
+    nanosByKind[s.kind().ordinal()] += s.costNanos();
+    planned.addLast(new Planned(s, end, deliverAt(end + s.thenNanos(), s)));
+    waitingByThread[s.kind().thread() + 1]++;
+    planEnd = end;
+  }
+
+  /**
    * Zero-cost work of another thread than the busy core's runs at once instead of waiting behind
    * it: an interrupt (vring_interrupt) or a woken task (wakeup_preempt) preempts the running one,
    * and preempting for no time delays it by none. It still waits behind work of its own thread
@@ -246,6 +322,12 @@ public final class Core extends AbstractBehavior<Command> {
   }
 
   private void publishLoad() {
+    if (wakeTargets != null && planAhead) {
+      // busy until the last planned item's end, as the Tick path is (queued items, then the last
+      // one's end)
+      wakeTargets.load(cpu, 0, planEnd);
+      return;
+    }
     if (wakeTargets != null) {
       // a directly delivered item is busy until its end without telling anyone when it ends; an
       // item ended by a Tick is busy until that same instant (its thread is still rq->curr then:
@@ -272,6 +354,7 @@ public final class Core extends AbstractBehavior<Command> {
     Exec<?> e = started(item, model.workStart());
     running = e;
     runningEnd = end;
+    planEnd = end;
     byKind[e.kind().ordinal()]++;
     nanosByKind[e.kind().ordinal()] += e.costNanos();
     if (queue.isEmpty()) {
@@ -346,6 +429,9 @@ public final class Core extends AbstractBehavior<Command> {
    * migrateTo}.
    */
   private Behavior<Command> onSetOnline(SetOnline s) {
+    if (planAhead && !s.online()) {
+      throw new IllegalStateException("core " + cpu + " plans ahead and cannot go offline");
+    }
     settle(clock.nanoTime());
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
@@ -388,6 +474,11 @@ public final class Core extends AbstractBehavior<Command> {
       addRequest(running, ids);
     }
     queue.forEach(e -> addRequest(e, ids));
+    for (Planned p : planned) {
+      if (!p.delivery().delivered()) {
+        addRequest(p.item(), ids);
+      }
+    }
     return ids;
   }
 

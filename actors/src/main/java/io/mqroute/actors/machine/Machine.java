@@ -193,7 +193,12 @@ public final class Machine extends AbstractBehavior<Command> {
                   spec.governor(),
                   spec.costs().switchNanos(),
                   spec.costs().sleepWakeNanos(),
-                  wakeTargets),
+                  wakeTargets,
+                  // exact without a Tick only when nothing can change queued work's start, and
+                  // nothing reads how many items wait (a /dev/fuse worker's placement does)
+                  perturbation == null
+                      && !spec.governor().schedutil()
+                      && spec.queues().kind() != QueueKind.DEV_FUSE),
               "core-" + c,
               SAME));
     }
