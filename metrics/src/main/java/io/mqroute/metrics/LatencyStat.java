@@ -13,9 +13,10 @@ import org.HdrHistogram.Histogram;
  * percentile is clamped into [min, max] so that p100 is the real maximum.
  *
  * <p>Memory and allocation: the histogram is created on the first sample (about 270 KB, sized for
- * one hour so that recording never resizes or allocates). A value above one hour is recorded in the
- * histogram as one hour and counted in {@link #clampedCount()}; min/max/mean stay exact. Not
- * thread-safe: one job's completions are recorded by one actor.
+ * one hour so that recording never resizes or allocates), with a 2 KB buffer of pending samples. A
+ * value above one hour is recorded in the histogram as one hour and counted in {@link
+ * #clampedCount()}; min/max/mean stay exact. Not thread-safe: one job's completions are recorded by
+ * one actor.
  */
 public final class LatencyStat {
 
@@ -63,6 +64,9 @@ public final class LatencyStat {
     }
     count++;
     if (pending == null) {
+      // the histogram is made with the first sample, as before the batches: what a run's memory
+      // estimate (MemoryEstimate.HISTOGRAM_BYTES) counts on
+      histogram = new Histogram(1, HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
       pending = new long[BATCH];
     }
     if (ns > HIGHEST_TRACKABLE_NS) {
