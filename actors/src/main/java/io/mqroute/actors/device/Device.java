@@ -39,6 +39,11 @@ public interface Device {
     return serviceNanos;
   }
 
+  /** Whether {@link #workerNanos} is always the whole service time: the worker waits to the end. */
+  default boolean holdsWorker() {
+    return true;
+  }
+
   /**
    * True for a device that is one physical unit for the whole machine (a disk has one head): every
    * queue and every worker of the machine is then given the same instance, which serialises them.

@@ -37,6 +37,11 @@ public final class DpuDevice implements Device {
   }
 
   @Override
+  public boolean holdsWorker() {
+    return false;
+  }
+
+  @Override
   public boolean timeInvariant() {
     return true;
   }

@@ -405,6 +405,14 @@ public final class FlowProtocol {
     INSTANCE
   }
 
+  /**
+   * {@link Committed}, and the requests the ring took for this thread while it was held
+   * (COMMIT_AND_FETCH: the commit, then the fetch of what is waiting): a queue that keeps its one
+   * ring thread's backlog until the thread is free sends them here instead of a {@link Serve} each
+   * (issue #18), in the order the ring took them.
+   */
+  record CommitServe(List<Serve> serves) implements PollerData {}
+
   /** The server's CPU work for {@code serve} has run; {@code deviceNanos} of device time remain. */
   record ServerDone(Serve serve, long deviceNanos) implements PollerData {
     /** The device time is not known yet: ask the device now. */

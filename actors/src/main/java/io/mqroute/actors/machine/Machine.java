@@ -265,9 +265,10 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     for (int i = 0; q.kind() != QueueKind.DEV_FUSE && i < q.count(); i++) {
       ActorRef<CoreProtocol.Command> home = cores.get(q.homeCpu()[i]);
+      Device dev = device();
       var poller =
           Poller.create(
-              device(),
+              dev,
               root.split("service/" + i),
               q.dispatch(),
               q.pollers(),
@@ -286,7 +287,14 @@ public final class Machine extends AbstractBehavior<Command> {
               q.enomemProbability(),
               spec.costs().completionNanos(),
               q.kind() == QueueKind.PER_CPU,
-              false);
+              false,
+              // the ring thread's backlog waits here until its commit frees it: exact only when
+              // nothing else frees it (one thread, a device that holds it, no faults)
+              q.kind() == QueueKind.PER_CPU
+                  && (q.dispatch().completesInOrder() ? q.pollers() : q.dispatch().concurrency())
+                      == 1
+                  && dev.holdsWorker()
+                  && perturbation == null);
       queues.add(
           ctx.spawn(
               RequestQueue.create(settings, root.split("faults/" + i), poller, home, router),

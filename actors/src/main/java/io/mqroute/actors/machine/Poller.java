@@ -187,6 +187,12 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     if (m == FlowProtocol.Committed.INSTANCE) {
       return counted(release());
     }
+    if (m instanceof FlowProtocol.CommitServe cs) {
+      for (Serve s : cs.serves()) {
+        arrived.addLast(s);
+      }
+      return counted(release());
+    }
     if (m instanceof ServerDone d) {
       return onServerDone(d);
     }

@@ -102,6 +102,18 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    */
   private List<Serve> offered;
 
+  /** See {@link Settings#holdsBacklog}. */
+  private final boolean holdsBacklog;
+
+  /** The ring thread has a request and is not yet freed by its commit (holdsBacklog only). */
+  private boolean threadHeld;
+
+  /** What the ring took for the held thread, in order (holdsBacklog only). */
+  private final ArrayDeque<Serve> backlog = new ArrayDeque<>();
+
+  /** Requests in {@link #backlog} over time: they wait for the server as the poller's would. */
+  private final TimeIntegral backlogTime;
+
   private final List<String> violations = new ArrayList<>();
 
   /** Ids of the requests on the ring: one that comes back and is not here is a duplicate. */
@@ -126,6 +138,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * @param inPlaceCore the real CPU does the harvest and end work (a node in real time, whose core
    *     is a {@link PassThroughCore}): no hop through the core, and what one harvest ends goes to
    *     the router in one {@link FlowProtocol.EndedAll}
+   * @param holdsBacklog what the ring takes while the queue's one ring thread is held goes to the
+   *     thread with the commit that frees it ({@link FlowProtocol.CommitServe}), not in a {@link
+   *     Serve} each: only where nothing but that commit frees the thread (one ring thread, a device
+   *     that holds it to the end, no injected faults)
    */
   public record Settings(
       int index,
@@ -136,7 +152,32 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       double enomemProbability,
       long completionNanos,
       boolean uring,
-      boolean inPlaceCore) {}
+      boolean inPlaceCore,
+      boolean holdsBacklog) {
+    /** Without a held backlog. */
+    public Settings(
+        int index,
+        int homeCpu,
+        int ringSize,
+        FullRingStrategy fullRing,
+        EnqueueErrorPolicy enqueueError,
+        double enomemProbability,
+        long completionNanos,
+        boolean uring,
+        boolean inPlaceCore) {
+      this(
+          index,
+          homeCpu,
+          ringSize,
+          fullRing,
+          enqueueError,
+          enomemProbability,
+          completionNanos,
+          uring,
+          inPlaceCore,
+          false);
+    }
+  }
 
   public static Behavior<QueueCommand> create(
       Settings s,
@@ -188,6 +229,8 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     this.startNanos = clock.nanoTime();
     this.inQueueTime = new TimeIntegral(startNanos);
     this.overflowTime = new TimeIntegral(startNanos);
+    this.holdsBacklog = s.holdsBacklog() && s.uring() && !s.inPlaceCore();
+    this.backlogTime = new TimeIntegral(startNanos);
   }
 
   @Override
@@ -326,8 +369,37 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
   private void offer(Serve s) {
     if (offered != null) {
       offered.add(s);
+    } else if (holdsBacklog && threadHeld) {
+      backlog.addLast(s);
+      backlogTime.set(clock.nanoTime(), backlog.size());
     } else {
+      threadHeld = holdsBacklog;
       poller.tell(s);
+    }
+  }
+
+  /** The ring thread is free: what it should fetch now goes with the commit. */
+  private void commit() {
+    if (!holdsBacklog) {
+      poller.tell(FlowProtocol.Committed.INSTANCE);
+    } else if (backlog.isEmpty()) {
+      threadHeld = false;
+      poller.tell(FlowProtocol.Committed.INSTANCE);
+    } else {
+      List<Serve> next = new ArrayList<>(backlog);
+      backlog.clear();
+      backlogTime.set(clock.nanoTime(), 0);
+      poller.tell(new FlowProtocol.CommitServe(next));
+    }
+  }
+
+  /** Before anything but the request path: the held backlog goes to the thread as it would have. */
+  private void releaseBacklog() {
+    if (!backlog.isEmpty()) {
+      for (Serve s; (s = backlog.pollFirst()) != null; ) {
+        poller.tell(s);
+      }
+      backlogTime.set(clock.nanoTime(), 0);
     }
   }
 
@@ -359,8 +431,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         end(item, item.status());
       }
       if (item.holdsWorker()) {
-        poller.tell(
-            FlowProtocol.Committed.INSTANCE); // its ring thread may fetch the next request now
+        commit(); // its ring thread may fetch the next request now
       }
     }
     queue.refill(clock.nanoTime());
@@ -425,7 +496,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     queue.checkInvariants(v);
     long now = clock.nanoTime();
     Queueing own =
-        Queueing.NONE.withQueue(overflowTime.area(now), inQueueTime.area(now), now - startNanos);
+        Queueing.NONE.withQueue(
+            overflowTime.area(now) + backlogTime.area(now),
+            inQueueTime.area(now),
+            now - startNanos);
     reports.addLast(
         new PendingReport(
             new QueueStats(
@@ -486,12 +560,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   /** blk_mq_hctx_notify_offline's spirit: nothing new waits here; queued requests go elsewhere. */
   private Behavior<QueueCommand> onEvacuate() {
+    releaseBacklog();
     queue.evacuate(
         clock.nanoTime(), item -> router.tell(new FlowProtocol.Reroute(item.request(), index)));
     return this;
   }
 
   private Behavior<QueueCommand> onFault(QueueFault f) {
+    releaseBacklog();
     Fault fault = f.fault();
     switch (fault.kind()) {
       case ENOMEM ->
@@ -513,6 +589,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
    * virtio_fs_drain_queue at unmount: in_flight must be 0 by now (every job has reaped everything).
    */
   private Behavior<QueueCommand> onRemount(QueueRemount r) {
+    releaseBacklog();
     List<String> problems = new ArrayList<>();
     long inFlight = queue.inFlight();
     if (inFlight != 0 || queue.onRing() != 0 || queue.queued() != 0 || !served.isEmpty()) {
