@@ -64,16 +64,7 @@ class PlanAheadCoreTest {
                       "recorder",
                       same);
               ActorRef<CoreProtocol.CoreStats> reports =
-                  ctx.spawn(
-                      Behaviors.receive(CoreProtocol.CoreStats.class)
-                          .onAnyMessage(
-                              s -> {
-                                stats.complete(s);
-                                return Behaviors.same();
-                              })
-                          .build(),
-                      "reports",
-                      same);
+                  Replies.into(ctx, CoreProtocol.CoreStats.class, stats, "reports");
               SplittableRandom rnd = new SplittableRandom(2026);
               long t = 1_000;
               for (int i = 0; i < ITEMS; i++) {
