@@ -80,14 +80,8 @@ public final class LatencyStat {
     }
   }
 
-  /** Moves the pending samples into the histogram (created with the first one). */
+  /** Moves the pending samples into the histogram (made with the first one). */
   private void flush() {
-    if (pendingCount == 0) {
-      return;
-    }
-    if (histogram == null) {
-      histogram = new Histogram(1, HIGHEST_TRACKABLE_NS, SIGNIFICANT_DIGITS);
-    }
     for (int i = 0; i < pendingCount; i++) {
       histogram.recordValue(pending[i]);
     }

@@ -42,16 +42,14 @@ public final class TimedDelivery implements Runnable {
   private ActorRef<Object> redirectTo;
   private Object redirectMessage;
 
-  @SuppressWarnings("unused") // through STATE
+  @SuppressWarnings("unused") // through STATE (plain access in virtual time)
   private volatile int state;
 
   /**
    * In virtual time the firing, the redirect and every look at the state are on the driver thread:
-   * plain reads and writes of {@code plainState} instead of a CAS per delivery.
+   * plain reads and writes of {@code state} instead of a CAS per delivery.
    */
   private final boolean driverOnly;
-
-  private int plainState;
 
   @SuppressWarnings("unchecked")
   private TimedDelivery(ActorRef<?> to, Object message, boolean driverOnly) {
@@ -94,12 +92,12 @@ public final class TimedDelivery implements Runnable {
   @SuppressWarnings("unchecked")
   public <T> boolean redirect(ActorRef<T> to, T message) {
     if (driverOnly) {
-      if (plainState != PENDING) {
+      if ((int) STATE.get(this) != PENDING) {
         return false;
       }
       redirectTo = (ActorRef<Object>) to;
       redirectMessage = message;
-      plainState = REDIRECTED;
+      STATE.set(this, REDIRECTED);
       return true;
     }
     if ((int) STATE.getAcquire(this) != PENDING) {
@@ -112,15 +110,15 @@ public final class TimedDelivery implements Runnable {
 
   /** True once the original message has been handed to its receiver. */
   public boolean delivered() {
-    return driverOnly ? plainState == FIRED : (int) STATE.getAcquire(this) == FIRED;
+    return (int) (driverOnly ? STATE.get(this) : STATE.getAcquire(this)) == FIRED;
   }
 
   /** Called by the scheduler at the deadline. */
   @Override
   public void run() {
     if (driverOnly) {
-      if (plainState == PENDING) {
-        plainState = FIRED;
+      if ((int) STATE.get(this) == PENDING) {
+        STATE.set(this, FIRED);
         to.tell(message);
       } else {
         redirectTo.tell(redirectMessage);

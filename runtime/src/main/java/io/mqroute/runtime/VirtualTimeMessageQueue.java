@@ -3,6 +3,7 @@ package io.mqroute.runtime;
 import java.util.ArrayDeque;
 import org.apache.pekko.actor.ActorRef;
 import org.apache.pekko.dispatch.Envelope;
+import org.apache.pekko.dispatch.Mailbox;
 import org.apache.pekko.dispatch.MessageQueue;
 import org.apache.pekko.dispatch.NodeMessageQueue;
 import org.apache.pekko.dispatch.UnboundedMessageQueueSemantics;
@@ -48,8 +49,7 @@ final class VirtualTimeMessageQueue implements MessageQueue, UnboundedMessageQue
   private VirtualTimeDispatcher.Run driverRun;
 
   /** The run the driver queues for this mailbox (one object, reused). */
-  VirtualTimeDispatcher.Run driverRun(
-      VirtualTimeDispatcher dispatcher, org.apache.pekko.dispatch.Mailbox mbox) {
+  VirtualTimeDispatcher.Run driverRun(VirtualTimeDispatcher dispatcher, Mailbox mbox) {
     VirtualTimeDispatcher.Run r = driverRun;
     if (r == null) {
       r = new VirtualTimeDispatcher.Run(dispatcher, mbox, true);

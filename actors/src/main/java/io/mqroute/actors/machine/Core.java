@@ -107,24 +107,12 @@ public final class Core extends AbstractBehavior<Command> {
    */
   public static Behavior<Command> create(
       int cpu, List<CState> cstates, Governor governor, long switchNanos, WakeTargets wakeTargets) {
-    return create(cpu, cstates, governor, switchNanos, 0, wakeTargets);
+    return create(cpu, cstates, governor, switchNanos, 0, wakeTargets, false);
   }
 
   /**
    * @param sleepWakeNanos a server thread's CPU time for a sleep–wake cycle in which this core
    *     slept ({@link SleepWakeCost})
-   */
-  public static Behavior<Command> create(
-      int cpu,
-      List<CState> cstates,
-      Governor governor,
-      long switchNanos,
-      long sleepWakeNanos,
-      WakeTargets wakeTargets) {
-    return create(cpu, cstates, governor, switchNanos, sleepWakeNanos, wakeTargets, false);
-  }
-
-  /**
    * @param planAhead start work that arrives behind other work on arrival ({@link #planAhead}):
    *     only with the performance governor and without CPU hotplug
    */
@@ -299,9 +287,7 @@ public final class Core extends AbstractBehavior<Command> {
    */
   private void plan(Exec<?> e) {
     long end = model.continueWith(planEnd, cost(e));
-    Exec<?> s = started(e, model.workStart());
-    byKind[s.kind().ordinal()]++;
-    nanosByKind[s.kind().ordinal()] += s.costNanos();
+    Exec<?> s = startedAndCounted(e);
     planned.addLast(new Planned(s, end, deliverAt(end + s.thenNanos(), s)));
     waitingByThread[s.kind().thread() + 1]++;
     planEnd = end;
@@ -351,17 +337,23 @@ public final class Core extends AbstractBehavior<Command> {
   }
 
   private void begin(Exec<?> item, long end, long now) {
-    Exec<?> e = started(item, model.workStart());
+    Exec<?> e = startedAndCounted(item);
     running = e;
     runningEnd = end;
     planEnd = end;
-    byKind[e.kind().ordinal()]++;
-    nanosByKind[e.kind().ordinal()] += e.costNanos();
     if (queue.isEmpty()) {
       direct = deliverAt(end + e.thenNanos(), e);
     } else {
       deliveries.at(end, ctx.getSelf(), Tick.INSTANCE);
     }
+  }
+
+  /** The item the model just started ({@link CoreModel#workStart}), in this core's counters. */
+  private Exec<?> startedAndCounted(Exec<?> item) {
+    Exec<?> e = started(item, model.workStart());
+    byKind[e.kind().ordinal()]++;
+    nanosByKind[e.kind().ordinal()] += e.costNanos();
+    return e;
   }
 
   /**

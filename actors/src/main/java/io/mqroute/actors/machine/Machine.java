@@ -291,8 +291,7 @@ public final class Machine extends AbstractBehavior<Command> {
               // the ring thread's backlog waits here until its commit frees it: exact only when
               // nothing else frees it (one thread, a device that holds it, no faults)
               q.kind() == QueueKind.PER_CPU
-                  && (q.dispatch().completesInOrder() ? q.pollers() : q.dispatch().concurrency())
-                      == 1
+                  && Poller.concurrency(q.dispatch(), q.pollers()) == 1
                   && dev.holdsWorker()
                   && perturbation == null);
       queues.add(

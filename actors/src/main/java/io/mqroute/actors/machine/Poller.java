@@ -160,7 +160,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     this.device = device;
     this.rnd = service::nextLong;
     this.order = order;
-    this.concurrency = order.completesInOrder() ? pollers : order.concurrency();
+    this.concurrency = concurrency(order, pollers);
     this.serverNanos = serverNanos;
     this.core = core;
     this.faults = faults;
@@ -169,6 +169,11 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
     this.startNanos = clock.nanoTime();
     this.busyTime = new TimeIntegral(startNanos);
     this.waitingTime = new TimeIntegral(startNanos);
+  }
+
+  /** How many requests a poller of {@code pollers} threads serves at once in this order. */
+  static int concurrency(DispatchOrder order, int pollers) {
+    return order.completesInOrder() ? pollers : order.concurrency();
   }
 
   @Override

@@ -153,31 +153,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
       long completionNanos,
       boolean uring,
       boolean inPlaceCore,
-      boolean holdsBacklog) {
-    /** Without a held backlog. */
-    public Settings(
-        int index,
-        int homeCpu,
-        int ringSize,
-        FullRingStrategy fullRing,
-        EnqueueErrorPolicy enqueueError,
-        double enomemProbability,
-        long completionNanos,
-        boolean uring,
-        boolean inPlaceCore) {
-      this(
-          index,
-          homeCpu,
-          ringSize,
-          fullRing,
-          enqueueError,
-          enomemProbability,
-          completionNanos,
-          uring,
-          inPlaceCore,
-          false);
-    }
-  }
+      boolean holdsBacklog) {}
 
   public static Behavior<QueueCommand> create(
       Settings s,
@@ -380,9 +356,7 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
 
   /** The ring thread is free: what it should fetch now goes with the commit. */
   private void commit() {
-    if (!holdsBacklog) {
-      poller.tell(FlowProtocol.Committed.INSTANCE);
-    } else if (backlog.isEmpty()) {
+    if (backlog.isEmpty()) { // always, unless holdsBacklog
       threadHeld = false;
       poller.tell(FlowProtocol.Committed.INSTANCE);
     } else {

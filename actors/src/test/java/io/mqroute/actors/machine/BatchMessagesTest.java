@@ -160,7 +160,8 @@ class BatchMessagesTest {
                     0,
                     0,
                     false,
-                    true),
+                    true,
+                    false),
                 SeededRandom.root(1).split("faults"),
                 Poller.create(
                     new InlineDevice(),

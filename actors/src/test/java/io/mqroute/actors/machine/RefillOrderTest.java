@@ -88,6 +88,7 @@ class RefillOrderTest {
                               0,
                               COMPLETION,
                               uring,
+                              false,
                               false),
                           random.split("queue-faults"),
                           poller,

@@ -50,7 +50,8 @@ class SleepWakeCostTest {
                           Governor.PERFORMANCE,
                           0,
                           sleepWakeNanos,
-                          null),
+                          null,
+                          false),
                       "core",
                       same);
               ActorRef<String> sink =
