@@ -230,9 +230,11 @@ public final class SimBenchmark {
 
   /**
    * The messages of {@code requests} requests on the reference machine, counted by kind, with the
-   * driver's run-queue tasks and timers: deterministic, so a test can pin them.
+   * driver's events: run-queue tasks and timers (a timer's event includes the mailbox run it starts
+   * when it is the only thing due, {@code deliveredRuns}). Deterministic, so a test can pin them.
    */
-  public record Census(long requests, long tasks, long timers, Map<String, Long> messages) {
+  public record Census(
+      long requests, long tasks, long timers, long deliveredRuns, Map<String, Long> messages) {
     public double perRequest(long count) {
       return count / (double) requests;
     }
@@ -248,13 +250,17 @@ public final class SimBenchmark {
           String.format(
               Locale.ROOT,
               "requests: %d (%d run-queue tasks, %d timers, %d messages); per request: %.2f"
-                  + " run-queue tasks, %.2f timers, %.2f messages%n",
+                  + " events = %.2f run-queue tasks + %.2f timers (%.2f of them with the mailbox"
+                  + " run they start), %.2f mailbox runs, %.2f messages%n",
               requests,
               tasks,
               timers,
               totalMessages(),
+              perRequest(tasks + timers),
               perRequest(tasks),
               perRequest(timers),
+              perRequest(deliveredRuns),
+              perRequest(tasks + deliveredRuns),
               perRequest(totalMessages())));
       messages.entrySet().stream()
           .sorted(
@@ -280,7 +286,8 @@ public final class SimBenchmark {
             i -> new JobStats(JobInfo.named("bench")),
             1);
     long done = completed(o.result());
-    return new Census(done, o.stats().tasksRun(), o.stats().timersFired(), o.census());
+    return new Census(
+        done, o.stats().tasksRun(), o.stats().timersFired(), o.stats().deliveredRuns(), o.census());
   }
 
   private static MachineRun.Outcome once(MachineSpec spec, long requests) {

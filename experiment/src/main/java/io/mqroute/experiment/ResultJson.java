@@ -344,6 +344,7 @@ public final class ResultJson {
     o.put("stop_reason", s.stopReason().name().toLowerCase(Locale.ROOT));
     o.put("tasks_run", s.tasksRun());
     o.put("timers_fired", s.timersFired());
+    o.put("delivered_runs", s.deliveredRuns());
     return o;
   }
 

@@ -129,6 +129,7 @@ public final class RunCodec {
       out.writeVarInt(s.stopReason().ordinal(), true);
       out.writeLong(s.tasksRun());
       out.writeLong(s.timersFired());
+      out.writeLong(s.deliveredRuns());
       out.writeLong(s.startVirtualNanos());
       out.writeLong(s.finalVirtualNanos());
       out.writeLong(s.foreignTasks());
@@ -208,6 +209,7 @@ public final class RunCodec {
       RunStats stats =
           new RunStats(
               RunStats.StopReason.values()[reason],
+              in.readLong(),
               in.readLong(),
               in.readLong(),
               in.readLong(),

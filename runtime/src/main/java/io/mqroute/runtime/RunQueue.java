@@ -34,8 +34,22 @@ final class RunQueue {
   /** Written by foreign threads, read by the driver when it reports a violation. */
   private volatile String lastForeignSource = "none";
 
+  /**
+   * Set by the driver just before it fires a lone timed delivery onto an empty queue (see {@link
+   * VirtualTimeScheduler#fireDue}): the next task it submits is the one the driver would run next
+   * anyway, so it is kept here for the driver to run at once instead of queued. Driver thread only.
+   */
+  private boolean takeNext;
+
+  private Runnable taken;
+
   void execute(Runnable task) {
     if (Thread.currentThread() == driver) {
+      if (takeNext) {
+        takeNext = false;
+        taken = task;
+        return;
+      }
       local.addLast(task);
       return;
     }
@@ -116,6 +130,24 @@ final class RunQueue {
 
   boolean isDriverThread() {
     return Thread.currentThread() == driver;
+  }
+
+  /** The driver's next submitted task is to be kept for {@link #takeKept} (driver thread only). */
+  void keepNext() {
+    takeNext = true;
+  }
+
+  /** The task kept since {@link #keepNext}, or null if none was submitted; ends the keeping. */
+  Runnable takeKept() {
+    takeNext = false;
+    Runnable t = taken;
+    taken = null;
+    return t;
+  }
+
+  /** No task waits, from the driver or from another thread. */
+  boolean idle() {
+    return local.isEmpty() && foreign.isEmpty();
   }
 
   Runnable pollLocal() {

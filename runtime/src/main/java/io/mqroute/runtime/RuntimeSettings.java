@@ -18,6 +18,9 @@ import java.time.Duration;
  *     and spins
  * @param maxTasksPerInstant tasks the driver runs without virtual time moving before it calls the
  *     run a livelock
+ * @param deliverLoneRuns a timed delivery that is the only thing due at its instant, onto an empty
+ *     run queue, runs its receiver's mailbox as part of its own event instead of queuing the run as
+ *     a task (the same order either way; off is for comparison)
  */
 record RuntimeSettings(
     int checkDoneEvery,
@@ -25,7 +28,8 @@ record RuntimeSettings(
     Duration terminateTimeout,
     Duration terminateIdleAdvance,
     long preciseSpinNanos,
-    long maxTasksPerInstant) {
+    long maxTasksPerInstant,
+    boolean deliverLoneRuns) {
 
   static final String PATH = "mqroute.runtime";
 
@@ -51,6 +55,7 @@ record RuntimeSettings(
         section.getDuration("terminate-timeout"),
         section.getDuration("terminate-idle-advance"),
         section.getDuration("precise-scheduler.spin").toNanos(),
-        section.getLong("max-tasks-per-instant"));
+        section.getLong("max-tasks-per-instant"),
+        section.getBoolean("deliver-lone-runs"));
   }
 }

@@ -43,6 +43,14 @@ public final class VirtualTimeDriver {
 
   private long runTimers;
 
+  private long runDelivered;
+
+  /** The loop's place between done checks and its livelock count; driver thread only. */
+  private int untilCheck;
+
+  private long atInstant;
+  private long instant;
+
   private VirtualTimeDriver(VirtualTimeScheduler scheduler) {
     this.scheduler = scheduler;
     this.queue = scheduler.runQueue();
@@ -145,6 +153,7 @@ public final class VirtualTimeDriver {
     long foreignAtStart = queue.foreignTasksPending();
     runTasks = 0;
     runTimers = 0;
+    runDelivered = 0;
     RunStats.StopReason reason =
         foreignAtStart > 0
             ? RunStats.StopReason.FOREIGN_TASK
@@ -155,6 +164,7 @@ public final class VirtualTimeDriver {
             foreign > 0 ? RunStats.StopReason.FOREIGN_TASK : reason,
             runTasks,
             runTimers,
+            runDelivered,
             startVirtual,
             scheduler.nanoTime(),
             foreign,
@@ -167,30 +177,17 @@ public final class VirtualTimeDriver {
 
   private RunStats.StopReason loop(long horizonNanos, BooleanSupplier done, long arrivalsAtStart) {
     int checkEvery = scheduler.settings().checkDoneEvery();
-    int untilCheck = checkEvery;
-    long maxAtInstant = scheduler.settings().maxTasksPerInstant();
-    long atInstant = 0;
-    long instant = scheduler.nanoTime();
+    untilCheck = checkEvery;
+    atInstant = 0;
+    instant = scheduler.nanoTime();
     while (true) {
       Runnable task;
       while ((task = queue.pollLocal()) != null || (task = queue.pollForeign()) != null) {
         runTask(task);
         runTasks++;
-        if (++atInstant > maxAtInstant) {
-          if (scheduler.nanoTime() == instant) {
-            return RunStats.StopReason.LIVELOCK;
-          }
-          instant = scheduler.nanoTime();
-          atInstant = 0;
-        }
-        if (queue.foreignArrivals() != arrivalsAtStart) {
-          return RunStats.StopReason.FOREIGN_TASK;
-        }
-        if (--untilCheck == 0) {
-          untilCheck = checkEvery;
-          if (done.getAsBoolean()) {
-            return RunStats.StopReason.DONE;
-          }
+        RunStats.StopReason stop = afterTask(done, arrivalsAtStart, checkEvery);
+        if (stop != null) {
+          return stop;
         }
       }
       if (done.getAsBoolean()) {
@@ -204,12 +201,44 @@ public final class VirtualTimeDriver {
         scheduler.advanceClockTo(horizonNanos);
         return RunStats.StopReason.HORIZON;
       }
-      runTimers += scheduler.fireDue(next);
+      runTimers += scheduler.fireDue(next, scheduler.settings().deliverLoneRuns());
       if (scheduler.nanoTime() != instant) {
         instant = scheduler.nanoTime();
         atInstant = 0;
       }
+      // A lone timed delivery's mailbox run: part of the timer's event, checked as a task is
+      Runnable delivered = scheduler.takeDeliveredRun();
+      if (delivered != null) {
+        runTask(delivered);
+        runDelivered++;
+        RunStats.StopReason stop = afterTask(done, arrivalsAtStart, checkEvery);
+        if (stop != null) {
+          return stop;
+        }
+      }
     }
+  }
+
+  /** The checks after every mailbox run; null to go on. */
+  private RunStats.StopReason afterTask(
+      BooleanSupplier done, long arrivalsAtStart, int checkEvery) {
+    if (++atInstant > scheduler.settings().maxTasksPerInstant()) {
+      if (scheduler.nanoTime() == instant) {
+        return RunStats.StopReason.LIVELOCK;
+      }
+      instant = scheduler.nanoTime();
+      atInstant = 0;
+    }
+    if (queue.foreignArrivals() != arrivalsAtStart) {
+      return RunStats.StopReason.FOREIGN_TASK;
+    }
+    if (--untilCheck == 0) {
+      untilCheck = checkEvery;
+      if (done.getAsBoolean()) {
+        return RunStats.StopReason.DONE;
+      }
+    }
+    return null;
   }
 
   /**

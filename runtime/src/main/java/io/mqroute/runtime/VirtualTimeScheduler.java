@@ -42,6 +42,9 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
 
   private final RunQueue runQueue = new RunQueue();
 
+  /** See {@link #takeDeliveredRun}; driver thread only. */
+  private Runnable deliveredRun;
+
   /**
    * Written only by the driver thread; read by any thread that schedules a timer or asks for the
    * time.
@@ -172,6 +175,16 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
    * @return the number of timers fired
    */
   long fireDue(long instant) {
+    return fireDue(instant, false);
+  }
+
+  /**
+   * As {@link #fireDue(long)}; with {@code deliverLone}, a timed delivery that is the only thing
+   * due at the instant, onto an empty run queue, is a single event: the mailbox run its message
+   * starts, which the driver would run next anyway, is not queued but left for {@link
+   * #takeDeliveredRun}, and firing stops there. Nothing runs in another order than with queuing.
+   */
+  long fireDue(long instant, boolean deliverLone) {
     if (instant > now) {
       now = instant;
     }
@@ -205,12 +218,36 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
       }
       Runnable task = deliveries.poll();
       fired++;
+      boolean lone = deliverLone && runQueue.idle() && !dueAtNow();
+      if (lone) {
+        runQueue.keepNext();
+      }
       try {
         task.run();
       } catch (RuntimeException e) {
         log.error(e, "timed delivery {} failed", task);
       }
+      if (lone) {
+        deliveredRun = runQueue.takeKept();
+        return fired;
+      }
     }
+  }
+
+  /** Something else is due at {@code now}: a delivery, or (as far as published) a Pekko timer. */
+  private boolean dueAtNow() {
+    return (!deliveries.isEmpty() && deliveries.headDeadline() <= now)
+        || timers.publishedHeadDeadline() <= now;
+  }
+
+  /**
+   * The mailbox run that the last {@link #fireDue(long, boolean)} left to the driver, or null;
+   * taking it clears it. Driver thread only.
+   */
+  Runnable takeDeliveredRun() {
+    Runnable r = deliveredRun;
+    deliveredRun = null;
+    return r;
   }
 
   void reportTaskFailure(RuntimeException e, Runnable task) {
