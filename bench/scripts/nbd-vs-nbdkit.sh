@@ -13,8 +13,9 @@
 # host + device of each jar with the null backend. Prints one table (median over the rounds; the ratio is taken
 # per round against the nbdkit row of that round) and leaves the JSON, logs and traces in WORK.
 #
-# Usage: bench/scripts/nbd-vs-nbdkit.sh [JAR[=CONF] ...]   (default: cli/target/mqroute.jar; CONF: a HOCON file
-#        that jar's nodes also read, to compare settings side by side)
+# Usage: bench/scripts/nbd-vs-nbdkit.sh [[one:]JAR[=CONF] ...]   (default: cli/target/mqroute.jar; CONF: a HOCON
+#        file that jar's nodes also read, to compare settings side by side; one: host and device as one node,
+#        --role host+device)
 # Env:   ROUNDS=2 RUNTIME=10 RAMP=2 SIZE=256m QDS="1 32" TRANSPORT=tls|tcp LOAD=1 NULL=1 WORK=DIR
 #        TRACE=1  (-Dmqroute.trace: per-stage trace of one extra mqroute QD1 and QD32 run per jar, summarised
 #                  with bench/scripts/trace-summary.py; needs a jar with io.mqroute.protocol.RequestTrace)
@@ -40,9 +41,11 @@ W=${WORK:-$(mktemp -d /tmp/nbd-vs-nbdkit.XXXXXX)}
 mkdir -p "$W/data" "$W/json" "$W/logs" "$W/trace"
 args=("$@")
 [ ${#args[@]} -gt 0 ] || args=("$root/cli/target/mqroute.jar")
-# JAR or JAR=CONF: CONF is a HOCON file that jar's nodes also read (to compare settings side by side)
-jars=(); confs=()
+# JAR or JAR=CONF: CONF is a HOCON file that jar's nodes also read (to compare settings side by side);
+# one:JAR[=CONF]: host and device as one node of that jar (--role host+device), no link between them
+jars=(); confs=(); ones=()
 for a in "${args[@]}"; do
+  if [ "${a#one:}" != "$a" ]; then ones+=(1); a=${a#one:}; else ones+=(0); fi
   jars+=("${a%%=*}")
   if [ "$a" != "${a%%=*}" ]; then confs+=("${a#*=}"); else confs+=(""); fi
 done
@@ -92,6 +95,7 @@ for j in "${jars[@]}"; do
   [ "$n" = mqroute ] && n=$(basename "$(cd "$(dirname "$j")/../.." && pwd)")
   c=${confs[${#names[@]}]}
   [ -z "$c" ] || n="$n+$(basename "$c" .conf)"
+  [ "${ones[${#names[@]}]}" = 0 ] || n="$n-one"
   while printf '%s\n' "${names[@]:-}" | grep -qx -- "$n"; do n="$n+"; done
   names+=("$n")
 done
@@ -120,9 +124,10 @@ pids+=($!)
 nbdkit_pid=$!
 
 declare -A nbd_port host_port host_pid dev_pid mgmt dev_mgmt
-# start_cluster KEY JAR BACKEND(file|null) [nbd] [CONF]: host + one device of JAR
+# start_cluster KEY JAR BACKEND(file|null) [nbd] [CONF] [ONE]: host + one device of JAR (ONE=1: one node that is
+# both, --role host+device)
 start_cluster() {
-  local key=$1 jar=$2 backend=$3 nbd=${4:-} conf=${5:-} hp dp hm dm np data=() nbdargs=() jo
+  local key=$1 jar=$2 backend=$3 nbd=${4:-} conf=${5:-} one=${6:-0} hp dp hm dm np data=() nbdargs=() jo
   hp=$(free_port); dp=$(free_port); hm=$(free_port); dm=$(free_port)
   [ "$backend" = file ] && data=(--data "$W/data")
   if [ -n "$nbd" ]; then
@@ -133,6 +138,19 @@ start_cluster() {
   jo=$JAVA_OPTS
   cp "$W/node.conf" "$W/node-$key.conf"
   [ -z "$conf" ] || cat "$conf" >>"$W/node-$key.conf"
+  if [ "$one" = 1 ]; then
+    # shellcheck disable=SC2086
+    java $jo $(jfr_opt "$key-one") -jar "$jar" node --role host+device --port "$hp" --management-port "$hm" \
+      --seeds "127.0.0.1:$hp" "${tr[@]}" --config "$W/node-$key.conf" "${nbdargs[@]}" "${data[@]}" \
+      >"$W/logs/$key-one.log" 2>&1 &
+    pids+=($!)
+    host_pid[$key]=$!
+    dev_pid[$key]=$!
+    host_port[$key]=$hp
+    mgmt[$key]=$hm
+    dev_mgmt[$key]=$hm
+    return 0
+  fi
   # shellcheck disable=SC2086
   java $jo $(jfr_opt "$key-host") -jar "$jar" node --role host --port "$hp" --management-port "$hm" \
     --seeds "127.0.0.1:$hp" "${tr[@]}" --config "$W/node-$key.conf" "${nbdargs[@]}" >"$W/logs/$key-host.log" 2>&1 &
@@ -240,7 +258,7 @@ EOF
 
 [ "${ONLY_TRACE:-0}" = 1 ] && { ROUNDS=0; NULL=0; TRACE=1; }
 if [ "$ROUNDS" -gt 0 ]; then
-  for i in "${!jars[@]}"; do start_cluster "${names[$i]}" "${jars[$i]}" file nbd "${confs[$i]}"; done
+  for i in "${!jars[@]}"; do start_cluster "${names[$i]}" "${jars[$i]}" file nbd "${confs[$i]}" "${ones[$i]}"; done
   for i in "${!jars[@]}"; do wait_ready "${names[$i]}"; prime "${names[$i]}"; done
   echo "servers up; warming each up ($RUNTIME s at iodepth 32)"
   run_fio warm "nbd://127.0.0.1:$nbdkit_port" 32 "$W/json/warm-nbdkit.json"
@@ -267,7 +285,7 @@ for r in $(seq 1 "$ROUNDS"); do
 done
 
 if [ "$NULL" = 1 ]; then
-  for i in "${!jars[@]}"; do start_cluster "null-${names[$i]}" "${jars[$i]}" null "" "${confs[$i]}"; done
+  for i in "${!jars[@]}"; do start_cluster "null-${names[$i]}" "${jars[$i]}" null "" "${confs[$i]}" "${ones[$i]}"; done
   for i in "${!jars[@]}"; do wait_ready "null-${names[$i]}"; done
   for i in "${!jars[@]}"; do run_load "null-${names[$i]}" "${jars[$i]}" 32 "$W/json/warm-null-${names[$i]}"; done
   for r in $(seq 1 "$ROUNDS"); do

@@ -47,7 +47,7 @@ final class NbdFrontend {
    */
   static Plan plan(String nbd, String exportSize, boolean hostRole, Config nodeConfig) {
     if (!hostRole) {
-      throw new UserError("--nbd: only a host node (--role host) serves NBD");
+      throw new UserError("--nbd: only a host node (--role host or host+device) serves NBD");
     }
     String host = "127.0.0.1";
     String port = nbd;

@@ -26,7 +26,7 @@ import picocli.CommandLine.Option;
     description =
         "Run a Pekko Cluster node in real time until SIGTERM or Ctrl-C (then it leaves the cluster "
             + "gracefully). host: the router and the client entry; device: queues in front of a device backend "
-            + "(null, or file under --data); worker: the runs of sweeps (mqroute run --cluster), as many at once as it"
+            + "(null, or file under --data); host+device: both in one process; worker: the runs of sweeps (mqroute run --cluster), as many at once as it"
             + " has cores (mqroute.cluster.worker.slots). Artery over mutual TLS (--keys) on 127.0.0.1, Split Brain Resolver keep-majority, Pekko "
             + "Management with /status and /metrics on 127.0.0.1:(port + 1000).")
 final class NodeCommand implements Callable<Integer> {
@@ -37,10 +37,11 @@ final class NodeCommand implements Callable<Integer> {
 
   @Option(
       names = "--role",
-      paramLabel = "host|device|worker",
+      paramLabel = "host|device|host+device|worker",
       description =
           "What the node runs (default: the role "
-              + "the --config file sets in pekko.cluster.roles).")
+              + "the --config file sets in pekko.cluster.roles). host+device: the router and its device "
+              + "queues in one process, for one machine in front of its own storage.")
   String role;
 
   @Option(
@@ -69,7 +70,7 @@ final class NodeCommand implements Callable<Integer> {
       names = "--data",
       paramLabel = "DIR",
       description =
-          "Device only: serve requests with the file "
+          "Device or host+device only: serve requests with the file "
               + "backend on files under DIR (created if missing).")
   Path data;
 
@@ -134,8 +135,7 @@ final class NodeCommand implements Callable<Integer> {
               transport.keys,
               transport.plainTcp);
       if (nbd != null) {
-        nbdPlan =
-            NbdFrontend.plan(nbd, exportSize, r == NodeSettings.Role.HOST, settings.toConfig());
+        nbdPlan = NbdFrontend.plan(nbd, exportSize, r.routes(), settings.toConfig());
       }
       node = ClusterNode.start(settings, r == NodeSettings.Role.WORKER ? ClusterSweep.WORK : null);
     } catch (NodeConfigException e) {

@@ -14,9 +14,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * The root actor of a cluster node: spawns what the node's role runs. A host runs the {@link
  * HostRouter} (which registers its client entry with the Receptionist); a device runs {@code
- * mqroute.cluster.device.queues} {@link DeviceQueue}s on one shared backend; a worker runs a {@link
- * SweepWorker}; a client runs nothing here (the load driver spawns its jobs with {@code
- * systemActorOf}). It takes no messages.
+ * mqroute.cluster.device.queues} {@link DeviceQueue}s on one shared backend; a host+device both; a
+ * worker runs a {@link SweepWorker}; a client runs nothing here (the load driver spawns its jobs
+ * with {@code systemActorOf}). It takes no messages.
  *
  * <p>It watches what it spawned: a router or queue that stops or fails leaves a node that is Up in
  * the cluster with nothing behind it, so the guardian logs one line and shuts the node down with
@@ -44,44 +44,41 @@ public final class NodeGuardian {
     return Behaviors.setup(
         ctx -> {
           Config c = ctx.getSystem().settings().config();
-          switch (role) {
-            case HOST ->
-                ctx.watch(
-                    ctx.spawn(
-                        HostRouter.create(
-                            HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))),
-                        "router"));
-            case DEVICE -> {
-              Config d = c.getConfig("mqroute.cluster.device");
-              int first = d.getInt("first-queue");
-              DeviceQueue.Settings s0 = DeviceQueue.Settings.fromConfig(first, d);
-              // one backend for all queues of the node (a file backend's channels are shared and
-              // thread-safe)
-              if (s0.backend() instanceof DeviceQueue.FileStore f) {
-                FileBackend files = f.files();
-                ctx.getSystem().getWhenTerminated().thenRun(files::close);
-              }
-              for (int i = 0; i < d.getInt("queues"); i++) {
-                ActorRef<DeviceQueueProtocol.Command> q =
-                    ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
-                ctx.watch(q);
-              }
+          if (role.routes()) {
+            ctx.watch(
+                ctx.spawn(
+                    HostRouter.create(
+                        HostRouterSettings.fromConfig(c.getConfig("mqroute.cluster.host"))),
+                    "router"));
+          }
+          if (role.serves()) {
+            Config d = c.getConfig("mqroute.cluster.device");
+            int first = d.getInt("first-queue");
+            DeviceQueue.Settings s0 = DeviceQueue.Settings.fromConfig(first, d);
+            // one backend for all queues of the node (a file backend's channels are shared and
+            // thread-safe)
+            if (s0.backend() instanceof DeviceQueue.FileStore f) {
+              FileBackend files = f.files();
+              ctx.getSystem().getWhenTerminated().thenRun(files::close);
             }
-            case WORKER -> {
-              if (work == null) {
-                throw new IllegalStateException("a worker node needs its SweepWork");
-              }
-              int slots = c.getInt("mqroute.cluster.worker.slots");
-              ctx.watch(
-                  ctx.spawn(
-                      SweepWorker.create(
-                          slots > 0 ? slots : Runtime.getRuntime().availableProcessors(),
-                          work,
-                          NodeMetrics.get(ctx.getSystem())::sweep),
-                      "sweep-worker"));
+            for (int i = 0; i < d.getInt("queues"); i++) {
+              ActorRef<DeviceQueueProtocol.Command> q =
+                  ctx.spawn(DeviceQueue.create(s0.withIndex(first + i)), "queue-" + (first + i));
+              ctx.watch(q);
             }
-            case CLIENT -> {}
-            default -> throw new IllegalStateException("unknown role " + role);
+          }
+          if (role == NodeSettings.Role.WORKER) {
+            if (work == null) {
+              throw new IllegalStateException("a worker node needs its SweepWork");
+            }
+            int slots = c.getInt("mqroute.cluster.worker.slots");
+            ctx.watch(
+                ctx.spawn(
+                    SweepWorker.create(
+                        slots > 0 ? slots : Runtime.getRuntime().availableProcessors(),
+                        work,
+                        NodeMetrics.get(ctx.getSystem())::sweep),
+                    "sweep-worker"));
           }
           return Behaviors.receive(Void.class)
               .onSignal(

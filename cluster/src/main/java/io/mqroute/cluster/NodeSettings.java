@@ -57,10 +57,31 @@ public record NodeSettings(
     /** Runs of sweeps ({@code mqroute run --cluster}) on its cores. */
     WORKER,
     /** A load or sweep client: joins, routes nothing, serves nothing. */
-    CLIENT;
+    CLIENT,
+    /**
+     * Host and device in one process (a single machine in front of its own storage, as virtiofsd's
+     * queues lead to one file system): the router's queues on this node are local actors, reached
+     * without the node link; other devices can still join.
+     */
+    HOST_DEVICE;
 
     public String configName() {
-      return name().toLowerCase(Locale.ROOT);
+      return this == HOST_DEVICE ? "host+device" : name().toLowerCase(Locale.ROOT);
+    }
+
+    /** The node's {@code pekko.cluster.roles}. */
+    public List<String> clusterRoles() {
+      return this == HOST_DEVICE ? List.of("host", "device") : List.of(configName());
+    }
+
+    /** Runs the router and the client entry. */
+    public boolean routes() {
+      return this == HOST || this == HOST_DEVICE;
+    }
+
+    /** Runs device queues. */
+    public boolean serves() {
+      return this == DEVICE || this == HOST_DEVICE;
     }
 
     /**
@@ -72,9 +93,10 @@ public record NodeSettings(
         case "host" -> HOST;
         case "device" -> DEVICE;
         case "worker" -> WORKER;
+        case "host+device", "host,device", "device+host", "device,host" -> HOST_DEVICE;
         default ->
             throw new NodeConfigException(
-                "--role must be host, device or worker, was '" + name + "'");
+                "--role must be host, device, host+device or worker, was '" + name + "'");
       };
     }
   }
@@ -91,8 +113,8 @@ public record NodeSettings(
     for (String s : seeds) {
       seedAddress(s);
     }
-    if (dataDir != null && role != Role.DEVICE) {
-      throw new NodeConfigException("--data is for --role device only");
+    if (dataDir != null && !role.serves()) {
+      throw new NodeConfigException("--data is for --role device or host+device only");
     }
     if (keys != null && plainTcp) {
       throw new NodeConfigException("--keys and --plain-tcp exclude each other");
@@ -181,13 +203,17 @@ public record NodeSettings(
             .filter(r -> r.equals("host") || r.equals("device") || r.equals("worker"))
             .distinct()
             .toList();
+    if (node.size() == 2 && node.containsAll(Role.HOST_DEVICE.clusterRoles())) {
+      return Role.HOST_DEVICE;
+    }
     if (node.size() != 1) {
       throw new NodeConfigException(
           "--config "
               + configFile
               + " sets pekko.cluster.roles = "
               + roles
-              + ", not one of host, device or worker: give --role host|device|worker");
+              + ", not one of host, device, host+device or worker: give --role"
+              + " host|device|host+device|worker");
     }
     return Role.ofNode(node.get(0));
   }
@@ -235,7 +261,7 @@ public record NodeSettings(
   public Config toConfig() {
     Config file = configFile == null ? ConfigFactory.empty() : readFile(configFile);
     List<String> roles = roles(file, configFile);
-    if (!roles.isEmpty() && !roles.contains(role.configName())) {
+    if (!roles.isEmpty() && !roles.containsAll(role.clusterRoles())) {
       throw new NodeConfigException(
           "--role "
               + role.configName()
@@ -247,8 +273,7 @@ public record NodeSettings(
     }
     Config flags =
         ConfigFactory.empty()
-            .withValue(
-                "pekko.cluster.roles", ConfigValueFactory.fromIterable(List.of(role.configName())));
+            .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(role.clusterRoles()));
     // an explicit --port wins; without a config file that sets one, 0 means any free port
     if (port != 0 || !file.hasPath("pekko.remote.artery.canonical.port")) {
       flags =

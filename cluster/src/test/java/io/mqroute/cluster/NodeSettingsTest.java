@@ -86,6 +86,38 @@ class NodeSettingsTest {
   }
 
   @Test
+  void hostAndDeviceInOneNodeHasBothRolesAndTakesData(@TempDir Path dir) throws IOException {
+    assertThat(NodeSettings.Role.ofNode("host+device")).isEqualTo(NodeSettings.Role.HOST_DEVICE);
+    assertThat(NodeSettings.Role.ofNode("device,host")).isEqualTo(NodeSettings.Role.HOST_DEVICE);
+    Path both =
+        Files.writeString(dir.resolve("both.conf"), "pekko.cluster.roles = [device, host]\n");
+    assertThat(NodeSettings.roleOf(both)).isEqualTo(NodeSettings.Role.HOST_DEVICE);
+    Config c =
+        new NodeSettings(
+                NodeSettings.Role.HOST_DEVICE,
+                0,
+                List.of(),
+                both,
+                dir.resolve("data"),
+                -1,
+                -1,
+                null,
+                true)
+            .toConfig();
+    assertThat(c.getStringList("pekko.cluster.roles")).containsExactly("host", "device");
+    assertThat(c.getString("mqroute.cluster.device.backend")).isEqualTo("file");
+    // a host-only file does not make a host+device node
+    Path host = Files.writeString(dir.resolve("host.conf"), "pekko.cluster.roles = [host]\n");
+    assertThatThrownBy(
+            () ->
+                new NodeSettings(
+                        NodeSettings.Role.HOST_DEVICE, 0, List.of(), host, null, -1, -1, null, true)
+                    .toConfig())
+        .isInstanceOf(NodeConfigException.class)
+        .hasMessageContaining("--role host+device but --config");
+  }
+
+  @Test
   void aSubstitutionChainTooDeepToResolveIsOneLine(@TempDir Path dir) throws IOException {
     Path f = dir.resolve("chain.conf");
     StringBuilder chain = new StringBuilder();
@@ -168,7 +200,7 @@ class NodeSettingsTest {
         .hasMessage("--seeds: '127.0.0.1:99999' is not host:port (e.g. 127.0.0.1:25520)");
     assertThatThrownBy(() -> host(-1, "", null)).hasMessage("--port must be in 0..65535, was -1");
     assertThatThrownBy(() -> NodeSettings.Role.ofNode("client"))
-        .hasMessageContaining("host, device or worker");
+        .hasMessageContaining("host, device, host+device or worker");
   }
 
   @Test
