@@ -113,6 +113,24 @@ public final class TimedDelivery implements Runnable {
     return (int) (driverOnly ? STATE.get(this) : STATE.getAcquire(this)) == FIRED;
   }
 
+  /**
+   * Virtual time, a lone delivery (see {@link VirtualTimeScheduler#fireDue}): hands the message
+   * straight to its idle receiver ({@link VirtualTimeDispatcher#invokeIdle}).
+   *
+   * @return false (nothing done) when the receiver is not idle: {@link #run} it instead
+   */
+  boolean deliverNow() {
+    boolean pending = (int) STATE.get(this) == PENDING;
+    if (!VirtualTimeDispatcher.invokeIdle(
+        pending ? to : redirectTo, pending ? message : redirectMessage)) {
+      return false;
+    }
+    if (pending) {
+      STATE.set(this, FIRED);
+    }
+    return true;
+  }
+
   /** Called by the scheduler at the deadline. */
   @Override
   public void run() {

@@ -1,5 +1,9 @@
 package io.mqroute.runtime;
 
+import org.apache.pekko.actor.ActorCell;
+import org.apache.pekko.actor.ActorRef;
+import org.apache.pekko.actor.LocalActorRef;
+import org.apache.pekko.actor.typed.internal.adapter.ActorRefAdapter;
 import org.apache.pekko.dispatch.Dispatcher;
 import org.apache.pekko.dispatch.Envelope;
 import org.apache.pekko.dispatch.ExecutorServiceFactoryProvider;
@@ -59,6 +63,68 @@ final class VirtualTimeDispatcher extends Dispatcher {
     return true;
   }
 
+  /**
+   * A lone timed delivery straight into its receiver (issue #18): when the receiver is a local
+   * actor on a virtual-time dispatcher whose mailbox is empty, idle, not suspended and has no
+   * system messages, the driver invokes it with the message at once, as the mailbox run that the
+   * message would start (and that the driver would run next) would: no enqueue, no run object, no
+   * dequeue. During the invocation the mailbox counts as running, so what is sent to the actor then
+   * waits for a run of its own queued after it, as after a run. Driver thread only.
+   *
+   * @return false (nothing done) when the receiver is not such an actor: tell it instead
+   */
+  static boolean invokeIdle(org.apache.pekko.actor.typed.ActorRef<?> to, Object message) {
+    if (!(to instanceof ActorRefAdapter<?> adapter)
+        || !(adapter.classicRef() instanceof LocalActorRef local)) {
+      return false;
+    }
+    ActorCell cell = local.underlying();
+    if (!(cell.dispatcher() instanceof VirtualTimeDispatcher d)
+        || cell.system().settings().SerializeAllMessages()) {
+      return false;
+    }
+    Mailbox mbox = cell.mailbox();
+    if (!(mbox.messageQueue() instanceof VirtualTimeMessageQueue q)
+        || q.runScheduled
+        || !mbox.shouldProcessMessage()
+        || mbox.hasSystemMessages()
+        || mbox.hasMessages()
+        || !d.runQueue.isDriverThread()) {
+      return false;
+    }
+    if (d.runQueue.censusRunning()) {
+      d.runQueue.count(message);
+    }
+    q.runScheduled = true;
+    try {
+      cell.invoke(Envelope.apply(message, ActorRef.noSender(), cell.system()));
+      mbox.processAllSystemMessages();
+      // what it sent itself meanwhile, as the rest of that run would
+      processMessages(mbox, Math.max(d.throughput(), 1) - 1);
+    } finally {
+      q.runScheduled = false;
+      d.registerForExecution(mbox, false, false);
+    }
+    return true;
+  }
+
+  /** Up to {@code left} messages, each followed by the system messages, as {@code Mailbox.run}. */
+  private static void processMessages(Mailbox mbox, int left) {
+    while (left-- > 0 && mbox.shouldProcessMessage()) {
+      Envelope next = mbox.dequeue();
+      if (next == null) {
+        break;
+      }
+      mbox.actor().invoke(next);
+      if (Thread.interrupted()) {
+        // Pekko throws here; the driver has nobody to throw to: keep the flag for its caller
+        Thread.currentThread().interrupt();
+        break;
+      }
+      mbox.processAllSystemMessages();
+    }
+  }
+
   /** One mailbox run: {@code Mailbox.run} without its status updates. */
   static final class Run implements Runnable {
     private final VirtualTimeDispatcher dispatcher;
@@ -76,20 +142,7 @@ final class VirtualTimeDispatcher extends Dispatcher {
       try {
         if (!mbox.isClosed()) {
           mbox.processAllSystemMessages();
-          int left = Math.max(dispatcher.throughput(), 1);
-          while (left-- > 0 && mbox.shouldProcessMessage()) {
-            Envelope next = mbox.dequeue();
-            if (next == null) {
-              break;
-            }
-            mbox.actor().invoke(next);
-            if (Thread.interrupted()) {
-              // Pekko throws here; the driver has nobody to throw to: keep the flag for its caller
-              Thread.currentThread().interrupt();
-              break;
-            }
-            mbox.processAllSystemMessages();
-          }
+          processMessages(mbox, Math.max(dispatcher.throughput(), 1));
         }
       } finally {
         if (fromDriver) {

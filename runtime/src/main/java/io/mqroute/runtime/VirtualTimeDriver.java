@@ -207,9 +207,12 @@ public final class VirtualTimeDriver {
         atInstant = 0;
       }
       // A lone timed delivery's mailbox run: part of the timer's event, checked as a task is
-      Runnable delivered = scheduler.takeDeliveredRun();
-      if (delivered != null) {
-        runTask(delivered);
+      Runnable lone = scheduler.takeDeliveredRun();
+      Runnable run = lone == null ? null : scheduler.deliverLone(lone);
+      if (run != null) {
+        if (run != VirtualTimeScheduler.DELIVERED) {
+          runTask(run);
+        }
         runDelivered++;
         RunStats.StopReason stop = afterTask(done, arrivalsAtStart, checkEvery);
         if (stop != null) {

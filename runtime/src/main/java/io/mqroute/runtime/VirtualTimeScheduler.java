@@ -180,9 +180,10 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
 
   /**
    * As {@link #fireDue(long)}; with {@code deliverLone}, a timed delivery that is the only thing
-   * due at the instant, onto an empty run queue, is a single event: the mailbox run its message
-   * starts, which the driver would run next anyway, is not queued but left for {@link
-   * #takeDeliveredRun}, and firing stops there. Nothing runs in another order than with queuing.
+   * due at the instant, onto an empty run queue, is a single event: firing stops there and leaves
+   * it to the driver ({@link #takeDeliveredRun}, {@link #deliverLone}), which hands its message to
+   * the receiver at once, as the mailbox run that the message would start, and that the driver
+   * would run next anyway, would. Nothing runs in another order than with queuing.
    */
   long fireDue(long instant, boolean deliverLone) {
     if (instant > now) {
@@ -218,21 +219,41 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
       }
       Runnable task = deliveries.poll();
       fired++;
-      boolean lone = deliverLone && runQueue.idle() && !dueAtNow();
-      if (lone) {
-        runQueue.keepNext();
+      if (deliverLone && runQueue.idle() && !dueAtNow()) {
+        deliveredRun = task; // the driver delivers it: deliverLone
+        return fired;
       }
       try {
         task.run();
       } catch (RuntimeException e) {
         log.error(e, "timed delivery {} failed", task);
       }
-      if (lone) {
-        deliveredRun = runQueue.takeKept();
-        return fired;
-      }
     }
   }
+
+  /**
+   * Delivers the lone timed delivery that {@link #fireDue(long, boolean)} left to the driver:
+   * straight into its receiver when that is idle; otherwise its {@code tell}, and the mailbox run
+   * that starts is returned for the driver to run at once instead of queued.
+   *
+   * @return {@link #DELIVERED} when the receiver ran it, the mailbox run to run now, or null when
+   *     the tell started none
+   */
+  Runnable deliverLone(Runnable task) {
+    if (task instanceof TimedDelivery d && d.deliverNow()) {
+      return DELIVERED;
+    }
+    runQueue.keepNext();
+    try {
+      task.run();
+    } catch (RuntimeException e) {
+      log.error(e, "timed delivery {} failed", task);
+    }
+    return runQueue.takeKept();
+  }
+
+  /** {@link #deliverLone}'s answer when the receiver has run the message already. */
+  static final Runnable DELIVERED = () -> {};
 
   /** Something else is due at {@code now}: a delivery, or (as far as published) a Pekko timer. */
   private boolean dueAtNow() {
@@ -241,8 +262,8 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   }
 
   /**
-   * The mailbox run that the last {@link #fireDue(long, boolean)} left to the driver, or null;
-   * taking it clears it. Driver thread only.
+   * The lone timed delivery that the last {@link #fireDue(long, boolean)} left to the driver
+   * ({@link #deliverLone}), or null; taking it clears it. Driver thread only.
    */
   Runnable takeDeliveredRun() {
     Runnable r = deliveredRun;

@@ -62,6 +62,7 @@ class DeliveredRunTest {
                                 next(
                                     clock,
                                     actors,
+                                    self,
                                     m,
                                     new SplittableRandom(m.id() * 1000L + m.hop()));
                               }
@@ -93,13 +94,20 @@ class DeliveredRunTest {
     }
   }
 
-  /** A tell now, a delivery at a coarse instant (often shared), or one after no time at all. */
+  /**
+   * A tell now (after one to itself), a delivery at a coarse instant (often shared), or one after
+   * no time at all.
+   */
   private static void next(
-      TimedDelivery.Clock clock, List<ActorRef<Hop>> actors, Hop m, SplittableRandom r) {
+      TimedDelivery.Clock clock, List<ActorRef<Hop>> actors, int self, Hop m, SplittableRandom r) {
     Hop n = new Hop(m.id(), m.hop() + 1);
     ActorRef<Hop> to = actors.get(r.nextInt(ACTORS));
     switch (r.nextInt(4)) {
-      case 0 -> to.tell(n);
+      case 0 -> {
+        // a last word to itself first, which its current mailbox run takes before anything else
+        actors.get(self).tell(new Hop(m.id(), 1000 + m.hop()));
+        to.tell(n);
+      }
       case 1 -> clock.after(0, to, n);
       case 2 -> clock.at((clock.nanoTime() / 10_000 + 1) * 10_000, to, n);
       default -> clock.after(r.nextLong(1, 100_000), to, n);
