@@ -35,7 +35,7 @@ class ClusterCommandsTest {
   void anUnknownRoleIsOneLine() {
     assertOneLineError(
         run("node", "--role", "router", "--port", "25520"),
-        "--role must be host, device or worker");
+        "--role must be host, device, host+device or worker");
   }
 
   /** run --cluster: its flags are checked before any node starts or any run is made. */

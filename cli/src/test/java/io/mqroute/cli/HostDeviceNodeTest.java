@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -40,7 +38,7 @@ class HostDeviceNodeTest {
 
   @Test
   void fioVerifiesEveryBlockThroughBothLocalQueues(@TempDir Path dir) throws Exception {
-    assumeTrue(onPath("fio"), "fio is not installed");
+    assumeTrue(TestNodes.onPath("fio"), "fio is not installed");
     assumeTrue(run(dir, "enghelp", 30, List.of("fio", "--enghelp")).contains("nbd"), "no nbd");
     int base = TestNodes.freeBasePort(0, 1, 1000);
     int nbdPort = base + 1;
@@ -112,22 +110,6 @@ class HostDeviceNodeTest {
   }
 
   private String run(Path dir, String name, int seconds, List<String> cmd) throws Exception {
-    Path log = dir.resolve(name + ".log");
-    Process p = start(log, cmd);
-    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(
-          name + " did not end within " + seconds + " s: " + TestNodes.tail(log));
-    }
-    return Files.readString(log);
-  }
-
-  private static boolean onPath(String tool) {
-    for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d, tool))) {
-        return true;
-      }
-    }
-    return false;
+    return TestNodes.runToEnd(dir, name, seconds, cmd, started);
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.io.File;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -47,7 +46,7 @@ class NbdDeviceKillTest {
   @Test
   void aDeviceKilledUnderFioEndsTheJobWithEioAndAcknowledgedDataReadsBackAfterItsRestart(
       @TempDir Path dir) throws Exception {
-    assumeTrue(onPath("fio"), "fio is not installed");
+    assumeTrue(TestNodes.onPath("fio"), "fio is not installed");
     assumeTrue(run(dir, "enghelp", 30, "fio", "--enghelp").contains("nbd"), "fio has no nbd");
     int base = TestNodes.freeBasePort(0, 1, 2, 3, 1000, 1001, 1002);
     int nbdPort = base + 3;
@@ -184,14 +183,7 @@ class NbdDeviceKillTest {
 
   /** Runs a command to its end (at most {@code seconds}) and returns what it printed. */
   private String run(Path dir, String name, int seconds, List<String> cmd) throws Exception {
-    Path log = dir.resolve(name + ".log");
-    Process p = start(log, cmd);
-    if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(
-          name + " did not end within " + seconds + " s: " + TestNodes.tail(log));
-    }
-    return Files.readString(log);
+    return TestNodes.runToEnd(dir, name, seconds, cmd, started);
   }
 
   private String run(Path dir, String name, int seconds, String... cmd) throws Exception {
@@ -228,14 +220,5 @@ class NbdDeviceKillTest {
 
   private static long requests(int managementPort) throws IOException, InterruptedException {
     return TestNodes.status(managementPort).get("requests").asLong();
-  }
-
-  private static boolean onPath(String tool) {
-    for (String d : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
-      if (Files.isExecutable(Path.of(d, tool))) {
-        return true;
-      }
-    }
-    return false;
   }
 }

@@ -85,8 +85,8 @@ public record NodeSettings(
     }
 
     /**
-     * host, device or worker (a client is started by {@code mqroute load} or {@code mqroute run
-     * --cluster}, not by {@code mqroute node}).
+     * host, device, host+device or worker (a client is started by {@code mqroute load} or {@code
+     * mqroute run --cluster}, not by {@code mqroute node}).
      */
     public static Role ofNode(String name) {
       return switch (name == null ? "" : name.trim().toLowerCase(Locale.ROOT)) {

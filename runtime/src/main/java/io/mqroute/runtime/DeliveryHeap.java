@@ -41,8 +41,12 @@ final class DeliveryHeap {
       keys = Arrays.copyOf(keys, 4 * size);
       tasks = Arrays.copyOf(tasks, 2 * size);
     }
+    siftUp(size++, deadline, sequence, task);
+  }
+
+  /** Puts the entry at the hole {@code i} or above it, moving down the parents it precedes. */
+  private void siftUp(int i, long deadline, long sequence, Runnable task) {
     long[] k = keys;
-    int i = size++;
     while (i > 0) {
       int parent = (i - 1) >>> 2;
       long pd = k[2 * parent];
@@ -98,20 +102,7 @@ final class DeliveryHeap {
         tasks[i] = tasks[best];
         i = best;
       }
-      while (i > 0) {
-        int parent = (i - 1) >>> 2;
-        long pd = k[2 * parent];
-        if (pd < d || (pd == d && k[2 * parent + 1] < s)) {
-          break;
-        }
-        k[2 * i] = pd;
-        k[2 * i + 1] = k[2 * parent + 1];
-        tasks[i] = tasks[parent];
-        i = parent;
-      }
-      k[2 * i] = d;
-      k[2 * i + 1] = s;
-      tasks[i] = t;
+      siftUp(i, d, s, t);
     }
     return head;
   }
