@@ -36,8 +36,9 @@ final class RunQueue {
 
   /**
    * Set by the driver just before it fires a lone timed delivery onto an empty queue (see {@link
-   * VirtualTimeScheduler#fireDue}): the next task it submits is the one the driver would run next
-   * anyway, so it is kept here for the driver to run at once instead of queued. Driver thread only.
+   * VirtualTimeScheduler#deliverLone}): the next task it submits is the one the driver would run
+   * next anyway, so it is kept here for the driver to run at once instead of queued. Driver thread
+   * only.
    */
   private boolean takeNext;
 

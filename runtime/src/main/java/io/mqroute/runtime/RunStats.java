@@ -7,10 +7,10 @@ package io.mqroute.runtime;
  * @param stopReason why the run returned
  * @param tasksRun run-queue tasks executed (mostly mailbox runs)
  * @param timersFired timers fired
- * @param deliveredRuns mailbox runs that were part of a timer's event: the run a lone timed
- *     delivery starts, run by the driver as it fires instead of queued (see {@code
- *     VirtualTimeScheduler.fireDue}); not in {@code tasksRun}. Events are {@code tasksRun +
- *     timersFired}; mailbox runs are {@code tasksRun + deliveredRuns}
+ * @param deliveredRuns mailbox runs that were part of a timer's event: a lone timed delivery's, run
+ *     at once (straight into an idle receiver; see {@code VirtualTimeScheduler.deliverLone}); not
+ *     in {@code tasksRun}. Events are {@code tasksRun + timersFired}; mailbox runs are {@code
+ *     tasksRun + deliveredRuns}
  * @param startVirtualNanos the virtual clock when the run began
  * @param finalVirtualNanos the virtual clock when the run returned
  * @param foreignTasks run-queue tasks and messages to simulated actors that came from threads other

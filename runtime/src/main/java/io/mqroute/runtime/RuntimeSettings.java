@@ -19,8 +19,9 @@ import java.time.Duration;
  * @param maxTasksPerInstant tasks the driver runs without virtual time moving before it calls the
  *     run a livelock
  * @param deliverLoneRuns a timed delivery that is the only thing due at its instant, onto an empty
- *     run queue, runs its receiver's mailbox as part of its own event instead of queuing the run as
- *     a task (the same order either way; off is for comparison)
+ *     run queue, runs its receiver at once (straight into it when it is idle), as part of its own
+ *     event, instead of queuing the receiver's run as a task (the same order either way; off is for
+ *     comparison)
  */
 record RuntimeSettings(
     int checkDoneEvery,

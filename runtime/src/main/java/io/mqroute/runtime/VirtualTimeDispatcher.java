@@ -88,8 +88,7 @@ final class VirtualTimeDispatcher extends Dispatcher {
         || q.runScheduled
         || !mbox.shouldProcessMessage()
         || mbox.hasSystemMessages()
-        || mbox.hasMessages()
-        || !d.runQueue.isDriverThread()) {
+        || mbox.hasMessages()) {
       return false;
     }
     if (d.runQueue.censusRunning()) {

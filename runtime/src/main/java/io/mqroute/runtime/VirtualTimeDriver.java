@@ -49,6 +49,7 @@ public final class VirtualTimeDriver {
   private int untilCheck;
 
   private long atInstant;
+  private long maxAtInstant;
   private long instant;
 
   private VirtualTimeDriver(VirtualTimeScheduler scheduler) {
@@ -177,6 +178,8 @@ public final class VirtualTimeDriver {
 
   private RunStats.StopReason loop(long horizonNanos, BooleanSupplier done, long arrivalsAtStart) {
     int checkEvery = scheduler.settings().checkDoneEvery();
+    boolean deliverLone = scheduler.settings().deliverLoneRuns();
+    maxAtInstant = scheduler.settings().maxTasksPerInstant();
     untilCheck = checkEvery;
     atInstant = 0;
     instant = scheduler.nanoTime();
@@ -201,18 +204,13 @@ public final class VirtualTimeDriver {
         scheduler.advanceClockTo(horizonNanos);
         return RunStats.StopReason.HORIZON;
       }
-      runTimers += scheduler.fireDue(next, scheduler.settings().deliverLoneRuns());
+      runTimers += scheduler.fireDue(next, deliverLone);
       if (scheduler.nanoTime() != instant) {
         instant = scheduler.nanoTime();
         atInstant = 0;
       }
-      // A lone timed delivery's mailbox run: part of the timer's event, checked as a task is
-      Runnable lone = scheduler.takeDeliveredRun();
-      Runnable run = lone == null ? null : scheduler.deliverLone(lone);
-      if (run != null) {
-        if (run != VirtualTimeScheduler.DELIVERED) {
-          runTask(run);
-        }
+      // a lone timed delivery's receiver run as part of the timer's event: checked as a task is
+      if (scheduler.deliverLone()) {
         runDelivered++;
         RunStats.StopReason stop = afterTask(done, arrivalsAtStart, checkEvery);
         if (stop != null) {
@@ -225,7 +223,7 @@ public final class VirtualTimeDriver {
   /** The checks after every mailbox run; null to go on. */
   private RunStats.StopReason afterTask(
       BooleanSupplier done, long arrivalsAtStart, int checkEvery) {
-    if (++atInstant > scheduler.settings().maxTasksPerInstant()) {
+    if (++atInstant > maxAtInstant) {
       if (scheduler.nanoTime() == instant) {
         return RunStats.StopReason.LIVELOCK;
       }

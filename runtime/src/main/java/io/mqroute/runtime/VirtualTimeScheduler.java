@@ -42,8 +42,8 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
 
   private final RunQueue runQueue = new RunQueue();
 
-  /** See {@link #takeDeliveredRun}; driver thread only. */
-  private Runnable deliveredRun;
+  /** The lone timed delivery {@link #fireDue(long, boolean)} left for {@link #deliverLone}. */
+  private TimedDelivery lone;
 
   /**
    * Written only by the driver thread; read by any thread that schedules a timer or asks for the
@@ -180,10 +180,8 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
 
   /**
    * As {@link #fireDue(long)}; with {@code deliverLone}, a timed delivery that is the only thing
-   * due at the instant, onto an empty run queue, is a single event: firing stops there and leaves
-   * it to the driver ({@link #takeDeliveredRun}, {@link #deliverLone}), which hands its message to
-   * the receiver at once, as the mailbox run that the message would start, and that the driver
-   * would run next anyway, would. Nothing runs in another order than with queuing.
+   * due at the instant, onto an empty run queue, is left to the driver ({@link #deliverLone}):
+   * firing stops there.
    */
   long fireDue(long instant, boolean deliverLone) {
     if (instant > now) {
@@ -219,8 +217,8 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
       }
       Runnable task = deliveries.poll();
       fired++;
-      if (deliverLone && runQueue.idle() && !dueAtNow()) {
-        deliveredRun = task; // the driver delivers it: deliverLone
+      if (deliverLone && task instanceof TimedDelivery td && runQueue.idle() && !dueAtNow()) {
+        lone = td;
         return fired;
       }
       try {
@@ -232,43 +230,45 @@ public final class VirtualTimeScheduler extends AbstractScheduler implements Clo
   }
 
   /**
-   * Delivers the lone timed delivery that {@link #fireDue(long, boolean)} left to the driver:
-   * straight into its receiver when that is idle; otherwise its {@code tell}, and the mailbox run
-   * that starts is returned for the driver to run at once instead of queued.
+   * Delivers the lone timed delivery the last {@link #fireDue(long, boolean)} left, if any. Its
+   * message's mailbox run would be the only task and run next, so it runs now, as part of this
+   * event: an idle receiver gets the message straight ({@link VirtualTimeDispatcher#invokeIdle}),
+   * any other is told and the run that starts is taken from the run queue and run. Nothing runs in
+   * another order than with queuing. Driver thread only.
    *
-   * @return {@link #DELIVERED} when the receiver ran it, the mailbox run to run now, or null when
-   *     the tell started none
+   * @return true if a mailbox run was part of this event
    */
-  Runnable deliverLone(Runnable task) {
-    if (task instanceof TimedDelivery d && d.deliverNow()) {
-      return DELIVERED;
+  boolean deliverLone() {
+    TimedDelivery d = lone;
+    if (d == null) {
+      return false;
+    }
+    lone = null;
+    if (d.deliverNow()) {
+      return true;
     }
     runQueue.keepNext();
     try {
-      task.run();
+      d.run();
     } catch (RuntimeException e) {
-      log.error(e, "timed delivery {} failed", task);
+      log.error(e, "timed delivery {} failed", d);
     }
-    return runQueue.takeKept();
+    Runnable run = runQueue.takeKept();
+    if (run == null) {
+      return false;
+    }
+    try {
+      run.run();
+    } catch (RuntimeException e) {
+      reportTaskFailure(e, run);
+    }
+    return true;
   }
-
-  /** {@link #deliverLone}'s answer when the receiver has run the message already. */
-  static final Runnable DELIVERED = () -> {};
 
   /** Something else is due at {@code now}: a delivery, or (as far as published) a Pekko timer. */
   private boolean dueAtNow() {
     return (!deliveries.isEmpty() && deliveries.headDeadline() <= now)
         || timers.publishedHeadDeadline() <= now;
-  }
-
-  /**
-   * The lone timed delivery that the last {@link #fireDue(long, boolean)} left to the driver
-   * ({@link #deliverLone}), or null; taking it clears it. Driver thread only.
-   */
-  Runnable takeDeliveredRun() {
-    Runnable r = deliveredRun;
-    deliveredRun = null;
-    return r;
   }
 
   void reportTaskFailure(RuntimeException e, Runnable task) {
