@@ -164,6 +164,8 @@ RINGS=$(cat /proc/"$PID_URING"/task/*/comm 2>/dev/null | grep -c '^fuse-ring-' |
 {
   echo "date_utc	$(date -u +%FT%TZ)"
   echo "kernel	$(uname -r)"
+  # scheduler options of a guest kernel (sched_vcpu_pack=...) change where woken tasks run: keep them
+  echo "cmdline	$(cat /proc/cmdline)"
   echo "cpus	$(nproc)"
   echo "cpu_model	$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')"
   echo "cpuidle_driver	$(cat /sys/devices/system/cpu/cpuidle/current_driver 2>/dev/null || echo none)"

@@ -183,7 +183,8 @@ public final class Machine extends AbstractBehavior<Command> {
             IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
             tasks.stream().mapToInt(JobPlan::startCpu).toArray(),
             tasks.stream().map(JobPlan::cpus).toArray(int[][]::new),
-            clock::nanoTime);
+            clock::nanoTime,
+            spec.vcpuPack());
     for (int c = 0; c < ncpu; c++) {
       cores.add(
           ctx.spawn(

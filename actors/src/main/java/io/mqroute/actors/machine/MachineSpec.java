@@ -20,6 +20,8 @@ import java.util.function.Supplier;
  *
  * @param ioUringPunt how an io_uring read or write of a FUSE file is issued: inline, or by an io-wq
  *     worker ({@code machine.kernel.io-uring-punt})
+ * @param vcpuPack the guest kernel keeps a woken task on the vCPU its waker holds alone ({@code
+ *     machine.kernel.vcpu-pack}, {@link io.mqroute.actors.cpu.WakeTargets})
  */
 public record MachineSpec(
     CpuTopology topology,
@@ -32,7 +34,8 @@ public record MachineSpec(
     String deviceSpec,
     Supplier<Device> device,
     long stallLimitNanos,
-    IoUringPunt ioUringPunt) {
+    IoUringPunt ioUringPunt,
+    boolean vcpuPack) {
 
   /** This machine with another router (a chaos profile wraps the selector). */
   public MachineSpec withRouter(Router router) {
@@ -56,7 +59,8 @@ public record MachineSpec(
         deviceSpec,
         device,
         stallLimitNanos,
-        ioUringPunt);
+        ioUringPunt,
+        vcpuPack);
   }
 
   /**

@@ -76,6 +76,31 @@ class WakeTargetsTest {
     assertThat(kworker.wake(0, 2, 2, true)).isEqualTo(2);
   }
 
+  private static WakeTargets packing(int... taskCpus) {
+    int[][] allowed = new int[taskCpus.length][];
+    java.util.Arrays.fill(allowed, ALL);
+    return new WakeTargets(LLC, taskCpus, allowed, () -> 0L, true);
+  }
+
+  @Test
+  void vcpuPackingKeepsTheWaiterOnTheCpuItsWakerHoldsAlone() {
+    // the ring thread on CPU 2 ends the request of the reader that slept on CPU 2: mainline moves
+    // the reader to idle CPU 3, a packing guest keeps it behind the ring thread (wake-probe.c)
+    assertThat(oneTask(2).wake(0, 2, 2, false)).isEqualTo(3);
+    WakeTargets w = packing(2);
+    assertThat(w.wake(0, 2, 2, false)).isEqualTo(2);
+    assertThat(w.taskCpu(0)).isEqualTo(2);
+  }
+
+  @Test
+  void vcpuPackingLeavesACpuWithASecondAwakeTaskAndAnIdlePreviousCpuAsMainlineDoes() {
+    WakeTargets w = packing(2, 2);
+    w.workQueued(1); // task 1 is awake on CPU 2 beside the waker: a second runnable task
+    assertThat(w.wake(0, 2, 2, false)).isEqualTo(3);
+    WakeTargets idlePrev = packing(0);
+    assertThat(idlePrev.wake(0, 0, 1, false)).isZero(); // the previous CPU is idle: back to it
+  }
+
   @Test
   void aCpuRunningAnAwakeTaskBetweenTwoPiecesOfItsWorkIsNotIdle() {
     WakeTargets w = new WakeTargets(LLC, new int[] {1, 2}, new int[][] {ALL, ALL});
