@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Per-thread scheduler counters of fio and the FUSE server over 2 s in the middle of a fio run (issue 21).
+
+  real-fuse/sched-counters.py ENGINE:IODEPTH:NUMJOBS[:CPUS] dev-fuse|io-uring
+
+Needs the two mounts of real-fuse/run-matrix.sh (WORK=/var/tmp/mqroute-real-fuse) to be up. Prints, per thread,
+its CPU time (se.sum_exec_runtime), migrations and voluntary / involuntary switches per request, from
+/proc/TID/sched, which counts every event (a perf trace of a halted vCPU drops some)."""
+import sys, subprocess, time, os, glob, json, re
+W = os.environ.get("WORK", "/var/tmp/mqroute-real-fuse")
+point, mode = sys.argv[1], sys.argv[2]
+e, d, j, *c = point.split(":")
+mnt = f"{W}/mnt-io-uring" if mode == "io-uring" else f"{W}/mnt-dev-fuse"
+srv = subprocess.check_output(["pgrep", "-f", f"passthrough_hp.*{os.path.basename(mnt)}"]).split()[0].decode()
+args = ["fio", "--name=p", f"--filename={mnt}/file", "--rw=randread", "--bs=4k", "--direct=1", "--size=1g",
+        f"--ioengine={e}", f"--iodepth={d}", f"--numjobs={j}", "--time_based", "--runtime=4s",
+        "--output-format=json", "--output=/tmp/sched-counters-fio.json", "--group_reporting"] + ([f"--cpus_allowed={c[0]}"] if c else [])
+p = subprocess.Popen(args, stdout=subprocess.DEVNULL)
+def threads():
+    out = {}
+    pids = [srv] + subprocess.run(["pgrep", "-x", "fio"], capture_output=True, text=True).stdout.split()
+    for pid in pids:
+        for t in glob.glob(f"/proc/{pid}/task/*"):
+            try:
+                comm = open(t + "/comm").read().strip()
+                s = open(t + "/sched").read()
+                v = {k: float(x) for k, x in re.findall(r"^(\S+)\s+:\s+([\d.]+)$", s, re.M)}
+                cpu = int(open(t + "/stat").read().rsplit(")", 1)[1].split()[36])
+                out[t] = (comm, v, cpu)
+            except Exception:
+                pass
+    return out
+time.sleep(1.2); a = threads(); t0 = time.time(); time.sleep(2.0); b = threads(); dt = time.time() - t0
+p.wait()
+iops = json.load(open("/tmp/sched-counters-fio.json"))["jobs"][0]["read"]["iops"]
+n = iops * dt
+print(f"{point} {mode}: {iops:,.0f} IOPS; per request over {dt:.1f}s:")
+print(f"{'thread':18s} {'cpu_us':>7s} {'migr':>7s} {'vol_sw':>7s} {'invol':>7s} last_cpu")
+for t in sorted(b):
+    if t not in a: continue
+    comm, vb, cpu = b[t]; va = a[t][1]
+    dx = lambda k: (vb.get(k, 0) - va.get(k, 0))
+    ex = dx("se.sum_exec_runtime")
+    if ex < 1: continue   # ms
+    print(f"{comm[:18]:18s} {ex*1e3/n:7.2f} {dx('se.nr_migrations')/n:7.3f} {dx('nr_voluntary_switches')/n:7.3f} {dx('nr_involuntary_switches')/n:7.3f} {cpu}")

@@ -1,0 +1,29 @@
+// wake-probe.c at depth (issue 21): the client keeps D requests in flight to the server pinned on the CPU it is on
+// (qid = task_cpu), the server serves each (S us) and posts its completion at once, waking the client if it
+// sleeps, then serves the next; the client spends C us per completion and submits again from where it runs.
+// Prints the share of the client's waits after which it runs on another CPU.
+//   gcc -O2 -o wake-probe-depth real-fuse/wake-probe-depth.c -lpthread
+//   for d in 1 2 4 8; do ./wake-probe-depth 2 1 40000 $d; done
+#define _GNU_SOURCE
+#include <sched.h>
+#include <pthread.h>
+#include <sys/eventfd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+static int efs[2], efc; static double s_us;
+static double now_us(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e6+t.tv_nsec/1e3;}
+static void spin(double us){double e=now_us()+us; while(now_us()<e);}
+static void* server(void* a){ long cpu=(long)a; cpu_set_t s; CPU_ZERO(&s); CPU_SET(cpu,&s); pthread_setaffinity_np(pthread_self(),sizeof s,&s);
+  uint64_t v; for(;;){ if(read(efs[cpu],&v,8)!=8) return 0; for(uint64_t i=0;i<v;i++){ spin(s_us); uint64_t one=1; write(efc,&one,8);} } }
+int main(int argc,char**argv){ s_us=atof(argv[1]); double c_us=atof(argv[2]); long n=atol(argv[3]); int D=atoi(argv[4]);
+  efs[0]=eventfd(0,0); efs[1]=eventfd(0,0); efc=eventfd(0,0); pthread_t t;
+  pthread_create(&t,0,server,(void*)0); pthread_create(&t,0,server,(void*)1); usleep(10000);
+  long moved=0, sleeps=0, done=0; uint64_t v;
+  int q=sched_getcpu(); v=D; write(efs[q],&v,8); double t0=now_us();
+  while(done<n){ int before=sched_getcpu(); read(efc,&v,8); int after=sched_getcpu(); sleeps++; if(after!=before) moved++;
+    done+=v; spin(c_us*v); q=sched_getcpu(); write(efs[q],&v,8); }
+  printf("D=%d S=%.1f C=%.1f: %.2f us/req, wake-ups that moved the client %.3f (%ld sleeps)\n",D,s_us,c_us,(now_us()-t0)/n,(double)moved/sleeps,sleeps);
+}
