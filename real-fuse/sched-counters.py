@@ -34,12 +34,14 @@ time.sleep(1.2); a = threads(); t0 = time.time(); time.sleep(2.0); b = threads()
 p.wait()
 iops = json.load(open("/tmp/sched-counters-fio.json"))["jobs"][0]["read"]["iops"]
 n = iops * dt
-print(f"{point} {mode}: {iops:,.0f} IOPS; per request over {dt:.1f}s:")
-print(f"{'thread':18s} {'cpu_us':>7s} {'migr':>7s} {'vol_sw':>7s} {'invol':>7s} last_cpu")
+print(f"{point} {mode}: {iops:,.0f} IOPS; per request over {dt:.1f}s (us/sleep: CPU time per voluntary switch):")
+print(f"{'thread':18s} {'cpu_us':>7s} {'migr':>7s} {'vol_sw':>7s} {'invol':>7s} {'us/sleep':>8s} last_cpu")
 for t in sorted(b):
     if t not in a: continue
     comm, vb, cpu = b[t]; va = a[t][1]
     dx = lambda k: (vb.get(k, 0) - va.get(k, 0))
     ex = dx("se.sum_exec_runtime")
     if ex < 1: continue   # ms
-    print(f"{comm[:18]:18s} {ex*1e3/n:7.2f} {dx('se.nr_migrations')/n:7.3f} {dx('nr_voluntary_switches')/n:7.3f} {dx('nr_involuntary_switches')/n:7.3f} {cpu}")
+    vol = dx('nr_voluntary_switches')
+    per_sleep = f"{ex * 1e3 / vol:8.2f}" if vol else f"{'':8s}"
+    print(f"{comm[:18]:18s} {ex*1e3/n:7.3f} {dx('se.nr_migrations')/n:7.3f} {vol/n:7.3f} {dx('nr_involuntary_switches')/n:7.3f} {per_sleep} {cpu}")
