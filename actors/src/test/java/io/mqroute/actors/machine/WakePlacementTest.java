@@ -1,6 +1,7 @@
 package io.mqroute.actors.machine;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.mqroute.metrics.Direction;
 import io.mqroute.metrics.JobInfo;
@@ -13,14 +14,21 @@ import org.junit.jupiter.api.Test;
 /**
  * Seed 003's mechanism on a whole machine: a synchronous reader on per-core rings, woken by a plain
  * wake_up, leaves its busy CPU for an idle sibling after every request; woken on the completing CPU
- * it stays.
+ * it stays, and so it does on a guest kernel that packs wake-ups ({@code machine.kernel.vcpu-pack},
+ * issue 21's mechanism 6).
  */
 class WakePlacementTest {
   private static final int CPUS = 8;
 
   private static MachineSpec spec(String queues, String wake) {
+    return spec(queues, wake, "");
+  }
+
+  private static MachineSpec spec(String queues, String wake, String kernel) {
     return TestMachines.parse(
-        "machine { numa-nodes = 2, cores-per-node = 4 }\n"
+        "machine { numa-nodes = 2, cores-per-node = 4"
+            + (kernel.isEmpty() ? "" : ", kernel { " + kernel + " }")
+            + " }\n"
             + "queues { "
             + queues
             + " }\n"
@@ -86,6 +94,25 @@ class WakePlacementTest {
     // every plain wake-up is remote: IPI, C-state exit, cold cache; on the completing CPU none of
     // it
     assertThat(ios(current)).isGreaterThan(ios(plain));
+  }
+
+  @Test
+  void aGuestKernelThatPacksWakeUpsKeepsThePlainlyWokenReaderOnItsRingThreadsCpu() {
+    String rings = "kind = per-cpu, ring-size = 8";
+    MachineResult plain = run(spec(rings, "waiter-cpu"));
+    MachineResult packed = run(spec(rings, "waiter-cpu", "vcpu-pack = on"));
+    assertThat(queuesUsed(plain)).isEqualTo(2);
+    assertThat(queuesUsed(packed)).isEqualTo(1);
+    long wakes = 0;
+    for (CoreProtocol.CoreStats c : packed.cores()) {
+      wakes += c.byKind()[Work.WAKE.ordinal()]; // reaped where the ring thread ran: no remote wake
+    }
+    assertThat(wakes).isZero();
+    assertThat(ios(packed)).isGreaterThan(ios(plain));
+    assertThat(run(spec(rings, "waiter-cpu", "vcpu-pack = off")).digest())
+        .isEqualTo(plain.digest());
+    assertThatThrownBy(() -> spec(rings, "waiter-cpu", "vcpu-pack = sometimes"))
+        .hasMessageContaining("vcpu-pack");
   }
 
   @Test
