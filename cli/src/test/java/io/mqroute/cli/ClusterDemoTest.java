@@ -8,11 +8,9 @@ import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -30,15 +28,11 @@ class ClusterDemoTest {
   private static final Duration FORM = Duration.ofSeconds(150);
   private static final Duration STOP = Duration.ofSeconds(45);
 
-  private final List<ProcessHandle> started = new ArrayList<>();
-  private final ActorTestKit waiter = ActorTestKit.create("cluster-demo-test");
+  private final NodeProcesses processes = new NodeProcesses("cluster-demo-test");
 
   @AfterEach
   void killWhateverIsLeft() {
-    // the nodes first: a SIGKILL of the demo skips its shutdown hook, which is what would stop them
-    started.forEach(h -> h.descendants().forEach(ProcessHandle::destroyForcibly));
-    started.forEach(ProcessHandle::destroyForcibly);
-    waiter.shutdownTestKit();
+    processes.close();
   }
 
   @Test
@@ -70,35 +64,33 @@ class ClusterDemoTest {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile())
             .start();
-    started.add(demo.toHandle());
+    processes.track(demo.toHandle());
 
     // the host's router lists a queue of each device (device B's start at 16): the cluster has
     // formed
     JsonNode status =
-        waiter
-            .createTestProbe()
-            .awaitAssert(
-                FORM,
-                Duration.ofMillis(200),
-                () -> {
-                  assertThat(demo.isAlive())
-                      .as("the demo is running: %s", TestNodes.tail(log))
-                      .isTrue();
-                  JsonNode s = TestNodes.status(base + 1000);
-                  assertThat(s.get("nodes")).as("members").hasSize(3);
-                  // queues can be listed while members are still Joining: wait for all three to be
-                  // Up
-                  assertThat(s.get("nodes").findValuesAsText("status"))
-                      .as("member status")
-                      .containsOnly("Up");
-                  assertThat(s.get("queues"))
-                      .as("queues in the host's router")
-                      .hasSizeGreaterThanOrEqualTo(2);
-                  return s;
-                });
+        processes.await(
+            FORM,
+            Duration.ofMillis(200),
+            () -> {
+              assertThat(demo.isAlive())
+                  .as("the demo is running: %s", TestNodes.tail(log))
+                  .isTrue();
+              JsonNode s = TestNodes.status(base + 1000);
+              assertThat(s.get("nodes")).as("members").hasSize(3);
+              // queues can be listed while members are still Joining: wait for all three to be
+              // Up
+              assertThat(s.get("nodes").findValuesAsText("status"))
+                  .as("member status")
+                  .containsOnly("Up");
+              assertThat(s.get("queues"))
+                  .as("queues in the host's router")
+                  .hasSizeGreaterThanOrEqualTo(2);
+              return s;
+            });
     assertThat(status.get("nodes")).hasSize(3);
     List<ProcessHandle> nodes = demo.descendants().filter(ProcessHandle::isAlive).toList();
-    started.addAll(nodes);
+    nodes.forEach(processes::track);
     assertThat(nodes).as("three node processes").hasSize(3);
 
     Path job = dir.resolve("reads.fio");

@@ -16,7 +16,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -72,8 +71,7 @@ class ClusterSweepTest {
       ]
       """;
 
-  private final List<Process> started = new ArrayList<>();
-  private final ActorTestKit waiter = ActorTestKit.create("cluster-sweep-test");
+  private final NodeProcesses nodes = new NodeProcesses("cluster-sweep-test");
   private Path dir;
   private int base;
 
@@ -88,8 +86,7 @@ class ClusterSweepTest {
 
   @AfterAll
   void killWhateverIsLeft() {
-    started.forEach(Process::destroyForcibly);
-    waiter.shutdownTestKit();
+    nodes.close();
   }
 
   @Test
@@ -135,22 +132,20 @@ class ClusterSweepTest {
     Process client =
         client(conf, dir.resolve("kill/remote"), log, "--management-port", "" + (base + 2000));
     // worker B has a run in hand: SIGKILL
-    waiter
-        .createTestProbe()
-        .awaitAssert(
-            FORM,
-            Duration.ofMillis(50),
-            () -> {
-              assertThat(client.isAlive()).as("the sweep runs: %s", TestNodes.tail(log)).isTrue();
-              assertThat(sweep(base + 1001).get("running").asInt()).isEqualTo(1);
-              // the client's /status: the sweep across the cluster, per worker
-              JsonNode c = sweep(base + 2000);
-              assertThat(c.get("runs").asInt()).isEqualTo(6);
-              assertThat(c.get("workers")).hasSize(2);
-              assertThat(c.get("in_flight").asInt()).isPositive();
-              return null;
-            });
-    started.get(1).destroyForcibly();
+    nodes.await(
+        FORM,
+        Duration.ofMillis(50),
+        () -> {
+          assertThat(client.isAlive()).as("the sweep runs: %s", TestNodes.tail(log)).isTrue();
+          assertThat(sweep(base + 1001).get("running").asInt()).isEqualTo(1);
+          // the client's /status: the sweep across the cluster, per worker
+          JsonNode c = sweep(base + 2000);
+          assertThat(c.get("runs").asInt()).isEqualTo(6);
+          assertThat(c.get("workers")).hasSize(2);
+          assertThat(c.get("in_flight").asInt()).isPositive();
+          return null;
+        });
+    nodes.get(1).destroyForcibly();
     assertThat(client.waitFor(SWEEP_SECONDS, TimeUnit.SECONDS))
         .as("the sweep ended: %s", TestNodes.tail(log))
         .isTrue();
@@ -200,26 +195,22 @@ class ClusterSweepTest {
               "--config",
               config.toString()));
     }
-    waiter
-        .createTestProbe()
-        .awaitAssert(
-            FORM,
-            Duration.ofMillis(200),
-            () -> {
-              for (int i = 0; i < 2; i++) {
-                assertThat(started.get(i).isAlive())
-                    .as(
-                        "worker %d runs: %s",
-                        i, TestNodes.tail(dir.resolve("worker-" + i + ".log")))
-                    .isTrue();
-                JsonNode s = TestNodes.status(base + 1000 + i);
-                assertThat(s.get("nodes").findValuesAsText("status"))
-                    .as("members")
-                    .containsExactly("Up", "Up");
-                assertThat(s.get("sweep").get("slots").asInt()).isEqualTo(1);
-              }
-              return null;
-            });
+    nodes.await(
+        FORM,
+        Duration.ofMillis(200),
+        () -> {
+          for (int i = 0; i < 2; i++) {
+            assertThat(nodes.get(i).isAlive())
+                .as("worker %d runs: %s", i, TestNodes.tail(dir.resolve("worker-" + i + ".log")))
+                .isTrue();
+            JsonNode s = TestNodes.status(base + 1000 + i);
+            assertThat(s.get("nodes").findValuesAsText("status"))
+                .as("members")
+                .containsExactly("Up", "Up");
+            assertThat(s.get("sweep").get("slots").asInt()).isEqualTo(1);
+          }
+          return null;
+        });
     return base;
   }
 
@@ -264,10 +255,8 @@ class ClusterSweepTest {
     return s;
   }
 
-  private Process start(Path log, List<String> cmd) throws IOException {
-    Process p = TestNodes.start(log, cmd);
-    started.add(p);
-    return p;
+  private Process start(Path log, List<String> cmd) throws java.io.IOException {
+    return nodes.start(log, cmd);
   }
 
   private static List<String> files(Path dir) throws IOException {

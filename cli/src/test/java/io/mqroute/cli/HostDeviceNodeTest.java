@@ -7,9 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,13 +25,11 @@ class HostDeviceNodeTest {
   private static final Duration FORM = Duration.ofSeconds(120);
   private static final int FIO_SECONDS = 120;
 
-  private final List<Process> started = new ArrayList<>();
-  private final ActorTestKit waiter = ActorTestKit.create("host-device-test");
+  private final NodeProcesses nodes = new NodeProcesses("host-device-test");
 
   @AfterEach
   void killWhateverIsLeft() {
-    started.forEach(Process::destroyForcibly);
-    waiter.shutdownTestKit();
+    nodes.close();
   }
 
   @Test
@@ -64,20 +60,18 @@ class HostDeviceNodeTest {
                 "127.0.0.1:" + nbdPort,
                 "--export-size",
                 "16m"));
-    waiter
-        .createTestProbe()
-        .awaitAssert(
-            FORM,
-            Duration.ofMillis(200),
-            () -> {
-              assertThat(node.isAlive()).as("the node runs: %s", TestNodes.tail(nodeLog)).isTrue();
-              JsonNode s = TestNodes.status(base + 1000);
-              assertThat(s.get("roles").toString()).contains("\"host\"").contains("\"device\"");
-              // the router's two queue actors and the two queues' own gauges
-              assertThat(s.get("queues")).hasSize(4);
-              assertThat(Files.readString(nodeLog)).contains("NBD export");
-              return null;
-            });
+    nodes.await(
+        FORM,
+        Duration.ofMillis(200),
+        () -> {
+          assertThat(node.isAlive()).as("the node runs: %s", TestNodes.tail(nodeLog)).isTrue();
+          JsonNode s = TestNodes.status(base + 1000);
+          assertThat(s.get("roles").toString()).contains("\"host\"").contains("\"device\"");
+          // the router's two queue actors and the two queues' own gauges
+          assertThat(s.get("queues")).hasSize(4);
+          assertThat(Files.readString(nodeLog)).contains("NBD export");
+          return null;
+        });
     String uri = "nbd://127.0.0.1:" + nbdPort;
     String out =
         run(
@@ -104,12 +98,10 @@ class HostDeviceNodeTest {
   }
 
   private Process start(Path log, List<String> cmd) throws java.io.IOException {
-    Process p = TestNodes.start(log, cmd);
-    started.add(p);
-    return p;
+    return nodes.start(log, cmd);
   }
 
   private String run(Path dir, String name, int seconds, List<String> cmd) throws Exception {
-    return TestNodes.runToEnd(dir, name, seconds, cmd, started);
+    return nodes.runToEnd(dir, name, seconds, cmd);
   }
 }

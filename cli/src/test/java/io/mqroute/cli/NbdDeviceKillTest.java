@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -33,14 +32,12 @@ class NbdDeviceKillTest {
   private static final Duration FORM = Duration.ofSeconds(150);
   private static final int FIO_SECONDS = 120;
 
-  private final List<Process> started = new ArrayList<>();
-  private final ActorTestKit waiter = ActorTestKit.create("nbd-kill-test");
+  private final NodeProcesses nodes = new NodeProcesses("nbd-kill-test");
   private Process host;
 
   @AfterEach
   void killWhateverIsLeft() {
-    started.forEach(Process::destroyForcibly);
-    waiter.shutdownTestKit();
+    nodes.close();
   }
 
   @Test
@@ -99,16 +96,14 @@ class NbdDeviceKillTest {
     Process load =
         start(log, fio(uri, "victim", "randwrite", 16 << 20, "--time_based", "--runtime=90"));
     long before = requests(base + 1000);
-    waiter
-        .createTestProbe()
-        .awaitAssert(
-            FORM,
-            Duration.ofMillis(100),
-            () -> {
-              assertThat(load.isAlive()).as("fio runs: %s", TestNodes.tail(log)).isTrue();
-              assertThat(requests(base + 1000)).isGreaterThan(before + 2_000);
-              return null;
-            });
+    nodes.await(
+        FORM,
+        Duration.ofMillis(100),
+        () -> {
+          assertThat(load.isAlive()).as("fio runs: %s", TestNodes.tail(log)).isTrue();
+          assertThat(requests(base + 1000)).isGreaterThan(before + 2_000);
+          return null;
+        });
     deviceB.destroyForcibly(); // SIGKILL
     assertThat(load.waitFor(FIO_SECONDS, TimeUnit.SECONDS))
         .as("fio ended by itself after the kill: %s", TestNodes.tail(log))
@@ -175,15 +170,13 @@ class NbdDeviceKillTest {
     return start(dir.resolve(name + ".log"), cmd);
   }
 
-  private Process start(Path log, List<String> cmd) throws IOException {
-    Process p = TestNodes.start(log, cmd);
-    started.add(p);
-    return p;
+  private Process start(Path log, List<String> cmd) throws java.io.IOException {
+    return nodes.start(log, cmd);
   }
 
   /** Runs a command to its end (at most {@code seconds}) and returns what it printed. */
   private String run(Path dir, String name, int seconds, List<String> cmd) throws Exception {
-    return TestNodes.runToEnd(dir, name, seconds, cmd, started);
+    return nodes.runToEnd(dir, name, seconds, cmd);
   }
 
   private String run(Path dir, String name, int seconds, String... cmd) throws Exception {
@@ -194,28 +187,26 @@ class NbdDeviceKillTest {
    * The host's router lists {@code queues} queues (and, if {@code settled}, every member is up).
    */
   private void awaitQueues(int managementPort, int queues, Path dir, boolean settled) {
-    waiter
-        .createTestProbe()
-        .awaitAssert(
-            FORM,
-            Duration.ofMillis(200),
-            () -> {
-              assertThat(host.isAlive())
-                  .as("the host runs: %s", TestNodes.tail(dir.resolve("host.log")))
-                  .isTrue();
-              JsonNode s = TestNodes.status(managementPort);
-              assertThat(s.get("queues")).as("queues in the host's router").hasSize(queues);
-              if (!settled) {
-                return null;
-              }
-              assertThat(s.get("nodes").findValuesAsText("status"))
-                  .as("member status")
-                  .containsOnly("Up");
-              assertThat(s.get("nodes").findValuesAsText("reachable"))
-                  .as("members reachable")
-                  .containsOnly("true");
-              return null;
-            });
+    nodes.await(
+        FORM,
+        Duration.ofMillis(200),
+        () -> {
+          assertThat(host.isAlive())
+              .as("the host runs: %s", TestNodes.tail(dir.resolve("host.log")))
+              .isTrue();
+          JsonNode s = TestNodes.status(managementPort);
+          assertThat(s.get("queues")).as("queues in the host's router").hasSize(queues);
+          if (!settled) {
+            return null;
+          }
+          assertThat(s.get("nodes").findValuesAsText("status"))
+              .as("member status")
+              .containsOnly("Up");
+          assertThat(s.get("nodes").findValuesAsText("reachable"))
+              .as("members reachable")
+              .containsOnly("true");
+          return null;
+        });
   }
 
   private static long requests(int managementPort) throws IOException, InterruptedException {

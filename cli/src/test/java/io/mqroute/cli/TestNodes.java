@@ -96,23 +96,6 @@ final class TestNodes {
     return false;
   }
 
-  /**
-   * Runs {@code cmd} to its end, at most {@code seconds}, its output in {@code dir/name.log} (the
-   * process is added to {@code started}, for the test's clean-up), and returns what it printed.
-   */
-  static String runToEnd(
-      Path dir, String name, int seconds, List<String> cmd, List<Process> started)
-      throws IOException, InterruptedException {
-    Path log = dir.resolve(name + ".log");
-    Process p = start(log, cmd);
-    started.add(p);
-    if (!p.waitFor(seconds, java.util.concurrent.TimeUnit.SECONDS)) {
-      p.destroyForcibly();
-      throw new AssertionError(name + " did not end within " + seconds + " s: " + tail(log));
-    }
-    return Files.readString(log);
-  }
-
   /** The last 30 lines of a log, for an assertion's message. */
   static String tail(Path log) {
     try {
