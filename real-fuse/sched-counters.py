@@ -8,10 +8,20 @@ its CPU time (se.sum_exec_runtime), migrations and voluntary / involuntary switc
 /proc/TID/sched, which counts every event (a perf trace of a halted vCPU drops some)."""
 import sys, subprocess, time, os, glob, json, re
 W = os.environ.get("WORK", "/var/tmp/mqroute-real-fuse")
+def die(msg):
+    print(f"sched-counters.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+if len(sys.argv) != 3 or sys.argv[2] not in ("dev-fuse", "io-uring"):
+    die("usage: sched-counters.py ENGINE:IODEPTH:NUMJOBS[:CPUS] dev-fuse|io-uring")
 point, mode = sys.argv[1], sys.argv[2]
+if not re.fullmatch(r"\w+:\d+:\d+(:[\d,-]+)?", point):
+    die(f"point {point}: not ENGINE:IODEPTH:NUMJOBS[:CPUS]")
 e, d, j, *c = point.split(":")
 mnt = f"{W}/mnt-io-uring" if mode == "io-uring" else f"{W}/mnt-dev-fuse"
-srv = subprocess.check_output(["pgrep", "-f", f"passthrough_hp.*{os.path.basename(mnt)}"]).split()[0].decode()
+found = subprocess.run(["pgrep", "-f", f"passthrough_hp.*{os.path.basename(mnt)}"], capture_output=True, text=True)
+if not os.path.ismount(mnt) or not found.stdout.split():
+    die(f"{mnt} is not mounted by passthrough_hp (bring up run-matrix.sh's mounts; WORK={W})")
+srv = found.stdout.split()[0]
 args = ["fio", "--name=p", f"--filename={mnt}/file", "--rw=randread", "--bs=4k", "--direct=1", "--size=1g",
         f"--ioengine={e}", f"--iodepth={d}", f"--numjobs={j}", "--time_based", "--runtime=4s",
         "--output-format=json", "--output=/tmp/sched-counters-fio.json", "--group_reporting"] + ([f"--cpus_allowed={c[0]}"] if c else [])

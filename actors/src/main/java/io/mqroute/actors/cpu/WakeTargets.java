@@ -236,7 +236,7 @@ public final class WakeTargets {
    * vCPU packing: the CPU is held by the waker alone — no awake application task on it (the waker's
    * own queued pieces are the waker, as for the kworker above) — so it keeps the task.
    */
-  public boolean packs(int cpu) {
+  private boolean packs(int cpu) {
     return vcpuPack && awake.get(cpu) == 0;
   }
 
