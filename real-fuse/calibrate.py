@@ -77,7 +77,7 @@ def machine_text(path, values):
     for key, us in values.items():
         v = fmt(us)
         if key == "haltpoll-exit":
-            text, n = re.subn(r'c-states = "haltpoll:[^:"]+:', f'c-states = "haltpoll:{v}:', text)
+            text, n = re.subn(r'(c-states = "[^"]*?)haltpoll:[^:"]+:', rf'\g<1>haltpoll:{v}:', text)
         elif key == "device-cost":
             text, n = re.subn(r'device = "cpu\([^)]*\)"', f'device = "cpu({v})"', text)
         else:

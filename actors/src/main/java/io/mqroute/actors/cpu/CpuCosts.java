@@ -36,6 +36,13 @@ package io.mqroute.actors.cpu;
  *     it for a bare-metal core, and with 0 every earlier result stands; the 2-vCPU KVM guest of
  *     issue 21 measures tens of µs (a libfuse worker 46-49 µs of CPU per request when every request
  *     wakes one on an idle vCPU, 8 µs when busy: EXPERIMENTS.md, real-fuse-this-vm)
+ * @param ipiNanos what a wake-up on another CPU costs the waker: the reschedule IPI that
+ *     ttwu_queue_wakelist / smp_send_reschedule sends. On bare metal a write to the APIC (well
+ *     under 1 µs, so 0 by default, with every earlier result standing); in a guest without IPI
+ *     virtualization an exit to the host that wakes the target vCPU's thread before the waker runs
+ *     on: 11.5 µs on the 2-vCPU guest of issue 21 (real-fuse/ipi-probe.c, against 1.7 µs for the
+ *     same wake-up on the waker's own CPU). Charged on the waker's core, before the woken thread's
+ *     core gets its wake-up
  */
 public record CpuCosts(
     long submitNanos,
@@ -46,14 +53,15 @@ public record CpuCosts(
     long reapNanos,
     long switchNanos,
     long migrateNanos,
-    long sleepWakeNanos) {
+    long sleepWakeNanos,
+    long ipiNanos) {
 
   /** Defaults: orders of magnitude of a 2020s x86 server core, see the parameters. */
   public static final CpuCosts DEFAULT =
-      new CpuCosts(1_500, 3_000, 3_000, 1_000, 3_000, 500, 1_500, 1_000, 0);
+      new CpuCosts(1_500, 3_000, 3_000, 1_000, 3_000, 500, 1_500, 1_000, 0, 0);
 
   /** No CPU cost at all: a node in real time, whose real CPU pays for the work. */
-  public static final CpuCosts NONE = new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0);
+  public static final CpuCosts NONE = new CpuCosts(0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
 
   public CpuCosts {
     check("submit-cost", submitNanos);
@@ -65,6 +73,7 @@ public record CpuCosts(
     check("switch-cost", switchNanos);
     check("migrate-cost", migrateNanos);
     check("sleep-wake-cost", sleepWakeNanos);
+    check("ipi-cost", ipiNanos);
   }
 
   private static void check(String name, long v) {

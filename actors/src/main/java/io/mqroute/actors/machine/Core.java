@@ -476,7 +476,9 @@ public final class Core extends AbstractBehavior<Command> {
 
   private static void addRequest(Exec<?> e, List<Long> ids) {
     Object m = e.message();
-    if (m instanceof FlowProtocol.Route r) {
+    if (m instanceof Exec<?> next) { // an IPI: the woken thread's work goes on after it
+      addRequest(next, ids);
+    } else if (m instanceof FlowProtocol.Route r) {
       ids.add(r.request().id());
     } else if (m instanceof FlowProtocol.Issued i) {
       ids.add(i.request().id());

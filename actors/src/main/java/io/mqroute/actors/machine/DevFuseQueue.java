@@ -218,7 +218,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     long wake = cpu != waker ? costs.wakeNanos() : 0;
     long migrate = cpu != prev ? costs.migrateNanos() : 0;
     wakeups++;
-    start(w, cpu, item, wake + migrate);
+    start(w, cpu, item, wake + migrate, cpu != waker && waker >= 0 ? waker : -1);
     return this;
   }
 
@@ -236,6 +236,14 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
 
   /** The worker runs the server's work for {@code item} on {@code cpu}. */
   private void start(int w, int cpu, OnRing item, long extraNanos) {
+    start(w, cpu, item, extraNanos, -1);
+  }
+
+  /**
+   * @param ipiFrom the waker's CPU when it woke the worker on another one and pays {@code ipi-cost}
+   *     there first, or -1
+   */
+  private void start(int w, int cpu, OnRing item, long extraNanos, int ipiFrom) {
     if (idle.isEmpty() && workers < workerCpu.length) {
       addWorker(cpu); // fuse_do_work: mt->numavail == 0 && mt->numworker < mt->max_threads
     }
@@ -258,11 +266,17 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
       deviceLeft.put(r.id(), svc);
     }
     // a worker asleep in read(2) on /dev/fuse is not in an I/O wait: no iowait boost
-    cores
-        .get(cpu)
-        .tell(
-            new CoreProtocol.Exec<>(
-                work, Work.SERVER, getContext().getSelf(), new Served(item), false));
+    CoreProtocol.Exec<QueueCommand> serve =
+        new CoreProtocol.Exec<>(work, Work.SERVER, getContext().getSelf(), new Served(item), false);
+    if (ipiFrom >= 0 && costs.ipiNanos() > 0) {
+      cores
+          .get(ipiFrom)
+          .tell(
+              new CoreProtocol.Exec<CoreProtocol.Command>(
+                  costs.ipiNanos(), Work.IPI, cores.get(cpu), serve));
+    } else {
+      cores.get(cpu).tell(serve);
+    }
   }
 
   private Behavior<QueueCommand> onServed(Served s) {

@@ -839,7 +839,7 @@ public final class Job extends AbstractBehavior<Command> {
       int prev = wakeTargets.taskCpu(ioWqTask);
       int target = wakeTargets.wake(ioWqTask, prev, waker, false);
       long wake = target != waker ? costs.wakeNanos() : 0;
-      issueOnIoWq(wake + (target != prev ? costs.migrateNanos() : 0));
+      issueOnIoWq(wake + (target != prev ? costs.migrateNanos() : 0), target != waker ? waker : -1);
     }
     return this;
   }
@@ -850,16 +850,32 @@ public final class Job extends AbstractBehavior<Command> {
    * submit path, as {@code submit-cost}, after {@code wakeNanos} of its wake-up.
    */
   private void issueOnIoWq(long wakeNanos) {
+    issueOnIoWq(wakeNanos, -1);
+  }
+
+  /**
+   * @param ipiFrom the waker's CPU when the worker was woken on another one: the waker pays {@code
+   *     ipi-cost} there first; -1 otherwise
+   */
+  private void issueOnIoWq(long wakeNanos, int ipiFrom) {
     Request r = ioWqWork.pollFirst();
     wakeTargets.workQueued(ioWqTask);
-    cores
-        .get(wakeTargets.taskCpu(ioWqTask))
-        .tell(
-            new CoreProtocol.Exec<>(
-                wakeNanos + costs.submitNanos(),
-                Work.IOWQ,
-                getContext().getSelf(),
-                (Command) new JobProtocol.IoWqIssued(r)));
+    CoreProtocol.Exec<Command> issue =
+        new CoreProtocol.Exec<>(
+            wakeNanos + costs.submitNanos(),
+            Work.IOWQ,
+            getContext().getSelf(),
+            (Command) new JobProtocol.IoWqIssued(r));
+    ActorRef<CoreProtocol.Command> worker = cores.get(wakeTargets.taskCpu(ioWqTask));
+    if (ipiFrom >= 0 && costs.ipiNanos() > 0) {
+      cores
+          .get(ipiFrom)
+          .tell(
+              new CoreProtocol.Exec<CoreProtocol.Command>(
+                  costs.ipiNanos(), Work.IPI, worker, issue));
+    } else {
+      worker.tell(issue);
+    }
   }
 
   /**

@@ -35,7 +35,7 @@ import java.util.stream.IntStream;
  *           cpu { submit-cost = 1.5us, server-cost = 3us, worker-cost = (server-cost),
  *                 completion-cost = 1us, wake-cost = 3us,
  *                 reap-cost = 0.5us, switch-cost = 1.5us, migrate-cost = 1us,
- *                 sleep-wake-cost = 0,
+ *                 sleep-wake-cost = 0, ipi-cost = 0,
  *                 c-states = skx | none | "NAME:EXIT:RESIDENCY, ...",
  *                 governor = performance | schedutil,
  *                 min-freq-ratio = 0.4 },
@@ -94,6 +94,7 @@ public final class MachineSpecParser {
           "switch-cost",
           "migrate-cost",
           "sleep-wake-cost",
+          "ipi-cost",
           "c-states",
           "governor",
           "min-freq-ratio");
@@ -207,7 +208,8 @@ public final class MachineSpecParser {
             cpu.nanos("reap-cost", d.reapNanos()),
             cpu.nanos("switch-cost", d.switchNanos()),
             cpu.nanos("migrate-cost", d.migrateNanos()),
-            cpu.nanos("sleep-wake-cost", d.sleepWakeNanos()));
+            cpu.nanos("sleep-wake-cost", d.sleepWakeNanos()),
+            cpu.nanos("ipi-cost", d.ipiNanos()));
     String cs = cpu.string("c-states", "skx");
     List<CState> cstates =
         switch (cs) {

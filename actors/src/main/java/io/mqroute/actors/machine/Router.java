@@ -400,14 +400,22 @@ public final class Router extends AbstractBehavior<RouterCommand> {
             new CoreProtocol.Exec<>(
                 costs.reapNanos() + migrate, Work.REAP, r.replyTo(), c, inIowait(r)));
       } else {
-        toCore(
-            target,
+        CoreProtocol.Exec<?> woken =
             new CoreProtocol.Exec<>(
                 costs.wakeNanos() + costs.reapNanos() + migrate,
                 Work.WAKE,
                 r.replyTo(),
                 c,
-                inIowait(r)));
+                inIowait(r));
+        if (costs.ipiNanos() > 0) {
+          // the waker sends the IPI (on a guest, an exit to the host) before the target runs
+          toCore(
+              home,
+              new CoreProtocol.Exec<CoreProtocol.Command>(
+                  costs.ipiNanos(), Work.IPI, cores.get(target), woken));
+        } else {
+          toCore(target, woken);
+        }
       }
     }
     return this;

@@ -22,7 +22,12 @@ public enum Work {
    * An io-wq worker of the application issuing a punted io_uring request (io_wq_submit_work →
    * io_issue_sqe → the FUSE submit path), and its wake-up when it slept ({@link IoUringPunt}).
    */
-  IOWQ;
+  IOWQ,
+  /**
+   * The waker's side of a wake-up on another CPU: the reschedule IPI it sends ({@code ipi-cost}; on
+   * a guest, an exit to the host), before the woken thread's CPU gets its {@link #WAKE}.
+   */
+  IPI;
 
   /**
    * Whether work of this kind always wakes a thread from an I/O wait: a ring thread woken for a
@@ -43,7 +48,7 @@ public enum Work {
       case SUBMIT, WAKE, REAP, THINK -> 0;
       case SERVER -> 1;
       case IOWQ -> 2;
-      case COMPLETION, PENDING -> -1;
+      case COMPLETION, PENDING, IPI -> -1;
     };
   }
 

@@ -92,6 +92,24 @@ class DevFuseQueueTest {
   }
 
   @Test
+  void eachSideOfTheCrossCpuHandOverPaysItsIpi() {
+    MachineSpec spec =
+        TestMachines.parse(
+            "machine { numa-nodes = 1, cores-per-node = 2,"
+                + " cpu { c-states = none, ipi-cost = 10us } }\n"
+                + "queues { kind = dev-fuse }\n"
+                + "device = \"cpu(2us)\"\n");
+    MachineResult r = run(spec, List.of(job(0, 2, 0, 1, true)));
+    long n = ios(r);
+    int ipi = Work.IPI.ordinal();
+    // the reader on CPU 0 wakes the worker on CPU 1, the worker's reply wakes the reader back
+    assertThat(r.cores().get(0).byKind()[ipi]).isBetween(n, n + 1);
+    assertThat(r.cores().get(1).byKind()[ipi]).isBetween(n - 1, n + 1);
+    assertThat(r.cores().get(1).nanosByKind()[ipi])
+        .isEqualTo(10_000 * r.cores().get(1).byKind()[ipi]);
+  }
+
+  @Test
   void thePoolGrowsOnDemandSoTwoReadersShareItsWorkersAcrossCpus() {
     // two synchronous readers, one per CPU: libfuse starts a worker whenever the last available one
     // takes a request (fuse_do_work), so the pool is three, not max_threads; the waiters rotate,

@@ -19,9 +19,15 @@ class IoWqTest {
   private static final long MIGRATE = 1_000;
 
   private static MachineSpec spec(String punt) {
+    return spec(punt, "");
+  }
+
+  private static MachineSpec spec(String punt, String cpu) {
     return TestMachines.parse(
         "machine { numa-nodes = 1, cores-per-node = 2,"
-            + " cpu { submit-cost = 1us, wake-cost = 3us, migrate-cost = 1us, c-states = none }"
+            + " cpu { submit-cost = 1us, wake-cost = 3us, migrate-cost = 1us, c-states = none"
+            + cpu
+            + " }"
             + (punt == null ? "" : ", kernel { io-uring-punt = " + punt + " }")
             + " }\n"
             + "queues { kind = per-cpu, ring-size = 8 }\n"
@@ -90,6 +96,17 @@ class IoWqTest {
     // first also a migration from fio's CPU)
     long iowqNanos = r.cores().get(1).nanosByKind()[Work.IOWQ.ordinal()];
     assertThat(iowqNanos).isEqualTo(perQueue[1] * (SUBMIT + WAKE) + MIGRATE);
+  }
+
+  @Test
+  void fioPaysTheIpiThatWakesItsWorkerOnTheOtherCpu() {
+    MachineResult r = run(spec("io-wq", ", ipi-cost = 5us"), true);
+    long issued = items(r, 1, Work.IOWQ);
+    assertThat(issued).isPositive();
+    // every request wakes the sleeping worker on CPU 1 from fio's CPU 0 (the last one may still be
+    // on its way when the run ends)
+    assertThat(items(r, 0, Work.IPI)).isBetween(issued, issued + 1);
+    assertThat(items(r, 1, Work.IOWQ)).isLessThan(items(run(spec("io-wq"), true), 1, Work.IOWQ));
   }
 
   @Test

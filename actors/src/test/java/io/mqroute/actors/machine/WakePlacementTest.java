@@ -25,9 +25,14 @@ class WakePlacementTest {
   }
 
   private static MachineSpec spec(String queues, String wake, String kernel) {
+    return spec(queues, wake, kernel, "");
+  }
+
+  private static MachineSpec spec(String queues, String wake, String kernel, String cpu) {
     return TestMachines.parse(
         "machine { numa-nodes = 2, cores-per-node = 4"
             + (kernel.isEmpty() ? "" : ", kernel { " + kernel + " }")
+            + (cpu.isEmpty() ? "" : ", cpu { " + cpu + " }")
             + " }\n"
             + "queues { "
             + queues
@@ -113,6 +118,29 @@ class WakePlacementTest {
         .isEqualTo(plain.digest());
     assertThatThrownBy(() -> spec(rings, "waiter-cpu", "vcpu-pack = sometimes"))
         .hasMessageContaining("vcpu-pack");
+  }
+
+  @Test
+  void aWakeUpOnAnotherCpuCostsTheWakerItsIpiBeforeTheWokenThreadRuns() {
+    String rings = "kind = per-cpu, ring-size = 8";
+    MachineResult free = run(spec(rings, "waiter-cpu"));
+    MachineResult ipi = run(spec(rings, "waiter-cpu", "", "ipi-cost = 10us"));
+    long wakes = 0;
+    long ipis = 0;
+    long ipiNanos = 0;
+    for (CoreProtocol.CoreStats c : ipi.cores()) {
+      wakes += c.byKind()[Work.WAKE.ordinal()];
+      ipis += c.byKind()[Work.IPI.ordinal()];
+      ipiNanos += c.nanosByKind()[Work.IPI.ordinal()];
+    }
+    // every plain wake-up of the reader is remote (it ping-pongs between two CPUs): one IPI each,
+    // paid by the ring thread's core (the same count, less what was in flight at the end)
+    assertThat(wakes).isPositive();
+    assertThat(ipis).isBetween(wakes, wakes + 1);
+    assertThat(ipiNanos).isEqualTo(ipis * 10_000);
+    assertThat(ios(ipi)).isLessThan(ios(free));
+    assertThat(run(spec(rings, "waiter-cpu", "", "ipi-cost = 0")).digest())
+        .isEqualTo(free.digest());
   }
 
   @Test
