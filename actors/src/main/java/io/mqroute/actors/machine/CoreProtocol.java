@@ -2,6 +2,7 @@ package io.mqroute.actors.machine;
 
 import io.mqroute.runtime.CensusLabel;
 import java.util.List;
+import java.util.function.BiConsumer;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /** Messages of the Core actor: the CPU work flow of every request passes through these. */
@@ -77,6 +78,28 @@ public final class CoreProtocol {
    */
   public interface StartStamped<T> {
     T startedAt(long nanos);
+  }
+
+  /**
+   * Hands {@code work}, the first item of a thread woken on CPU {@code target} by a thread on CPU
+   * {@code waker} (-1: none of the machine's), to the target's core: when the wake-up crosses CPUs
+   * and IPIs cost ({@code machine.cpu.ipi-cost}), through an item of that cost on the waker's core
+   * whose end delivers it.
+   *
+   * @param send how the caller gives an item to a CPU's core (at once, or in its batch)
+   */
+  public static void wakeUp(
+      int waker,
+      int target,
+      long ipiNanos,
+      Exec<?> work,
+      List<ActorRef<Command>> cores,
+      BiConsumer<Integer, Exec<?>> send) {
+    if (ipiNanos > 0 && waker >= 0 && waker != target) {
+      send.accept(waker, new Exec<Command>(ipiNanos, Work.IPI, cores.get(target), work));
+    } else {
+      send.accept(target, work);
+    }
   }
 
   /** Work items in order, as that many {@link Exec}s in a row (the wake-ups of a batch of ends). */

@@ -218,7 +218,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     long wake = cpu != waker ? costs.wakeNanos() : 0;
     long migrate = cpu != prev ? costs.migrateNanos() : 0;
     wakeups++;
-    start(w, cpu, item, wake + migrate, cpu != waker && waker >= 0 ? waker : -1);
+    start(w, cpu, item, wake + migrate, waker);
     return this;
   }
 
@@ -240,10 +240,10 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   }
 
   /**
-   * @param ipiFrom the waker's CPU when it woke the worker on another one and pays {@code ipi-cost}
-   *     there first, or -1
+   * @param waker the CPU of the thread that woke the worker for it (it pays the IPI when that is
+   *     another CPU), or -1 for a worker that was awake
    */
-  private void start(int w, int cpu, OnRing item, long extraNanos, int ipiFrom) {
+  private void start(int w, int cpu, OnRing item, long extraNanos, int waker) {
     if (idle.isEmpty() && workers < workerCpu.length) {
       addWorker(cpu); // fuse_do_work: mt->numavail == 0 && mt->numworker < mt->max_threads
     }
@@ -268,15 +268,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     // a worker asleep in read(2) on /dev/fuse is not in an I/O wait: no iowait boost
     CoreProtocol.Exec<QueueCommand> serve =
         new CoreProtocol.Exec<>(work, Work.SERVER, getContext().getSelf(), new Served(item), false);
-    if (ipiFrom >= 0 && costs.ipiNanos() > 0) {
-      cores
-          .get(ipiFrom)
-          .tell(
-              new CoreProtocol.Exec<CoreProtocol.Command>(
-                  costs.ipiNanos(), Work.IPI, cores.get(cpu), serve));
-    } else {
-      cores.get(cpu).tell(serve);
-    }
+    CoreProtocol.wakeUp(waker, cpu, costs.ipiNanos(), serve, cores, (c, e) -> cores.get(c).tell(e));
   }
 
   private Behavior<QueueCommand> onServed(Served s) {

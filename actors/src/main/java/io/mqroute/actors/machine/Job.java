@@ -839,7 +839,7 @@ public final class Job extends AbstractBehavior<Command> {
       int prev = wakeTargets.taskCpu(ioWqTask);
       int target = wakeTargets.wake(ioWqTask, prev, waker, false);
       long wake = target != waker ? costs.wakeNanos() : 0;
-      issueOnIoWq(wake + (target != prev ? costs.migrateNanos() : 0), target != waker ? waker : -1);
+      issueOnIoWq(wake + (target != prev ? costs.migrateNanos() : 0), waker);
     }
     return this;
   }
@@ -854,10 +854,10 @@ public final class Job extends AbstractBehavior<Command> {
   }
 
   /**
-   * @param ipiFrom the waker's CPU when the worker was woken on another one: the waker pays {@code
-   *     ipi-cost} there first; -1 otherwise
+   * @param waker the CPU of the thread that woke the worker (it pays the IPI when that is another
+   *     CPU), or -1 for a worker that was awake
    */
-  private void issueOnIoWq(long wakeNanos, int ipiFrom) {
+  private void issueOnIoWq(long wakeNanos, int waker) {
     Request r = ioWqWork.pollFirst();
     wakeTargets.workQueued(ioWqTask);
     CoreProtocol.Exec<Command> issue =
@@ -866,16 +866,13 @@ public final class Job extends AbstractBehavior<Command> {
             Work.IOWQ,
             getContext().getSelf(),
             (Command) new JobProtocol.IoWqIssued(r));
-    ActorRef<CoreProtocol.Command> worker = cores.get(wakeTargets.taskCpu(ioWqTask));
-    if (ipiFrom >= 0 && costs.ipiNanos() > 0) {
-      cores
-          .get(ipiFrom)
-          .tell(
-              new CoreProtocol.Exec<CoreProtocol.Command>(
-                  costs.ipiNanos(), Work.IPI, worker, issue));
-    } else {
-      worker.tell(issue);
-    }
+    CoreProtocol.wakeUp(
+        waker,
+        wakeTargets.taskCpu(ioWqTask),
+        costs.ipiNanos(),
+        issue,
+        cores,
+        (c, e) -> cores.get(c).tell(e));
   }
 
   /**

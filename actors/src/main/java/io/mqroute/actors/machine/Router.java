@@ -407,15 +407,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
                 r.replyTo(),
                 c,
                 inIowait(r));
-        if (costs.ipiNanos() > 0) {
-          // the waker sends the IPI (on a guest, an exit to the host) before the target runs
-          toCore(
-              home,
-              new CoreProtocol.Exec<CoreProtocol.Command>(
-                  costs.ipiNanos(), Work.IPI, cores.get(target), woken));
-        } else {
-          toCore(target, woken);
-        }
+        CoreProtocol.wakeUp(home, target, costs.ipiNanos(), woken, cores, this::toCore);
       }
     }
     return this;
