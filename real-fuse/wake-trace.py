@@ -8,7 +8,9 @@ Needs the two mounts of real-fuse/run-matrix.sh (WORK=/var/tmp/mqroute-real-fuse
 mount and records SECONDS (default 0.3) of sched_waking / sched_wakeup / sched_switch on every CPU in the middle
 of it, then, for each wake-up of the busiest fio thread issued on the CPU it last ran on: did it stay there or move
 to the other CPU, and how long had that CPU been idle (since its last switch to the idle task)? Prints the share
-that moved per idle-time bucket and how a move follows a move. Two CPUs only. perf's own threads wake CPUs: the
+that moved per idle-time bucket and how a move follows a move. On dev-fuse it also prints the server threads'
+wake-ups: per request, by whom, on which CPU they land, and how long a libfuse worker runs before it sleeps again
+(under 3 us: woken for a request another worker had taken). Two CPUs only. perf's own threads wake CPUs: the
 regime of a run under it can differ from one without (the IOPS are printed; compare with run-matrix.sh's)."""
 import collections, json, os, re, subprocess, sys, tempfile, time
 
@@ -47,10 +49,44 @@ def record(point, mode, seconds):
     iops = json.load(open(fio_json))["jobs"][0]["read"]["iops"]
     out = subprocess.run(["perf", "script", "-i", data], capture_output=True, text=True).stdout
     print(f"{point} {mode}: {iops:,.0f} IOPS with {seconds} s of perf record in the middle")
-    return out
+    return out, iops
 
 
-def analyse(text):
+def servers(ev, iops):
+    """The FUSE server threads' wake-ups (dev-fuse: the workers, and libfuse's teardown watchdog named
+    passthrough_hp), per request."""
+    requests = iops * (ev[-1][2] - ev[0][2])
+    by, lands, runs, since = collections.Counter(), collections.Counter(), [], {}
+    for comm, cpu, ts, name, rest in ev:
+        if name == "sched:sched_waking":
+            m = re.search(r"comm=(\S+) pid=", rest)
+            if m.group(1) in ("fuse_worker", "passthrough_hp"):
+                by[(m.group(1), comm.split("-")[0])] += 1
+        elif name == "sched:sched_wakeup":
+            m = re.search(r"comm=(\S+) pid=\d+ .*target_cpu=(\d+)", rest)
+            if m and m.group(1) in ("fuse_worker", "passthrough_hp"):
+                lands[(m.group(1), int(m.group(2)))] += 1
+        elif name == "sched:sched_switch":
+            p = re.search(r"prev_comm=(.*?) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=.*? next_pid=(\d+)", rest)
+            if p.group(1) == "fuse_worker" and p.group(3).startswith("S") and since.get(p.group(2), (0, -1))[1] == cpu:
+                runs.append((ts - since[p.group(2)][0]) * 1e6)
+            since[p.group(4)] = (ts, cpu)
+    if not requests or not by:
+        return
+    print(f"server threads' wake-ups per request ({requests:,.0f} requests in the trace):")
+    for (wakee, waker), n in by.most_common():
+        print(f"  {wakee} woken by {waker}: {n / requests:.3f}")
+    for wakee in sorted({w for w, _ in by}):
+        cpus = ", ".join(f"CPU {c} {lands[(wakee, c)] / requests:.3f}" for c in (0, 1))
+        print(f"  {wakee} woken onto (sched_wakeup seen): {cpus}")
+    if runs:
+        runs.sort()
+        q = lambda f: runs[int(f * (len(runs) - 1))]
+        print(f"a worker's run before it sleeps again: p10 {q(.1):.1f} us, p50 {q(.5):.1f} us, p90 {q(.9):.1f} us;"
+              f" under 3 us (woken for nothing): {sum(r < 3 for r in runs) / len(runs):.2f}")
+
+
+def analyse(text, iops=None):
     ev = []
     for l in text.splitlines():
         m = LINE.match(l)
@@ -58,6 +94,8 @@ def analyse(text):
             ev.append((m.group(1).strip(), int(m.group(3)), float(m.group(4)), m.group(5), m.group(6)))
     wakes = collections.Counter(re.search(r"pid=(\d+)", e[4]).group(1) for e in ev
                                 if e[3] == "sched:sched_waking" and "comm=fio " in e[4])
+    if iops:
+        servers(ev, iops)
     if not wakes:
         die("no wake-up of fio in the trace")
     fio = wakes.most_common(1)[0][0]
@@ -102,7 +140,7 @@ def main():
             die(f"SECONDS {a[2]}: not a number")
         if not 0 < seconds <= 2:
             die("SECONDS must be in (0, 2] (fio runs 4 s)")
-        analyse(record(a[0], a[1], seconds))
+        analyse(*record(a[0], a[1], seconds))
     else:
         die("usage: wake-trace.py ENGINE:IODEPTH:NUMJOBS dev-fuse|io-uring [SECONDS] | --script PERF_SCRIPT_OUTPUT")
 
