@@ -10,7 +10,9 @@ of it, then, for each wake-up of the busiest fio thread issued on the CPU it las
 to the other CPU, and how long had that CPU been idle (since its last switch to the idle task)? Prints the share
 that moved per idle-time bucket and how a move follows a move. On dev-fuse it also prints the server threads'
 wake-ups: per request, by whom, on which CPU they land, and how long a libfuse worker runs before it sleeps again
-(under 3 us: woken for a request another worker had taken). Two CPUs only. perf's own threads wake CPUs: the
+(under 3 us: woken for a request another worker had taken), and, from the fuse:fuse_request_send / _end
+tracepoints, at each request sent: how many FUSE requests are outstanding and how many workers sleep. Two CPUs
+only. perf's own threads wake CPUs: the
 regime of a run under it can differ from one without (the IOPS are printed; compare with run-matrix.sh's)."""
 import collections, json, os, re, subprocess, sys, tempfile, time
 
@@ -40,9 +42,12 @@ def record(point, mode, seconds):
                             "--runtime=4s", "--ramp_time=1s", "--group_reporting", "--output-format=json",
                             f"--output={fio_json}"], stdout=subprocess.DEVNULL)
     time.sleep(2.0)
-    rec = subprocess.run(["perf", "record", "-q", "-a", "-o", data, "-e", "sched:sched_waking", "-e",
-                          "sched:sched_wakeup", "-e", "sched:sched_switch", "--", "sleep", str(seconds)],
-                         capture_output=True, text=True)
+    events = ["sched:sched_waking", "sched:sched_wakeup", "sched:sched_switch"]
+    if mode == "dev-fuse" and "fuse:fuse_request_send" in subprocess.run(["perf", "list"], capture_output=True,
+                                                                          text=True).stdout:
+        events += ["fuse:fuse_request_send", "fuse:fuse_request_end"]
+    rec = subprocess.run(["perf", "record", "-q", "-a", "-o", data] + [a for e in events for a in ("-e", e)]
+                         + ["--", "sleep", str(seconds)], capture_output=True, text=True)
     fio.wait()
     if rec.returncode != 0 or fio.returncode != 0:
         die(f"perf record (exit {rec.returncode}) or fio (exit {fio.returncode}) failed: {rec.stderr.strip()[-200:]}")
@@ -57,20 +62,37 @@ def servers(ev, iops):
     passthrough_hp), per request."""
     requests = iops * (ev[-1][2] - ev[0][2])
     by, lands, runs, since = collections.Counter(), collections.Counter(), [], {}
+    outstanding, asleep, sent, state = collections.Counter(), collections.Counter(), {}, {}
     for comm, cpu, ts, name, rest in ev:
+        if name == "fuse:fuse_request_send":
+            # an end the trace lost (perf drops events of a halted vCPU) would count for ever: a request
+            # outstanding for 2 ms here is one whose end was lost
+            for u in [u for u, t in sent.items() if ts - t > 0.002]:
+                del sent[u]
+            sent[re.search(r"req (\d+)", rest).group(1)] = ts
+            outstanding[len(sent)] += 1
+            asleep[sum(1 for st in state.values() if st == "S")] += 1
+        elif name == "fuse:fuse_request_end":
+            sent.pop(re.search(r"req (\d+)", rest).group(1), None)
         if name == "sched:sched_waking":
-            m = re.search(r"comm=(\S+) pid=", rest)
+            m = re.search(r"comm=(\S+) pid=(\d+)", rest)
             if m.group(1) in ("fuse_worker", "passthrough_hp"):
                 by[(m.group(1), comm.split("-")[0])] += 1
+            if m.group(1) == "fuse_worker":
+                state[m.group(2)] = "R"
         elif name == "sched:sched_wakeup":
             m = re.search(r"comm=(\S+) pid=\d+ .*target_cpu=(\d+)", rest)
             if m and m.group(1) in ("fuse_worker", "passthrough_hp"):
                 lands[(m.group(1), int(m.group(2)))] += 1
         elif name == "sched:sched_switch":
-            p = re.search(r"prev_comm=(.*?) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=.*? next_pid=(\d+)", rest)
+            p = re.search(r"prev_comm=(.*?) prev_pid=(\d+) .*prev_state=(\S+) ==> next_comm=(.*?) next_pid=(\d+)", rest)
+            if p.group(1) == "fuse_worker":
+                state[p.group(2)] = "S" if p.group(3).startswith("S") else "R"
+            if p.group(4) == "fuse_worker":
+                state[p.group(5)] = "R"
             if p.group(1) == "fuse_worker" and p.group(3).startswith("S") and since.get(p.group(2), (0, -1))[1] == cpu:
                 runs.append((ts - since[p.group(2)][0]) * 1e6)
-            since[p.group(4)] = (ts, cpu)
+            since[p.group(5)] = (ts, cpu)
     if not requests or not by:
         return
     print(f"server threads' wake-ups per request ({requests:,.0f} requests in the trace):")
@@ -79,6 +101,14 @@ def servers(ev, iops):
     for wakee in sorted({w for w, _ in by}):
         cpus = ", ".join(f"CPU {c} {lands[(wakee, c)] / requests:.3f}" for c in (0, 1))
         print(f"  {wakee} woken onto (sched_wakeup seen): {cpus}")
+    n = sum(outstanding.values())
+    if n:
+        # the first ends of the trace belong to requests sent before it: counts settle after a few
+        share = lambda c, k: f"{k}: {c[k] / n:.2f}"
+        print(f"at each of {n:,} requests sent, FUSE requests outstanding (with it): "
+              + ", ".join(share(outstanding, k) for k in sorted(outstanding) if outstanding[k] / n >= 0.005))
+        print(f"  workers asleep then ({len(state)} workers seen): "
+              + ", ".join(share(asleep, k) for k in sorted(asleep) if asleep[k] / n >= 0.005))
     if runs:
         runs.sort()
         q = lambda f: runs[int(f * (len(runs) - 1))]
