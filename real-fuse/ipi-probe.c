@@ -5,14 +5,11 @@
 //   gcc -O2 -o ipi-probe real-fuse/ipi-probe.c -lpthread
 //   ./ipi-probe            # the table: B on CPU 1 at gaps 0, 20, 100, 300 us; B on CPU 0
 //   ./ipi-probe B_CPU GAP_US N
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
+#include "probe.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 static int efd;
@@ -20,22 +17,9 @@ static volatile long acked;
 static long n;
 static int bcpu;
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static int pin(int cpu) {
-  cpu_set_t s;
-  CPU_ZERO(&s);
-  CPU_SET(cpu, &s);
-  return pthread_setaffinity_np(pthread_self(), sizeof s, &s);
-}
-
 static void *sleeper(void *arg) {
   (void)arg;
-  if (pin(bcpu) != 0) {
+  if (pin_self(bcpu) != 0) {
     fprintf(stderr, "ipi-probe: cannot pin to CPU %d\n", bcpu);
     exit(2);
   }
@@ -61,8 +45,7 @@ static double run(int b, double gap_us, long count) {
   double sum = 0;
   uint64_t one = 1;
   for (long i = 0; i < count; i++) {
-    double g = now_us() + gap_us;
-    while (now_us() < g) {}
+    spin(gap_us);
     double t0 = now_us();
     if (write(efd, &one, 8) != 8) exit(2);
     sum += now_us() - t0;
@@ -80,7 +63,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "ipi-probe: needs two CPUs\n");
     return 2;
   }
-  if (pin(0) != 0) {
+  if (pin_self(0) != 0) {
     fprintf(stderr, "ipi-probe: cannot pin to CPU 0\n");
     return 2;
   }

@@ -3,33 +3,17 @@
 // a local wake-up and a context switch, as the model's switch-cost charges it between an application and a server
 // thread that share a core.
 //   gcc -O2 -o switch-probe real-fuse/switch-probe.c -lpthread && ./switch-probe [ROUND_TRIPS]
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
+#include "probe.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <unistd.h>
 
 static int ab[2], ba[2];
 static long n = 200000;
 
-static double now_ns(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e9 + t.tv_nsec;
-}
-
-static int pin0(void) {
-  cpu_set_t s;
-  CPU_ZERO(&s);
-  CPU_SET(0, &s);
-  return pthread_setaffinity_np(pthread_self(), sizeof s, &s);
-}
-
 static void *echo(void *arg) {
   (void)arg;
-  if (pin0() != 0) exit(2);
+  if (pin_self(0) != 0) exit(2);
   char c;
   for (long i = 0; i < n; i++) {
     if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1) exit(2);
@@ -42,7 +26,7 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: switch-probe [ROUND_TRIPS]\n");
     return 2;
   }
-  if (pin0() != 0) {
+  if (pin_self(0) != 0) {
     fprintf(stderr, "switch-probe: cannot pin to CPU 0\n");
     return 2;
   }
@@ -52,21 +36,21 @@ int main(int argc, char **argv) {
     fprintf(stderr, "switch-probe: pipe failed\n");
     return 2;
   }
-  double t0 = now_ns();
+  double t0 = now_us();
   for (long i = 0; i < n; i++) {
     if (write(p[1], &c, 1) != 1 || read(p[0], &c, 1) != 1) return 2;
   }
-  double self = (now_ns() - t0) / n;
+  double self = (now_us() - t0) / n;
   pthread_t t;
   if (pthread_create(&t, 0, echo, 0) != 0) return 2;
-  t0 = now_ns();
+  t0 = now_us();
   for (long i = 0; i < n; i++) {
     if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) return 2;
   }
-  double rt = (now_ns() - t0) / n;
+  double rt = (now_us() - t0) / n;
   pthread_join(t, 0);
-  printf("write+read without blocking\t%.3f us\n", self / 1e3);
-  printf("round trip, both threads on CPU 0\t%.3f us\n", rt / 1e3);
-  printf("per hand-over (local wake-up + switch)\t%.3f us\n", (rt - 2 * self) / 2 / 1e3);
+  printf("write+read without blocking\t%.3f us\n", self);
+  printf("round trip, both threads on CPU 0\t%.3f us\n", rt);
+  printf("per hand-over (local wake-up + switch)\t%.3f us\n", (rt - 2 * self) / 2);
   return 0;
 }

@@ -7,19 +7,14 @@
 // known).
 //   gcc -O2 -o wake-probe-depth real-fuse/wake-probe-depth.c -lpthread
 //   for d in 1 2 4 8; do ./wake-probe-depth 2 1 40000 $d; done
-#define _GNU_SOURCE
-#include <sched.h>
-#include <pthread.h>
+#include "probe.h"
 #include <sys/eventfd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <stdint.h>
-#include <time.h>
 #include <unistd.h>
 static int efs[2], efc; static double s_us;
-static double now_us(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec*1e6+t.tv_nsec/1e3;}
-static void spin(double us){double e=now_us()+us; while(now_us()<e);}
-static void* server(void* a){ long cpu=(long)a; cpu_set_t s; CPU_ZERO(&s); CPU_SET(cpu,&s); pthread_setaffinity_np(pthread_self(),sizeof s,&s);
+static void* server(void* a){ long cpu=(long)a; pin_self((int)cpu);
   uint64_t v; for(;;){ if(read(efs[cpu],&v,8)!=8) return 0; for(uint64_t i=0;i<v;i++){ spin(s_us); uint64_t one=1; write(efc,&one,8);} } }
 int main(int argc,char**argv){ if(argc!=5||atoi(argv[4])<1||atol(argv[3])<1){ fprintf(stderr,"usage: wake-probe-depth SERVER_US CLIENT_US REQUESTS IN_FLIGHT\n"); return 2; }
   s_us=atof(argv[1]); double c_us=atof(argv[2]); long n=atol(argv[3]); int D=atoi(argv[4]);

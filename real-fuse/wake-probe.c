@@ -7,37 +7,19 @@
 // it there. Prints, per S and C (the client's own work per request), the share of wake-ups that kept the
 // client on its CPU.
 //   gcc -O2 -o wake-probe real-fuse/wake-probe.c -lpthread && ./wake-probe
-#define _GNU_SOURCE
-#include <pthread.h>
-#include <sched.h>
+#include "probe.h"
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/eventfd.h>
-#include <time.h>
 #include <unistd.h>
 
 static int server_fd[2], client_fd;
 static double server_us;
 
-static double now_us(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec * 1e6 + t.tv_nsec / 1e3;
-}
-
-static void spin(double us) {
-  double end = now_us() + us;
-  while (now_us() < end) {
-  }
-}
-
 static void *server(void *arg) {
   long cpu = (long)arg;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
-  pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+  pin_self((int)cpu);
   uint64_t v;
   while (read(server_fd[cpu], &v, 8) == 8) {
     spin(server_us);

@@ -2,7 +2,6 @@ package io.mqroute.actors.machine;
 
 import io.mqroute.runtime.CensusLabel;
 import java.util.List;
-import java.util.function.BiConsumer;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /** Messages of the Core actor: the CPU work flow of every request passes through these. */
@@ -94,12 +93,21 @@ public final class CoreProtocol {
       long ipiNanos,
       Exec<?> work,
       List<ActorRef<Command>> cores,
-      BiConsumer<Integer, Exec<?>> send) {
+      ToCore send) {
     if (ipiNanos > 0 && waker >= 0 && waker != target) {
-      send.accept(waker, new Exec<Command>(ipiNanos, Work.IPI, cores.get(target), work));
+      send.send(waker, new Exec<Command>(ipiNanos, Work.IPI, cores.get(target), work));
     } else {
-      send.accept(target, work);
+      send.send(target, work);
     }
+  }
+
+  /**
+   * How an actor gives CPU {@code cpu}'s core an item; held in a field, so that a wake-up on the
+   * request path allocates no lambda and boxes no CPU number.
+   */
+  @FunctionalInterface
+  public interface ToCore {
+    void send(int cpu, Exec<?> item);
   }
 
   /** Work items in order, as that many {@link Exec}s in a row (the wake-ups of a batch of ends). */

@@ -73,6 +73,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   private final CpuCosts costs;
   private final ServerPlacement placement;
   private final long workerNanos;
+  private final CoreProtocol.ToCore toCore;
 
   /** fiq->pending. */
   private final ArrayDeque<OnRing> pending = new ArrayDeque<>();
@@ -169,6 +170,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     this.costs = costs;
     this.placement = placement;
     this.workerNanos = workerNanos;
+    this.toCore = (c, e) -> cores.get(c).tell(e);
     this.startNanos = clock.nanoTime();
     this.busyTime = new TimeIntegral(startNanos);
     this.pendingTime = new TimeIntegral(startNanos);
@@ -234,12 +236,9 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     return next;
   }
 
-  /** The worker runs the server's work for {@code item} on {@code cpu}. */
-  private void start(int w, int cpu, OnRing item, long extraNanos) {
-    start(w, cpu, item, extraNanos, -1);
-  }
-
   /**
+   * The worker runs the server's work for {@code item} on {@code cpu}.
+   *
    * @param waker the CPU of the thread that woke the worker for it (it pays the IPI when that is
    *     another CPU), or -1 for a worker that was awake
    */
@@ -268,7 +267,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     // a worker asleep in read(2) on /dev/fuse is not in an I/O wait: no iowait boost
     CoreProtocol.Exec<QueueCommand> serve =
         new CoreProtocol.Exec<>(work, Work.SERVER, getContext().getSelf(), new Served(item), false);
-    CoreProtocol.wakeUp(waker, cpu, costs.ipiNanos(), serve, cores, (c, e) -> cores.get(c).tell(e));
+    CoreProtocol.wakeUp(waker, cpu, costs.ipiNanos(), serve, cores, toCore);
   }
 
   private Behavior<QueueCommand> onServed(Served s) {
@@ -307,7 +306,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
       idle.addLast(w);
     } else {
       overflowNanos += now - next.acceptedNanos();
-      start(w, cpu, next, 0);
+      start(w, cpu, next, 0, -1);
     }
     return this;
   }

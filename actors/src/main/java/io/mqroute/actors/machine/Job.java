@@ -47,6 +47,7 @@ public final class Job extends AbstractBehavior<Command> {
   private final RandomSource workload;
   private final RandomSource arrivals;
   private final List<ActorRef<CoreProtocol.Command>> cores;
+  private final CoreProtocol.ToCore toCore;
   private final ActorRef<FlowProtocol.RouterCommand> router;
   private final ActorRef<MachineProtocol.Command> machine;
   private final ActorRef<Completion> completions;
@@ -337,6 +338,7 @@ public final class Job extends AbstractBehavior<Command> {
     this.workload = workload;
     this.arrivals = arrivals;
     this.cores = cores;
+    this.toCore = (c, e) -> cores.get(c).tell(e);
     this.router = router;
     this.machine = machine;
     this.completions = ctx.messageAdapter(Completion.class, Completed::new);
@@ -848,12 +850,7 @@ public final class Job extends AbstractBehavior<Command> {
    * The worker issues the oldest punted request on its CPU (io_worker_handle_work →
    * io_wq_submit_work → io_issue_sqe → io_read → fuse_direct_IO → fuse_simple_background): the FUSE
    * submit path, as {@code submit-cost}, after {@code wakeNanos} of its wake-up.
-   */
-  private void issueOnIoWq(long wakeNanos) {
-    issueOnIoWq(wakeNanos, -1);
-  }
-
-  /**
+   *
    * @param waker the CPU of the thread that woke the worker (it pays the IPI when that is another
    *     CPU), or -1 for a worker that was awake
    */
@@ -867,12 +864,7 @@ public final class Job extends AbstractBehavior<Command> {
             getContext().getSelf(),
             (Command) new JobProtocol.IoWqIssued(r));
     CoreProtocol.wakeUp(
-        waker,
-        wakeTargets.taskCpu(ioWqTask),
-        costs.ipiNanos(),
-        issue,
-        cores,
-        (c, e) -> cores.get(c).tell(e));
+        waker, wakeTargets.taskCpu(ioWqTask), costs.ipiNanos(), issue, cores, toCore);
   }
 
   /**
@@ -885,7 +877,7 @@ public final class Job extends AbstractBehavior<Command> {
     int wc = wakeTargets.taskCpu(ioWqTask);
     router.tell(new FlowProtocol.Issued(r.relabelled(r.id(), wc, r.replyTo())));
     if (!ioWqWork.isEmpty()) {
-      issueOnIoWq(0);
+      issueOnIoWq(0, -1);
     } else {
       ioWqRunning = false;
     }

@@ -53,6 +53,10 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   private final List<ActorRef<QueueCommand>> queues;
   private final int[] homeCpu;
   private final List<ActorRef<CoreProtocol.Command>> cores;
+
+  /** {@link #toCore} for {@link CoreProtocol#wakeUp}, made once. */
+  private final CoreProtocol.ToCore toCoreRef = this::toCore;
+
   private final ActorRef<CoreProtocol.Command> pending;
   private final long pendingNanos;
 
@@ -407,7 +411,7 @@ public final class Router extends AbstractBehavior<RouterCommand> {
                 r.replyTo(),
                 c,
                 inIowait(r));
-        CoreProtocol.wakeUp(home, target, costs.ipiNanos(), woken, cores, this::toCore);
+        CoreProtocol.wakeUp(home, target, costs.ipiNanos(), woken, cores, toCoreRef);
       }
     }
     return this;
