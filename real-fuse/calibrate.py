@@ -96,6 +96,7 @@ def fmt(us):
 
 
 PARALLEL = "2"
+EXPERIMENT_FILE = EXPERIMENT
 
 
 def run_model(machine, values, variants, quick=False):
@@ -103,7 +104,7 @@ def run_model(machine, values, variants, quick=False):
     with tempfile.TemporaryDirectory() as tmp:
         mfile = os.path.join(tmp, "machine.conf")
         open(mfile, "w").write(machine_text(machine, values))
-        text = open(EXPERIMENT).read().replace('include "machines/this-vm.conf"', f'include file("{mfile}")')
+        text = open(EXPERIMENT_FILE).read().replace('include "machines/this-vm.conf"', f'include file("{mfile}")')
         if variants is not None:
             keep = []
             for line in text.splitlines():
@@ -172,6 +173,8 @@ def main():
     ap.add_argument("--param", nargs="*", default=[])
     ap.add_argument("--machine", default=os.path.join(ROOT, "experiments", "machines", "this-vm.conf"))
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--experiment", default=EXPERIMENT,
+                    help="the experiment that predicts the matrix (a copy with other variants, for a trial)")
     ap.add_argument("--device-us", type=float, default=1.8,
                     help="the device's CPU per request (device = cpu(X)), subtracted from a server's CPU time")
     ap.add_argument("--costs-from-cpu", action="store_true",
@@ -183,8 +186,9 @@ def main():
     ap.add_argument("--parallel", type=int, default=2,
                     help="the model's runs in parallel (1 on a machine shared with other work)")
     a = ap.parse_args()
-    global PARALLEL
+    global PARALLEL, EXPERIMENT_FILE
     PARALLEL = str(max(1, a.parallel))
+    EXPERIMENT_FILE = os.path.abspath(a.experiment)
     measured, runs, server_cpu = read_measured(a.measured, a.stat)
     fit = []
     for s in a.fit:

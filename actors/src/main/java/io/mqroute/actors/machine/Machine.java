@@ -184,7 +184,8 @@ public final class Machine extends AbstractBehavior<Command> {
             tasks.stream().mapToInt(JobPlan::startCpu).toArray(),
             tasks.stream().map(JobPlan::cpus).toArray(int[][]::new),
             clock::nanoTime,
-            spec.vcpuPack());
+            spec.vcpuPack(),
+            spec.vcpuPackSleepingWaker());
     for (int c = 0; c < ncpu; c++) {
       cores.add(
           ctx.spawn(

@@ -22,6 +22,8 @@ import java.util.function.Supplier;
  *     worker ({@code machine.kernel.io-uring-punt})
  * @param vcpuPack the guest kernel keeps a woken task on the vCPU its waker holds alone ({@code
  *     machine.kernel.vcpu-pack}, {@link io.mqroute.actors.cpu.WakeTargets})
+ * @param vcpuPackSleepingWaker with vcpuPack: only when the waker's CPU has nothing else to run
+ *     after the wake-up ({@code machine.kernel.vcpu-pack-sleeping-waker})
  */
 public record MachineSpec(
     CpuTopology topology,
@@ -35,7 +37,8 @@ public record MachineSpec(
     Supplier<Device> device,
     long stallLimitNanos,
     IoUringPunt ioUringPunt,
-    boolean vcpuPack) {
+    boolean vcpuPack,
+    boolean vcpuPackSleepingWaker) {
 
   /** This machine with another router (a chaos profile wraps the selector). */
   public MachineSpec withRouter(Router router) {
@@ -60,7 +63,8 @@ public record MachineSpec(
         device,
         stallLimitNanos,
         ioUringPunt,
-        vcpuPack);
+        vcpuPack,
+        vcpuPackSleepingWaker);
   }
 
   /**

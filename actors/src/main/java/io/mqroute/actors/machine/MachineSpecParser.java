@@ -39,7 +39,8 @@ import java.util.stream.IntStream;
  *                 c-states = skx | none | "NAME:EXIT:RESIDENCY, ...",
  *                 governor = performance | schedutil,
  *                 min-freq-ratio = 0.4 },
- *           kernel { io-uring-punt = inline | io-wq, vcpu-pack = off } }
+ *           kernel { io-uring-punt = inline | io-wq, vcpu-pack = off,
+ *                    vcpu-pack-sleeping-waker = off } }
  * queues  { kind = per-cpu | virtio | independent | dev-fuse, count = (CPUs), registered = [..],
  *           ring-size = 128, pollers = 1 (dev-fuse: 10, libfuse's max_threads),
  *           full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
@@ -248,10 +249,16 @@ public final class MachineSpecParser {
 
     // io_uring's issue of a FUSE read or write: inline in io_uring_enter, or punted to an io-wq
     // worker (io_read -> -EAGAIN without FMODE_NOWAIT -> io_queue_iowq; IoUringPunt)
-    StrictConfig kernel = m.object("kernel", List.of("io-uring-punt", "vcpu-pack"));
+    StrictConfig kernel =
+        m.object("kernel", List.of("io-uring-punt", "vcpu-pack", "vcpu-pack-sleeping-waker"));
     IoUringPunt punt = kernel.parse("io-uring-punt", "inline", IoUringPunt::parse);
     // a guest kernel's wake-up packing onto the waker's vCPU (WakeTargets; off: mainline)
     boolean vcpuPack = kernel.bool("vcpu-pack", false);
+    // ... only when the waker sleeps after the wake-up (nothing else to run on its CPU)
+    boolean packSleepingWaker = kernel.bool("vcpu-pack-sleeping-waker", false);
+    if (packSleepingWaker && !vcpuPack) {
+      throw kernel.error("vcpu-pack-sleeping-waker", "applies only with vcpu-pack = on");
+    }
     MachineSpec.Queues queues = queues(root, topology);
     MachineSpec.Router router = router(root, queues);
     var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
@@ -312,7 +319,8 @@ public final class MachineSpecParser {
             device,
             stall,
             punt,
-            vcpuPack);
+            vcpuPack,
+            packSleepingWaker);
     MemoryEstimate memory = MemoryEstimate.of(spec);
     if (!memory.fits()) { // 64 x 1024 CPUs with rings of 2^20 slots ran out of heap with a trace
       String key = memory.largest().key();

@@ -47,6 +47,10 @@ class WakePlacementTest {
   }
 
   private static MachineResult run(MachineSpec spec) {
+    return run(spec, 1);
+  }
+
+  private static MachineResult run(MachineSpec spec, int iodepth) {
     int[] all = IntStream.range(0, CPUS).toArray();
     JobPlan psync =
         new JobPlan(
@@ -55,7 +59,7 @@ class WakePlacementTest {
             0,
             all,
             1,
-            1,
+            iodepth,
             true,
             1.0,
             true,
@@ -118,6 +122,30 @@ class WakePlacementTest {
         .isEqualTo(plain.digest());
     assertThatThrownBy(() -> spec(rings, "waiter-cpu", "vcpu-pack = sometimes"))
         .hasMessageContaining("vcpu-pack");
+  }
+
+  @Test
+  void withASleepingWakerRuleAReaderAtDepthLeavesTheRingThreadThatRunsOnAndOneAtDepthOneStays() {
+    // one ring thread serving its eight entries in turn (libfuse's q_depth), a reader at iodepth 4
+    String rings = "kind = per-cpu, ring-size = 8, pollers = 8";
+    String rule = "vcpu-pack = on, vcpu-pack-sleeping-waker = on";
+    MachineResult packed = run(spec(rings, "waiter-cpu", "vcpu-pack = on"), 4);
+    MachineResult moving = run(spec(rings, "waiter-cpu", rule), 4);
+    assertThat(queuesUsed(packed)).isEqualTo(1);
+    // woken at its first completion while the ring thread has the others to serve, it goes to an
+    // idle CPU and submits to that CPU's ring from there
+    assertThat(queuesUsed(moving)).isGreaterThan(1);
+    long wakes = 0;
+    for (CoreProtocol.CoreStats c : moving.cores()) {
+      wakes += c.byKind()[Work.WAKE.ordinal()];
+    }
+    assertThat(wakes).isPositive();
+    // at iodepth 1 the ring thread has nothing else to run when it wakes the reader: no change
+    assertThat(run(spec(rings, "waiter-cpu", rule)).digest())
+        .isEqualTo(run(spec(rings, "waiter-cpu", "vcpu-pack = on")).digest());
+    assertThatThrownBy(() -> spec(rings, "waiter-cpu", "vcpu-pack-sleeping-waker = on"))
+        .hasMessageContaining("vcpu-pack-sleeping-waker")
+        .hasMessageContaining("only with vcpu-pack = on");
   }
 
   @Test
