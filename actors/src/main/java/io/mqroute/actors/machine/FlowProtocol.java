@@ -166,6 +166,17 @@ public final class FlowProtocol {
   public record Served(OnRing item) implements QueueData {}
 
   /**
+   * A /dev/fuse worker woken for pending requests gets its CPU and reads the device ({@link
+   * DevFuseQueue}, {@code machine.kernel.dev-fuse-read = at-run}).
+   */
+  public record WorkerRuns(int worker) implements QueueData {}
+
+  /** The IPI of a wake-up whose woken worker waits for its CPU has been sent: nothing to do. */
+  public enum IpiSent implements QueueData {
+    INSTANCE
+  }
+
+  /**
    * {@link Served} and {@link Harvest} in one: the ring thread's CPU took the request's completion
    * at the device's end and ran the harvest item itself ({@link UsedRing#harvests}), whose work
    * starts now. Only for a queue of one ring thread held until its commit, so no other completion

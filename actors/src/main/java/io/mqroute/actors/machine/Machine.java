@@ -261,7 +261,8 @@ public final class Machine extends AbstractBehavior<Command> {
                   spec.costs(),
                   List.copyOf(cores),
                   placement::place,
-                  router),
+                  router,
+                  spec.devFuseReadAtRun()),
               "queue-0",
               SAME));
     }

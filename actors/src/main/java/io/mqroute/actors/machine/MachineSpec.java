@@ -24,6 +24,9 @@ import java.util.function.Supplier;
  *     machine.kernel.vcpu-pack}, {@link io.mqroute.actors.cpu.WakeTargets})
  * @param vcpuPackSleepingWaker with vcpuPack: only when the waker's CPU has nothing else to run
  *     after the wake-up ({@code machine.kernel.vcpu-pack-sleeping-waker})
+ * @param devFuseReadAtRun /dev/fuse workers take their request when they run, and keep their CPU
+ *     while they have requests ({@code machine.kernel.dev-fuse-read = at-run}, {@link
+ *     DevFuseQueue}); false: the woken worker is handed the request that woke it
  */
 public record MachineSpec(
     CpuTopology topology,
@@ -38,7 +41,8 @@ public record MachineSpec(
     long stallLimitNanos,
     IoUringPunt ioUringPunt,
     boolean vcpuPack,
-    boolean vcpuPackSleepingWaker) {
+    boolean vcpuPackSleepingWaker,
+    boolean devFuseReadAtRun) {
 
   /** This machine with another router (a chaos profile wraps the selector). */
   public MachineSpec withRouter(Router router) {
@@ -64,7 +68,8 @@ public record MachineSpec(
         stallLimitNanos,
         ioUringPunt,
         vcpuPack,
-        vcpuPackSleepingWaker);
+        vcpuPackSleepingWaker,
+        devFuseReadAtRun);
   }
 
   /**

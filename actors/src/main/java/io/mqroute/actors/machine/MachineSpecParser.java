@@ -40,7 +40,7 @@ import java.util.stream.IntStream;
  *                 governor = performance | schedutil,
  *                 min-freq-ratio = 0.4 },
  *           kernel { io-uring-punt = inline | io-wq, vcpu-pack = off,
- *                    vcpu-pack-sleeping-waker = off } }
+ *                    vcpu-pack-sleeping-waker = off, dev-fuse-read = at-wake | at-run } }
  * queues  { kind = per-cpu | virtio | independent | dev-fuse, count = (CPUs), registered = [..],
  *           ring-size = 128, pollers = 1 (dev-fuse: 10, libfuse's max_threads),
  *           full-ring = refill-on-completion, enqueue-error = fail, enomem-probability = 0,
@@ -250,7 +250,9 @@ public final class MachineSpecParser {
     // io_uring's issue of a FUSE read or write: inline in io_uring_enter, or punted to an io-wq
     // worker (io_read -> -EAGAIN without FMODE_NOWAIT -> io_queue_iowq; IoUringPunt)
     StrictConfig kernel =
-        m.object("kernel", List.of("io-uring-punt", "vcpu-pack", "vcpu-pack-sleeping-waker"));
+        m.object(
+            "kernel",
+            List.of("io-uring-punt", "vcpu-pack", "vcpu-pack-sleeping-waker", "dev-fuse-read"));
     IoUringPunt punt = kernel.parse("io-uring-punt", "inline", IoUringPunt::parse);
     // a guest kernel's wake-up packing onto the waker's vCPU (WakeTargets; off: mainline)
     boolean vcpuPack = kernel.bool("vcpu-pack", false);
@@ -259,6 +261,20 @@ public final class MachineSpecParser {
     if (packSleepingWaker && !vcpuPack) {
       throw kernel.error("vcpu-pack-sleeping-waker", "applies only with vcpu-pack = on");
     }
+    // how a /dev/fuse worker reads the device: handed the request that woke it, or fuse_dev_do_read
+    // when it runs (DevFuseQueue)
+    boolean devFuseAtRun =
+        kernel.parse(
+            "dev-fuse-read",
+            "at-wake",
+            v ->
+                switch (v) {
+                  case "at-wake" -> false;
+                  case "at-run" -> true;
+                  default ->
+                      throw new IllegalArgumentException(
+                          "unknown dev-fuse-read \"" + v + "\" (valid: at-wake, at-run)");
+                });
     MachineSpec.Queues queues = queues(root, topology);
     MachineSpec.Router router = router(root, queues);
     var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
@@ -320,7 +336,8 @@ public final class MachineSpecParser {
             stall,
             punt,
             vcpuPack,
-            packSleepingWaker);
+            packSleepingWaker,
+            devFuseAtRun);
     MemoryEstimate memory = MemoryEstimate.of(spec);
     if (!memory.fits()) { // 64 x 1024 CPUs with rings of 2^20 slots ran out of heap with a trace
       String key = memory.largest().key();

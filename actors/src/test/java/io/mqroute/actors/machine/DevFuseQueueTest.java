@@ -161,6 +161,57 @@ class DevFuseQueueTest {
     assertThat(paid / 20_000).isLessThan(served / 10);
   }
 
+  private static double wakeupsPerRequest(MachineResult r) {
+    FlowProtocol.QueueStats q = r.queues().get(0);
+    return (double) q.ringAttempts() / q.accepted(); // a /dev/fuse queue counts its wake-ups there
+  }
+
+  @Test
+  void readAtRunWorkersWokenOntoABusyWorkersCpuWaitAwakeSoSendsAtDepthRarelyWakeOne() {
+    String base =
+        "machine { numa-nodes = 1, cores-per-node = 2, cpu { c-states = none }%s }\n"
+            + "queues { kind = dev-fuse }\ndevice = \"cpu(2us)\"\n";
+    MachineSpec atWake = TestMachines.parse(String.format(base, ""));
+    MachineSpec atRun =
+        TestMachines.parse(String.format(base, ", kernel { dev-fuse-read = at-run }"));
+    // eight in flight: handed its request, a worker is woken for every one of them
+    MachineResult handed = run(atWake, List.of(job(0, 2, 0, 8, false)));
+    assertThat(wakeupsPerRequest(handed)).isEqualTo(1.0);
+    // read when it runs: the woken workers wait behind the one serving, and stay awake
+    MachineResult read = run(atRun, List.of(job(0, 2, 0, 8, false)));
+    assertThat(wakeupsPerRequest(read)).isLessThan(0.5);
+    assertThat(ios(read)).isPositive();
+    // one synchronous reader: nothing is pending when a worker finishes, so each request wakes one
+    assertThat(wakeupsPerRequest(run(atRun, List.of(job(0, 2, 0, 1, true))))).isEqualTo(1.0);
+    assertThatThrownBy(
+            () -> TestMachines.parse("machine { kernel { dev-fuse-read = sometimes } }\n"))
+        .isInstanceOf(ConfigError.class)
+        .hasMessageContaining("dev-fuse-read")
+        .hasMessageContaining("at-run");
+  }
+
+  @Test
+  void readAtRunABlockedWorkerHoldsItsRequestSoThePoolSizeStillBoundsTheConcurrency() {
+    // as thePoolServesAsManyRequestsAtOnceAsItHasThreads, reading at run: one CPU without costs,
+    // an off-CPU device of 10 us that blocks the worker
+    String machine =
+        "machine { numa-nodes = 1, cores-per-node = 1, cpu { submit-cost = 0, server-cost = 0,"
+            + " completion-cost = 0, wake-cost = 0, reap-cost = 0, switch-cost = 0,"
+            + " migrate-cost = 0, c-states = none }, kernel { dev-fuse-read = at-run } }\n"
+            + "router { selector = single }\ndevice = \"fixed(10us)\"\n";
+    MachineResult one =
+        run(
+            TestMachines.parse(machine + "queues { kind = dev-fuse, pollers = 1 }\n"),
+            List.of(job(0, 1, 0, 4, false)));
+    MachineResult four =
+        run(
+            TestMachines.parse(machine + "queues { kind = dev-fuse, pollers = 4 }\n"),
+            List.of(job(0, 1, 0, 4, false)));
+    assertThat(ios(one)).isBetween(995L, 1004L);
+    // the four workers share one CPU, but a blocked one holds its place and not the CPU's work
+    assertThat(ios(four)).isBetween(3990L, 4004L);
+  }
+
   @Test
   void devFuseDefaultsToLibfusesTenThreadsOneQueueTheSingleSelectorAndGlobalAdmission() {
     MachineSpec spec =
