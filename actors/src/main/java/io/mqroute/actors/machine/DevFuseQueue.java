@@ -20,6 +20,7 @@ import io.mqroute.runtime.NanoClock;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -71,7 +72,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * waits, awake and off the wait queue, until that one sleeps, so sends find nobody to wake while
  * the workers are busy (on issue 21's 2-vCPU guest no worker sleeps at 73 % of the sends at
  * io_uring iodepth 8, and the workers are woken 0.06-0.24 times per request:
- * real-fuse/wake-trace.py). A worker blocked in an off-CPU device keeps its place on its CPU.
+ * real-fuse/wake-trace.py). A worker blocked in an off-CPU device leaves its CPU to the next one
+ * woken there; back from the device it sends its reply and, if another worker holds the CPU by
+ * then, waits for it as a woken one does.
  */
 public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
   private final int index;
@@ -143,33 +146,6 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
    * @param threads libfuse's worker threads (max_threads)
    * @param workerNanos a worker's CPU work per request besides the device's
    * @param placement where a woken worker runs (shared idle state of the cores)
-   */
-  public static Behavior<QueueCommand> create(
-      int index,
-      int threads,
-      long workerNanos,
-      Device device,
-      RandomSource service,
-      RandomSource faults,
-      CpuCosts costs,
-      List<ActorRef<CoreProtocol.Command>> cores,
-      ServerPlacement placement,
-      ActorRef<RouterCommand> router) {
-    return create(
-        index,
-        threads,
-        workerNanos,
-        device,
-        service,
-        faults,
-        costs,
-        cores,
-        placement,
-        router,
-        false);
-  }
-
-  /**
    * @param atRun workers read the device when they run ({@code machine.kernel.dev-fuse-read =
    *     at-run}, class comment)
    */
@@ -218,7 +194,7 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     super(ctx);
     this.atRun = atRun;
     this.runningOn = new int[cores.size()];
-    java.util.Arrays.fill(runningOn, -1);
+    Arrays.fill(runningOn, -1);
     this.wokenOn = new ArrayList<>(cores.size());
     for (int c = 0; c < cores.size(); c++) {
       wokenOn.add(new ArrayDeque<>());
