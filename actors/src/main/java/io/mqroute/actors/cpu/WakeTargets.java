@@ -35,10 +35,11 @@ import java.util.function.LongSupplier;
  * vCPU, and one whose previous CPU is idle goes back to it as in mainline. It is the
  * per-cpu-kthread exception above without the kthread.
  *
- * <p>With {@code machine.kernel.vcpu-pack-sleeping-waker} the packing holds only when the waker's
- * CPU has no other work after the wake-up (the waker sleeps next): a fuse-over-io-uring ring thread
- * that wakes its reader at the first of several requests on its ring runs on, and the reader goes
- * to the idle vCPU. Measured on the same guest from /proc/TID/sched (real-fuse/sched-counters.py,
+ * <p>With {@code machine.kernel.vcpu-pack-sleeping-waker} the packing holds only when the waker
+ * sleeps next, as its queue tells ({@code Ended.wakerRunsOn}): a fuse-over-io-uring ring thread
+ * that wakes its reader with other requests of its ring still to serve or commit runs on, and the
+ * reader goes to the idle vCPU; so does a /dev/fuse worker with a pending request to take. Measured
+ * on the same guest from /proc/TID/sched (real-fuse/sched-counters.py,
  * data/2026-12-05/sched-counters.txt): fio migrates at 0.97 of its sleeps at io_uring iodepth 4 and
  * 8 (0.208 and 0.114 migrations per request against 0.215 and 0.118 voluntary switches) and at 0.02
  * at iodepth 1 (0.015 against 0.666), where its ring thread has one request at a time.
@@ -83,8 +84,8 @@ public final class WakeTargets {
   private final boolean vcpuPack;
 
   /**
-   * {@code machine.kernel.vcpu-pack-sleeping-waker}: only when the waker's CPU has nothing else to
-   * run after the wake-up.
+   * {@code machine.kernel.vcpu-pack-sleeping-waker}: only when the waker sleeps next (its queue
+   * says so in the wake-up: {@code Ended.wakerRunsOn}).
    */
   private final boolean packNeedsSleepingWaker;
 
@@ -116,7 +117,7 @@ public final class WakeTargets {
 
   /**
    * @param packNeedsSleepingWaker with {@code vcpuPack}: the waker's CPU keeps the task only when
-   *     it has no other work queued or running after the wake-up (class comment)
+   *     the waker sleeps next ({@link #wake(int, int, int, boolean, boolean)}, class comment)
    */
   public WakeTargets(
       int[] cpuToLlc,
@@ -243,7 +244,15 @@ public final class WakeTargets {
    * @return the CPU the task will run on
    */
   public int wake(int task, int prev, int waker, boolean kworker) {
-    if (prev == waker && offline.get(prev) == 0 && (kworker || packs(prev))) {
+    return wake(task, prev, waker, kworker, false);
+  }
+
+  /**
+   * @param wakerRunsOn the waker has more work of its own right after the wake-up (it does not
+   *     sleep next): with {@code vcpu-pack-sleeping-waker} its CPU does not keep the task
+   */
+  public int wake(int task, int prev, int waker, boolean kworker, boolean wakerRunsOn) {
+    if (prev == waker && offline.get(prev) == 0 && (kworker || packs(prev, wakerRunsOn))) {
       // is_per_cpu_kthread(current) && prev == smp_processor_id() && this_rq()->nr_running <= 1:
       // stack on prev. nr_running counts tasks: the kworker ends every harvested request in one
       // done_work run, so the other completions queued on this core are the same task and do not
@@ -265,17 +274,8 @@ public final class WakeTargets {
    * vCPU packing: the CPU is held by the waker alone — no awake application task on it (the waker's
    * own queued pieces are the waker, as for the kworker above) — so it keeps the task.
    */
-  private boolean packs(int cpu) {
-    return vcpuPack && awake.get(cpu) == 0 && !(packNeedsSleepingWaker && runsOn(cpu));
-  }
-
-  /**
-   * Whether the CPU has work after this instant besides the wake-up being decided: items queued, or
-   * one that ends later (the item that issued the wake-up ends now).
-   */
-  private boolean runsOn(int cpu) {
-    long until = busyUntil.get(cpu);
-    return busy.get(cpu) > 0 || (until != Long.MIN_VALUE && until > clock.getAsLong());
+  private boolean packs(int cpu, boolean wakerRunsOn) {
+    return vcpuPack && awake.get(cpu) == 0 && !(packNeedsSleepingWaker && wakerRunsOn);
   }
 
   /** wake_up_on_current_cpu (WF_CURRENT_CPU): the waker's CPU if the task may run there. */

@@ -425,7 +425,11 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
         .get(cpu)
         .tell(
             new CoreProtocol.Exec<>(
-                costs.completionNanos(), Work.COMPLETION, router, new Ended(r, c, cpu)));
+                costs.completionNanos(),
+                Work.COMPLETION,
+                router,
+                // the worker takes a pending request next (at once, or when it runs): it runs on
+                new Ended(r, c, cpu, !pending.isEmpty())));
     if (atRun && runningOn[cpu] != w) {
       if (runningOn[cpu] >= 0) {
         // back from a device it blocked in, on a CPU another worker holds now: its reply is sent,

@@ -53,11 +53,28 @@ public final class FlowProtocol {
    * Completion#queue()} names the queue as it calls itself: the same on one machine, the device's
    * index behind a cluster host's slot).
    */
-  public record Ended(Request request, Completion completion, int queue, int completingCpu)
+  /**
+   * @param wakerRunsOn the thread that ends it has more of its queue's requests to serve or commit
+   *     right after (a ring thread with other requests on its ring, a /dev/fuse worker that takes a
+   *     pending one): it does not sleep after the waiter's wake-up ({@code
+   *     machine.kernel.vcpu-pack-sleeping-waker})
+   */
+  public record Ended(
+      Request request, Completion completion, int queue, int completingCpu, boolean wakerRunsOn)
       implements RouterData, CoreProtocol.StartStamped<Ended> {
     /** A queue of this machine: the completion names it. */
     public Ended(Request request, Completion completion, int completingCpu) {
-      this(request, completion, completion.queue(), completingCpu);
+      this(request, completion, completion.queue(), completingCpu, false);
+    }
+
+    /** A queue of this machine, whose ending thread may run on. */
+    public Ended(Request request, Completion completion, int completingCpu, boolean wakerRunsOn) {
+      this(request, completion, completion.queue(), completingCpu, wakerRunsOn);
+    }
+
+    /** From a queue the completion does not name (a remote slot). */
+    public Ended(Request request, Completion completion, int queue, int completingCpu) {
+      this(request, completion, queue, completingCpu, false);
     }
 
     /**
@@ -72,7 +89,8 @@ public final class FlowProtocol {
           new Completion(
               c.id(), c.status(), c.submitNanos(), c.dispatchNanos(), nanos, c.queue(), c.data()),
           queue,
-          completingCpu);
+          completingCpu,
+          wakerRunsOn);
     }
   }
 
@@ -394,13 +412,22 @@ public final class FlowProtocol {
      */
     public <Q> CoreProtocol.Exec<RouterCommand> item(
         ActorRef<Q> to, Q atStart, OnRing served, long nowNanos) {
+      return item(to, atStart, served, nowNanos, false);
+    }
+
+    /**
+     * @param wakerRunsOn the ring thread has other requests on its ring after this one ({@link
+     *     Ended#wakerRunsOn})
+     */
+    public <Q> CoreProtocol.Exec<RouterCommand> item(
+        ActorRef<Q> to, Q atStart, OnRing served, long nowNanos, boolean wakerRunsOn) {
       // ended at the harvest's instant: the core stamps it when the work starts
       Completion c = served.completion(queue, served.status(), nowNanos);
       return new CoreProtocol.Exec<>(
           completionNanos,
           Work.COMPLETION,
           router,
-          new Ended(served.request(), c, cpu),
+          new Ended(served.request(), c, cpu, wakerRunsOn),
           Work.COMPLETION.iowaitWakeup(),
           0,
           new CoreProtocol.Start<>(to, atStart));

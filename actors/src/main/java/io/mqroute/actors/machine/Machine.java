@@ -279,7 +279,9 @@ public final class Machine extends AbstractBehavior<Command> {
               home,
               root.split("device-faults/" + i),
               q.kind() == QueueKind.PER_CPU,
-              perturbation == null);
+              // the chained harvest ends a request where its queue cannot say whether the ring
+              // thread runs on (Ended.wakerRunsOn), which the sleeping-waker rule reads
+              perturbation == null && !spec.vcpuPackSleepingWaker());
       var settings =
           new RequestQueue.Settings(
               i,

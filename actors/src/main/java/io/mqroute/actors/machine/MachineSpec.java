@@ -22,8 +22,8 @@ import java.util.function.Supplier;
  *     worker ({@code machine.kernel.io-uring-punt})
  * @param vcpuPack the guest kernel keeps a woken task on the vCPU its waker holds alone ({@code
  *     machine.kernel.vcpu-pack}, {@link io.mqroute.actors.cpu.WakeTargets})
- * @param vcpuPackSleepingWaker with vcpuPack: only when the waker's CPU has nothing else to run
- *     after the wake-up ({@code machine.kernel.vcpu-pack-sleeping-waker})
+ * @param vcpuPackSleepingWaker with vcpuPack: only when the waker sleeps next, as its queue tells
+ *     ({@link FlowProtocol.Ended#wakerRunsOn}, {@code machine.kernel.vcpu-pack-sleeping-waker})
  * @param devFuseReadAtRun /dev/fuse workers take their request when they run, and keep their CPU
  *     while they have requests ({@code machine.kernel.dev-fuse-read = at-run}, {@link
  *     DevFuseQueue}); false: the woken worker is handed the request that woke it

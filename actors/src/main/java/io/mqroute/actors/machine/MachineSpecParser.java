@@ -256,7 +256,7 @@ public final class MachineSpecParser {
     IoUringPunt punt = kernel.parse("io-uring-punt", "inline", IoUringPunt::parse);
     // a guest kernel's wake-up packing onto the waker's vCPU (WakeTargets; off: mainline)
     boolean vcpuPack = kernel.bool("vcpu-pack", false);
-    // ... only when the waker sleeps after the wake-up (nothing else to run on its CPU)
+    // ... only when the waker sleeps after the wake-up (no other request of its queue to serve)
     boolean packSleepingWaker = kernel.bool("vcpu-pack-sleeping-waker", false);
     if (packSleepingWaker && !vcpuPack) {
       throw kernel.error("vcpu-pack-sleeping-waker", "applies only with vcpu-pack = on");

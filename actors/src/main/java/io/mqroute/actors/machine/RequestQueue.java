@@ -320,7 +320,14 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
         getContext().getSelf().tell(Harvest.INSTANCE);
       } else {
         firstEndOnCore = true;
-        core.tell(harvests.item(getContext().getSelf(), Harvest.INSTANCE, item, clock.nanoTime()));
+        // its ring thread runs on when the ring holds other requests than this one
+        core.tell(
+            harvests.item(
+                getContext().getSelf(),
+                Harvest.INSTANCE,
+                item,
+                clock.nanoTime(),
+                queue.onRing() > 1));
       }
     }
     return this;
@@ -449,7 +456,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
     if (status != Status.OK) {
       errors++;
     }
-    return new Ended(item.request(), item.completion(index, status, now), coreCpu);
+    // its ring thread has other requests of this ring to serve or commit: it runs on after the
+    // waiter's wake-up (the ring's slot of this one is free by now)
+    return new Ended(
+        item.request(), item.completion(index, status, now), coreCpu, queue.onRing() > 0);
   }
 
   /**

@@ -395,7 +395,11 @@ public final class Router extends AbstractBehavior<RouterCommand> {
           wake == WakePolicy.COMPLETING_CPU && rings && !r.background()
               ? wakeTargets.wakeOnCurrent(task, prev, home)
               : wakeTargets.wake(
-                  task, prev, home, !rings); // virtio-fs ends requests in done_work, a kworker
+                  task,
+                  prev,
+                  home,
+                  !rings,
+                  e.wakerRunsOn()); // virtio-fs ends requests in done_work, a kworker
       long migrate = target != prev ? costs.migrateNanos() : 0;
       wakeTargets.workQueued(task);
       if (target == home) {

@@ -102,26 +102,19 @@ class WakeTargetsTest {
   }
 
   @Test
-  void withSleepingWakerTheWaiterStaysOnlyWhenItsWakerHasNothingElseToRun() {
-    long[] now = {1_000};
+  void withSleepingWakerTheWaiterStaysOnlyWhenItsWakerSleepsNext() {
     int[][] allowed = {ALL};
-    WakeTargets w = new WakeTargets(LLC, new int[] {2}, allowed, () -> now[0], true, true);
+    WakeTargets w = new WakeTargets(LLC, new int[] {2}, allowed, () -> 0L, true, true);
     // the ring thread ends the reader's only request and sleeps: packed, as with vcpu-pack alone
-    assertThat(w.wake(0, 2, 2, false)).isEqualTo(2);
-    // three more requests of the ring wait on CPU 2 behind the wake-up: the reader goes idle CPU 3
-    w.load(2, 3, Long.MIN_VALUE);
-    assertThat(w.wake(0, 2, 2, false)).isEqualTo(3);
-    // one item still runs there after this instant (a plan-ahead core publishes only its end)
-    WakeTargets planned = new WakeTargets(LLC, new int[] {2}, allowed, () -> now[0], true, true);
-    planned.load(2, 0, 1_500);
-    assertThat(planned.wake(0, 2, 2, false)).isEqualTo(3);
-    // the item that issues the wake-up ends now: nothing after it, packed
-    planned.load(2, 0, 1_000);
-    assertThat(planned.wake(0, 2, 2, false)).isEqualTo(2);
-    // without the rule the same busy CPU keeps the reader
-    WakeTargets plain = new WakeTargets(LLC, new int[] {2}, allowed, () -> now[0], true, false);
-    plain.load(2, 3, Long.MIN_VALUE);
-    assertThat(plain.wake(0, 2, 2, false)).isEqualTo(2);
+    assertThat(w.wake(0, 2, 2, false, false)).isEqualTo(2);
+    // it has other requests of its ring to serve or commit: the reader goes to idle CPU 3
+    assertThat(w.wake(0, 2, 2, false, true)).isEqualTo(3);
+    assertThat(w.taskCpu(0)).isEqualTo(3);
+    // without the rule the waker's CPU keeps the reader either way
+    WakeTargets plain = new WakeTargets(LLC, new int[] {2}, allowed, () -> 0L, true, false);
+    assertThat(plain.wake(0, 2, 2, false, true)).isEqualTo(2);
+    // and a kworker's exception is not the packing's: it keeps the reader too
+    assertThat(w.wake(0, 3, 3, true, true)).isEqualTo(3);
   }
 
   @Test
