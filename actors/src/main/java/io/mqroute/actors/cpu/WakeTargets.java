@@ -103,19 +103,12 @@ public final class WakeTargets {
    *     ({@link #load(int, int, long)})
    */
   public WakeTargets(int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed, LongSupplier clock) {
-    this(cpuToLlc, taskCpus, taskAllowed, clock, false);
+    this(cpuToLlc, taskCpus, taskAllowed, clock, false, false);
   }
 
   /**
    * @param vcpuPack the guest kernel packs wake-ups onto a vCPU its waker holds alone (class
    *     comment)
-   */
-  public WakeTargets(
-      int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed, LongSupplier clock, boolean vcpuPack) {
-    this(cpuToLlc, taskCpus, taskAllowed, clock, vcpuPack, false);
-  }
-
-  /**
    * @param packNeedsSleepingWaker with {@code vcpuPack}: the waker's CPU keeps the task only when
    *     the waker sleeps next ({@link #wake(int, int, int, boolean, boolean)}, class comment)
    */

@@ -94,11 +94,18 @@ public final class CoreProtocol {
       Exec<?> work,
       List<ActorRef<Command>> cores,
       ToCore send) {
-    if (ipiNanos > 0 && waker >= 0 && waker != target) {
+    if (sendsIpi(waker, target, ipiNanos)) {
       send.send(waker, new Exec<Command>(ipiNanos, Work.IPI, cores.get(target), work));
     } else {
       send.send(target, work);
     }
+  }
+
+  /**
+   * Whether a wake-up from CPU {@code waker} (-1: none) onto {@code target} costs the waker an IPI.
+   */
+  public static boolean sendsIpi(int waker, int target, long ipiNanos) {
+    return ipiNanos > 0 && waker >= 0 && waker != target;
   }
 
   /**

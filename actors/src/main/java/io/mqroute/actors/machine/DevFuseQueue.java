@@ -250,12 +250,9 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     long now = clock.nanoTime();
     accepted++;
     OnRing item = new OnRing(e.request(), now);
-    if (atRun) {
-      return enqueueAtRun(e.request(), item);
-    }
     Integer w = idle.pollFirst();
     if (w == null) {
-      overflowWaits++;
+      overflowWaits++; // every worker is busy (at run: awake), it waits for one to read it
       pending.addLast(item);
       return this;
     }
@@ -265,40 +262,34 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     long wake = cpu != waker ? costs.wakeNanos() : 0;
     long migrate = cpu != prev ? costs.migrateNanos() : 0;
     wakeups++;
-    start(w, cpu, item, wake + migrate, waker);
+    if (atRun) {
+      pending.addLast(item);
+      wokenAtRun(w, cpu, wake + migrate, waker);
+    } else {
+      start(w, cpu, item, wake + migrate, waker);
+    }
     return this;
   }
 
   /**
-   * At run: the request waits in pending; a sleeping worker, if any, is woken for it and takes
-   * whatever is pending when it gets its CPU.
+   * At run: the worker woken onto {@code cpu} takes whatever is pending when it gets that CPU: at
+   * once, or when the worker holding it sleeps.
    */
-  private Behavior<QueueCommand> enqueueAtRun(Request r, OnRing item) {
-    pending.addLast(item);
-    Integer w = idle.pollFirst();
-    if (w == null) {
-      overflowWaits++; // every worker is awake: it waits for one to read it
-      return this;
-    }
-    int waker = r.cpu();
-    int prev = workerCpu[w];
-    int cpu = placement.place(prev, waker);
-    wakeups++;
+  private void wokenAtRun(int w, int cpu, long wakeNanos, int waker) {
     workerCpu[w] = cpu;
-    wakeCost[w] = (cpu != waker ? costs.wakeNanos() : 0) + (cpu != prev ? costs.migrateNanos() : 0);
+    wakeCost[w] = wakeNanos;
     if (runningOn[cpu] < 0) {
       runningOn[cpu] = w;
       CoreProtocol.wakeUp(waker, cpu, costs.ipiNanos(), runs(w), cores, toCore);
     } else {
       wokenOn.get(cpu).addLast(w); // another worker serves there: this one waits, awake
-      if (costs.ipiNanos() > 0 && waker >= 0 && waker != cpu) {
+      if (CoreProtocol.sendsIpi(waker, cpu, costs.ipiNanos())) {
         toCore.send(
             waker,
             new CoreProtocol.Exec<>(
                 costs.ipiNanos(), Work.IPI, getContext().getSelf(), FlowProtocol.IpiSent.INSTANCE));
       }
     }
-    return this;
   }
 
   /** The woken worker's first item on its CPU: the wake-up's cost, then it reads the device. */

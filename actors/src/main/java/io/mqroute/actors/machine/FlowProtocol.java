@@ -52,8 +52,7 @@ public final class FlowProtocol {
    * {@code queue} is the router's index of the queue it ended on (the completion's own {@link
    * Completion#queue()} names the queue as it calls itself: the same on one machine, the device's
    * index behind a cluster host's slot).
-   */
-  /**
+   *
    * @param wakerRunsOn the thread that ends it has more of its queue's requests to serve or commit
    *     right after (a ring thread with other requests on its ring, a /dev/fuse worker that takes a
    *     pending one): it does not sleep after the waiter's wake-up ({@code

@@ -79,7 +79,7 @@ class WakeTargetsTest {
   private static WakeTargets packing(int... taskCpus) {
     int[][] allowed = new int[taskCpus.length][];
     java.util.Arrays.fill(allowed, ALL);
-    return new WakeTargets(LLC, taskCpus, allowed, () -> 0L, true);
+    return new WakeTargets(LLC, taskCpus, allowed, () -> 0L, true, false);
   }
 
   @Test
