@@ -435,17 +435,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     public CompletionStage<Result> execute(Request r) {
       if (RequestTrace.ON) {
         RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
-        return CompletableFuture.supplyAsync(
-            () -> {
-              RequestTrace.mark(RequestTrace.DEV_IO_START, r.submitNanos());
-              Result res = fence.startable(r.id()) ? serve(files, r) : FENCED;
-              RequestTrace.mark(RequestTrace.DEV_IO_DONE, r.submitNanos());
-              return res;
-            },
-            blocking);
       }
-      return CompletableFuture.supplyAsync(
-          () -> fence.startable(r.id()) ? serve(files, r) : FENCED, blocking);
+      return CompletableFuture.supplyAsync(() -> startIo(files, fence, r), blocking);
     }
 
     @Override
@@ -463,13 +454,8 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     public CompletionStage<Result> execute(Request r) {
       if (RequestTrace.ON) {
         RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
-        RequestTrace.mark(RequestTrace.DEV_IO_START, r.submitNanos());
       }
-      Result res = fence.startable(r.id()) ? serve(files, r) : FENCED;
-      if (RequestTrace.ON) {
-        RequestTrace.mark(RequestTrace.DEV_IO_DONE, r.submitNanos());
-      }
-      return CompletableFuture.completedFuture(res);
+      return CompletableFuture.completedFuture(startIo(files, fence, r));
     }
 
     @Override
@@ -517,6 +503,18 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     public String spec() {
       return "file(" + inline.files().root() + ", auto)";
     }
+  }
+
+  /** The I/O task: the request's file I/O unless its fence has passed by now. */
+  private static IoDevice.Result startIo(FileBackend files, Fence fence, Request r) {
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.DEV_IO_START, r.submitNanos());
+    }
+    IoDevice.Result res = fence.startable(r.id()) ? serve(files, r) : FENCED;
+    if (RequestTrace.ON) {
+      RequestTrace.mark(RequestTrace.DEV_IO_DONE, r.submitNanos());
+    }
+    return res;
   }
 
   /** One request's file I/O: FileBackend answers every error as a status. */

@@ -411,10 +411,6 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private Behavior<Command> onListing(ListingChanged changed) {
     // reachable instances only: an unreachable node's queues leave the masks at once
     // (architecture.md §5a)
-    List<ActorRef<Request>> before = new ArrayList<>();
-    for (int slot = 0; slot < slots.capacity(); slot++) {
-      before.add(slots.queue(slot));
-    }
     QueueSlots.Change change =
         slots.update(changed.listing().getServiceInstances(DeviceQueue.QUEUES));
     // the slot tells the router itself (QueueListed), as it does when it suspects its queue: one

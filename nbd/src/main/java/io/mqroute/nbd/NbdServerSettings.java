@@ -52,11 +52,6 @@ public record NbdServerSettings(
     }
   }
 
-  public NbdServerSettings withPort(int p) {
-    return new NbdServerSettings(
-        host, p, exportName, maxInFlight, maxConnections, handshakeTimeout, maxOptions);
-  }
-
   public NbdServerSettings withMaxInFlight(int n) {
     return new NbdServerSettings(
         host, port, exportName, n, maxConnections, handshakeTimeout, maxOptions);
@@ -65,11 +60,6 @@ public record NbdServerSettings(
   public NbdServerSettings withHandshakeTimeout(Duration d) {
     return new NbdServerSettings(
         host, port, exportName, maxInFlight, maxConnections, d, maxOptions);
-  }
-
-  public NbdServerSettings withHost(String h) {
-    return new NbdServerSettings(
-        h, port, exportName, maxInFlight, maxConnections, handshakeTimeout, maxOptions);
   }
 
   /** True when {@code host} names only loopback addresses (127.0.0.0/8, ::1, localhost). */

@@ -10,12 +10,14 @@ import io.mqroute.cluster.NodeMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Supplier;
 import java.util.stream.StreamSupport;
 import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
 import org.apache.pekko.cluster.Cluster;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.Member;
+import org.apache.pekko.http.javadsl.model.ContentType;
 import org.apache.pekko.http.javadsl.model.ContentTypes;
 import org.apache.pekko.http.javadsl.model.HttpEntities;
 import org.apache.pekko.http.javadsl.model.HttpResponse;
@@ -39,30 +41,22 @@ public final class StatusRoutes implements ManagementRouteProvider {
   @Override
   public Route routes(ManagementRouteProviderSettings settings) {
     return concat(
-        path(
-            "status",
-            () ->
-                get(
-                    () ->
-                        extractRequest(
-                            req ->
-                                complete(
-                                    HttpResponse.create()
-                                        .withEntity(
-                                            HttpEntities.create(
-                                                ContentTypes.APPLICATION_JSON, status())))))),
-        path(
-            "metrics",
-            () ->
-                get(
-                    () ->
-                        extractRequest(
-                            req ->
-                                complete(
-                                    HttpResponse.create()
-                                        .withEntity(
-                                            HttpEntities.create(
-                                                ContentTypes.TEXT_PLAIN_UTF8, metrics())))))));
+        serve("status", ContentTypes.APPLICATION_JSON, this::status),
+        serve("metrics", ContentTypes.TEXT_PLAIN_UTF8, this::metrics));
+  }
+
+  /** GET {@code /name}: the text {@code body} makes at the time of the request. */
+  private static Route serve(String name, ContentType.NonBinary type, Supplier<String> body) {
+    return path(
+        name,
+        () ->
+            get(
+                () ->
+                    extractRequest(
+                        req ->
+                            complete(
+                                HttpResponse.create()
+                                    .withEntity(HttpEntities.create(type, body.get()))))));
   }
 
   String status() {
