@@ -383,28 +383,28 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
   }
 
   private Behavior<Command> onDevice(FromDevice m) {
-    if (m.message() instanceof CompletionBatch b) {
-      long now = clock.nanoTime();
-      // a suspected queue was busy too: the silence its answer ends is the one that suspected it
-      boolean busy = !sent.isEmpty() || suspected;
-      long quietSince = Math.max(lastAnswer, busySince);
-      boolean alive = false;
-      ends = new ArrayList<>(b.completions().size());
-      try {
-        for (Completion c : b.completions()) {
-          alive |= complete(c, now);
-        }
-      } finally {
-        sendEnds();
-        ends = null;
-      }
-      answered(alive, busy, quietSince, now);
-    } else if (m.message() instanceof Completion c) {
-      long now = clock.nanoTime();
-      boolean busy = !sent.isEmpty() || suspected;
-      long quietSince = Math.max(lastAnswer, busySince);
-      answered(complete(c, now), busy, quietSince, now);
+    List<Completion> completions =
+        m.message() instanceof CompletionBatch b
+            ? b.completions()
+            : m.message() instanceof Completion c ? List.of(c) : List.of();
+    if (completions.isEmpty()) {
+      return this;
     }
+    long now = clock.nanoTime();
+    // a suspected queue was busy too: the silence its answer ends is the one that suspected it
+    boolean busy = !sent.isEmpty() || suspected;
+    long quietSince = Math.max(lastAnswer, busySince);
+    boolean alive = false;
+    ends = new ArrayList<>(completions.size());
+    try {
+      for (Completion c : completions) {
+        alive |= complete(c, now);
+      }
+    } finally {
+      sendEnds();
+      ends = null;
+    }
+    answered(alive, busy, quietSince, now);
     return this;
   }
 
