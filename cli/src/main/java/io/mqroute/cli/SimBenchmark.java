@@ -102,7 +102,7 @@ public final class SimBenchmark {
     List<JobPlan> plans = new ArrayList<>();
     for (int j = 0; j < jobs; j++) {
       plans.add(
-          new JobPlan(
+          JobPlan.of(
               j,
               "bench",
               0,

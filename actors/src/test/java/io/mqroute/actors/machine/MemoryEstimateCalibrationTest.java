@@ -50,7 +50,7 @@ class MemoryEstimateCalibrationTest {
   }
 
   private static JobPlan job(int index, int cpu, int depth, double reads) {
-    return new JobPlan(
+    return JobPlan.of(
         index,
         "j",
         0,
