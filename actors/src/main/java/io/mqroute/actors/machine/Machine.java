@@ -119,17 +119,6 @@ public final class Machine extends AbstractBehavior<Command> {
   /**
    * @param stats one fresh JobStats per plan (the workload layer knows how fio names and groups
    *     them)
-   */
-  public static Behavior<Command> create(
-      MachineSpec spec,
-      List<JobPlan> plans,
-      IntFunction<JobStats> stats,
-      long seed,
-      CompletableFuture<MachineResult> result) {
-    return create(spec, plans, stats, seed, result, null);
-  }
-
-  /**
    * @param perturbation acts on the machine during the run (chaos), or null; with one, every job
    *     group ends with an unmount/remount (all queues drained) before the next starts
    */

@@ -43,7 +43,7 @@ class MemoryEstimateCalibrationTest {
         SimSystem.start(
             "calibrate",
             ConfigFactory.parseString("pekko.loglevel = WARNING"),
-            Machine.create(spec, plans, i -> new JobStats(JobInfo.named("j")), 1, result))) {
+            Machine.create(spec, plans, i -> new JobStats(JobInfo.named("j")), 1, result, null))) {
       sim.runUntil(virtualNanos, result::isDone);
       return usedAfterGc() - before;
     }
