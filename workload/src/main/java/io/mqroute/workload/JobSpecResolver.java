@@ -938,25 +938,20 @@ final class JobSpecResolver {
     int rwLine = lineOf(eff, "rw", sectionLine);
     int engineLine = lineOf(eff, "ioengine", sectionLine);
     String job = "job \"" + name + "\": ioengine=" + engine.fioName();
+    String withRw = job + " with rw=" + rw.fioName() + " is not supported: ";
     if (rw.trims() && calls != IoCalls.FALLOCATE) {
       throw error(rwLine, "rw=" + rw.fioName() + " is not supported: " + FioOptions.TRIM_ON_FUSE);
     }
     if (calls == IoCalls.FTRUNCATE && rw.reads()) {
       throw error(
           rwLine,
-          job
-              + " with rw="
-              + rw.fioName()
-              + " is not supported: fio's ftruncate engine truncates on writes and fails every"
-              + " read with EINVAL");
+          withRw + "fio's ftruncate engine truncates on writes and fails every read with EINVAL");
     }
     if (calls.perFile() && (rw.isMixed() || rw.trims())) {
       throw error(
           rwLine,
-          job
-              + " with rw="
-              + rw.fioName()
-              + " is not supported: the engine's calls are reported in one direction (reads, or"
+          withRw
+              + "the engine's calls are reported in one direction (reads, or"
               + " writes for a write-only rw=), and its fake I/Os in rw='s");
     }
     if (calls.perFile() && (eff.containsKey("bssplit") || eff.containsKey("bsrange"))) {
