@@ -102,7 +102,7 @@ public final class SimBenchmark {
     List<JobPlan> plans = new ArrayList<>();
     for (int j = 0; j < jobs; j++) {
       plans.add(
-          new JobPlan(
+          JobPlan.of(
               j,
               "bench",
               0,
@@ -143,8 +143,7 @@ public final class SimBenchmark {
     MachineRun.Outcome o = once(spec, requests);
     long wall = NanoClock.SYSTEM.nanoTime() - t0;
     long cpu = cpu0 < 0 ? 0 : threads.getCurrentThreadCpuTime() - cpu0;
-    long done =
-        o.result().jobs().stream().mapToLong(s -> s.direction(Direction.READ).totalIos()).sum();
+    long done = completed(o.result());
     System.gc();
     long heap = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
     return new Result(
@@ -209,17 +208,21 @@ public final class SimBenchmark {
   }
 
   private static MachineResult realTime(MachineSpec spec, long requests, Duration timeout) {
-    MachineResult r =
+    return healthy(
+        "real-time benchmark run",
         MachineRun.runRealTime(
             "bench-rt",
             spec,
             referenceJobs(requests),
             i -> new JobStats(JobInfo.named("bench")),
             1,
-            timeout);
+            timeout));
+  }
+
+  private static MachineResult healthy(String run, MachineResult r) {
     if (!r.healthy()) {
       throw new IllegalStateException(
-          "real-time benchmark run broke an invariant: " + r.violations() + " " + r.stall());
+          run + " broke an invariant: " + r.violations() + " " + r.stall());
     }
     return r;
   }
@@ -294,13 +297,7 @@ public final class SimBenchmark {
     MachineRun.Outcome o =
         MachineRun.run(
             "bench", spec, referenceJobs(requests), i -> new JobStats(JobInfo.named("bench")), 1);
-    if (!o.result().healthy()) {
-      throw new IllegalStateException(
-          "benchmark run broke an invariant: "
-              + o.result().violations()
-              + " "
-              + o.result().stall());
-    }
+    healthy("benchmark run", o.result());
     return o;
   }
 }

@@ -41,7 +41,7 @@ class PooledTest {
             0,
             q);
     return new MachineResult(
-        List.of(), List.of(l), null, List.of(s), List.of(), List.of(), null, q.spanNanos());
+        List.of(), List.of(l), null, List.of(s), List.of(), List.of(), null, q.spanNanos(), null);
   }
 
   @Test

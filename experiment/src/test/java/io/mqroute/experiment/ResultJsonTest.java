@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class ResultJsonTest {
   private static MachineResult machine(List<String> violations, String stall) {
     return new MachineResult(
-        List.of(), List.of(), null, List.of(), List.of(), violations, stall, 0);
+        List.of(), List.of(), null, List.of(), List.of(), violations, stall, 0, null);
   }
 
   @Test

@@ -278,101 +278,90 @@ final class FioOptions {
           + " clone), so a run is repeatable whatever this says";
 
   static {
-    for (String o :
-        List.of(
-            "filename_format",
-            "unique_filename",
-            "create_on_open",
-            "create_serialize",
-            "create_fsync",
-            "create_only",
-            "allow_file_create",
-            "allow_mounted_write",
-            "unlink",
-            "unlink_each_loop",
-            "fallocate",
-            "file_append",
-            "overwrite",
-            "pre_read",
-            "opendir",
-            "lockfile",
-            "filetype")) {
-      RECORDED.put(o, FILES);
-    }
+    put(
+        RECORDED,
+        FILES,
+        "filename_format",
+        "unique_filename",
+        "create_on_open",
+        "create_serialize",
+        "create_fsync",
+        "create_only",
+        "allow_file_create",
+        "allow_mounted_write",
+        "unlink",
+        "unlink_each_loop",
+        "fallocate",
+        "file_append",
+        "overwrite",
+        "pre_read",
+        "opendir",
+        "lockfile",
+        "filetype");
     RECORDED.put("invalidate", "drops the page cache for the file; the model has none");
-    for (String o :
-        List.of(
-            "buffer_pattern",
-            "scramble_buffers",
-            "buffer_compress_percentage",
-            "buffer_compress_chunk",
-            "refill_buffers",
-            "zero_buffers",
-            "dedupe_percentage",
-            "dedupe_mode",
-            "dedupe_working_set_percentage",
-            "dedupe_global")) {
-      RECORDED.put(o, DATA);
-    }
-    for (String o : List.of("mem", "iomem_align", "hugepage-size", "numa_mem_policy")) {
-      RECORDED.put(o, MEMORY);
-    }
-    for (String o :
-        List.of(
-            "nice",
-            "cgroup",
-            "cgroup_weight",
-            "cgroup_nodelete",
-            "uid",
-            "gid",
-            "exec_prerun",
-            "exec_postrun",
-            "clocksource",
-            "gtod_cpu",
-            "std_redirect",
-            "ioscheduler")) {
-      RECORDED.put(o, SCHEDULING);
-    }
-    for (String o :
-        List.of(
-            "gtod_reduce",
-            "disable_lat",
-            "disable_clat",
-            "disable_slat",
-            "disable_bw_measurement",
-            "significant_figures",
-            "unit_base",
-            "unified_rw_reporting",
-            "stats",
-            "per_job_logs",
-            "log_offset",
-            "log_prio",
-            "log_window_value",
-            "log_compression",
-            "log_store_compressed",
-            "log_alternate_epoch",
-            "log_entries",
-            "write_hist_log",
-            "log_hist_msec",
-            "block_error_percentiles",
-            "job_start_clock_id")) {
-      RECORDED.put(o, REPORTING);
-    }
-    for (String o :
-        List.of(
-            "iodepth_batch",
-            "iodepth_batch_complete_min",
-            "iodepth_batch_complete_max",
-            "iodepth_low",
-            "io_submit_mode")) {
-      RECORDED.put(o, BATCHING);
-    }
-    for (String o : List.of("continue_on_error", "ignore_error", "error_dump")) {
-      RECORDED.put(o, ERRORS);
-    }
-    for (String o : List.of("randrepeat", "randseed", "random_generator")) {
-      RECORDED.put(o, RANDOM);
-    }
+    put(
+        RECORDED,
+        DATA,
+        "buffer_pattern",
+        "scramble_buffers",
+        "buffer_compress_percentage",
+        "buffer_compress_chunk",
+        "refill_buffers",
+        "zero_buffers",
+        "dedupe_percentage",
+        "dedupe_mode",
+        "dedupe_working_set_percentage",
+        "dedupe_global");
+    put(RECORDED, MEMORY, "mem", "iomem_align", "hugepage-size", "numa_mem_policy");
+    put(
+        RECORDED,
+        SCHEDULING,
+        "nice",
+        "cgroup",
+        "cgroup_weight",
+        "cgroup_nodelete",
+        "uid",
+        "gid",
+        "exec_prerun",
+        "exec_postrun",
+        "clocksource",
+        "gtod_cpu",
+        "std_redirect",
+        "ioscheduler");
+    put(
+        RECORDED,
+        REPORTING,
+        "gtod_reduce",
+        "disable_lat",
+        "disable_clat",
+        "disable_slat",
+        "disable_bw_measurement",
+        "significant_figures",
+        "unit_base",
+        "unified_rw_reporting",
+        "stats",
+        "per_job_logs",
+        "log_offset",
+        "log_prio",
+        "log_window_value",
+        "log_compression",
+        "log_store_compressed",
+        "log_alternate_epoch",
+        "log_entries",
+        "write_hist_log",
+        "log_hist_msec",
+        "block_error_percentiles",
+        "job_start_clock_id");
+    put(
+        RECORDED,
+        BATCHING,
+        "iodepth_batch",
+        "iodepth_batch_complete_min",
+        "iodepth_batch_complete_max",
+        "iodepth_low",
+        "io_submit_mode");
+    put(RECORDED, ERRORS, "continue_on_error", "ignore_error", "error_dump");
+    put(RECORDED, RANDOM, "randrepeat", "randseed", "random_generator");
     RECORDED.put(
         "norandommap",
         "keeps fio from tracking which blocks were done; the model draws random offsets with"
@@ -385,99 +374,103 @@ final class FioOptions {
         "sync",
         "opens the file O_SYNC or O_DSYNC; the model's writes complete when the device has them"
             + " (it has no write-back cache to flush)");
-    for (String o :
-        List.of(
-            "zonecapacity",
-            "zone_reset_threshold",
-            "zone_reset_frequency",
-            "read_beyond_wp",
-            "ignore_zone_limits",
-            "job_max_open_zones")) {
-      RECORDED.put(
-          o,
-          "tunes fio's zone handling; the model writes at write pointers and resets a zone when a"
-              + " write finds every zone full");
-    }
+    put(
+        RECORDED,
+        "tunes fio's zone handling; the model writes at write pointers and resets a zone when a"
+            + " write finds every zone full",
+        "zonecapacity",
+        "zone_reset_threshold",
+        "zone_reset_frequency",
+        "read_beyond_wp",
+        "ignore_zone_limits",
+        "job_max_open_zones");
     RECORDED.put(
         "atomic",
         "asks for untorn (atomic) writes; the model's writes are never torn, they complete whole");
-    for (String o : List.of("fdp", "dataplacement", "plids", "plid_select", "write_hint")) {
-      RECORDED.put(
-          o,
-          "passes NVMe data placement or write-lifetime hints; the model's device places nothing");
-    }
+    put(
+        RECORDED,
+        "passes NVMe data placement or write-lifetime hints; the model's device places nothing",
+        "fdp",
+        "dataplacement",
+        "plids",
+        "plid_select",
+        "write_hint");
 
     String flushes =
         "issues flushes (fsync, fdatasync, sync_file_range); the model's jobs issue reads and"
             + " writes only";
-    for (String o :
-        List.of("fdatasync", "end_fsync", "fsync_on_close", "sync_file_range", "write_barrier")) {
-      REFUSED.put(o, flushes);
-    }
+    put(
+        REFUSED,
+        flushes,
+        "fdatasync",
+        "end_fsync",
+        "fsync_on_close",
+        "sync_file_range",
+        "write_barrier");
     REFUSED.put(
         "exitall_on_error",
         "ends the other jobs when one fails; the model's jobs count errors and run on");
     RECORDED.put("flow_watermark", "is deprecated: fio accepts it and does nothing with it");
-    for (String o :
-        List.of("latency_target", "latency_window", "latency_percentile", "latency_run")) {
-      REFUSED.put(
-          o, "fio's search for the queue depth that meets a latency target is not modelled");
-    }
+    put(
+        REFUSED,
+        "fio's search for the queue depth that meets a latency target is not modelled",
+        "latency_target",
+        "latency_window",
+        "latency_percentile",
+        "latency_run");
     // Recorded, not refused: on the modelled path nothing reads a priority, so leaving it out is
     // what the kernel does. The FUSE request header (struct fuse_in_header) has no priority field,
     // and no block-layer I/O scheduler sits between the application and the FUSE or virtio-fs
     // queues (fuse_direct_io builds FUSE_READ / FUSE_WRITE requests from the kiocb without
     // looking at ki_ioprio), so the server sees and serves requests in arrival order.
-    for (String o :
-        List.of(
-            "prio",
-            "prioclass",
-            "priohint",
-            "cmdprio",
-            "cmdprio_class",
-            "cmdprio_hint",
-            "cmdprio_percentage",
-            "cmdprio_bssplit")) {
-      RECORDED.put(
-          o,
-          "sets an I/O priority, which nothing on the modelled path reads: a FUSE request carries"
-              + " no priority (struct fuse_in_header has none) and no I/O scheduler sits before"
-              + " the FUSE queues, so the kernel serves them in arrival order as the model does"
-              + " (fio's per-priority latency split is not reported)");
-    }
-    for (String o :
-        List.of(
-            "verify_pattern",
-            "verify_interval",
-            "verify_offset",
-            "verify_fatal",
-            "verify_dump",
-            "verify_async",
-            "verify_async_cpus",
-            "verify_header_seed",
-            "verify_write_sequence")) {
-      RECORDED.put(
-          o,
-          "chooses how the read-back data is checked; the model reads back what verify= wrote but"
-              + " carries no data to check");
-    }
-    for (String o :
-        List.of(
-            "verify_state_save",
-            "verify_state_load",
-            "verify_only",
-            "experimental_verify",
-            "trim_percentage",
-            "trim_verify_zero",
-            "trim_backlog",
-            "trim_backlog_batch")) {
-      REFUSED.put(
-          o,
-          "changes when or what is read back; the model reads back everything once the writes"
-              + " are done (verify= with do_verify=1)");
-    }
+    put(
+        RECORDED,
+        "sets an I/O priority, which nothing on the modelled path reads: a FUSE request carries"
+            + " no priority (struct fuse_in_header has none) and no I/O scheduler sits before"
+            + " the FUSE queues, so the kernel serves them in arrival order as the model does"
+            + " (fio's per-priority latency split is not reported)",
+        "prio",
+        "prioclass",
+        "priohint",
+        "cmdprio",
+        "cmdprio_class",
+        "cmdprio_hint",
+        "cmdprio_percentage",
+        "cmdprio_bssplit");
+    put(
+        RECORDED,
+        "chooses how the read-back data is checked; the model reads back what verify= wrote but"
+            + " carries no data to check",
+        "verify_pattern",
+        "verify_interval",
+        "verify_offset",
+        "verify_fatal",
+        "verify_dump",
+        "verify_async",
+        "verify_async_cpus",
+        "verify_header_seed",
+        "verify_write_sequence");
+    put(
+        REFUSED,
+        "changes when or what is read back; the model reads back everything once the writes"
+            + " are done (verify= with do_verify=1)",
+        "verify_state_save",
+        "verify_state_load",
+        "verify_only",
+        "experimental_verify",
+        "trim_percentage",
+        "trim_verify_zero",
+        "trim_backlog",
+        "trim_backlog_batch");
     REFUSED.put("thinktime_iotime", "fio's thinktime_iotime is not modelled");
     REFUSED.put("ramp_size", "ramp_size is not modelled (use ramp_time)");
+  }
+
+  /** Puts {@code reason} for each of {@code options} into {@code to} (RECORDED or REFUSED). */
+  private static void put(Map<String, String> to, String reason, String... options) {
+    for (String o : options) {
+      to.put(o, reason);
+    }
   }
 
   /** fio command options (not job options) that people paste from a command line. */

@@ -108,12 +108,9 @@ public final class FioWorkload implements Workload {
       device = device != null ? device : machine.device().get();
       for (Op op : calls.ops()) {
         if (!device.serves(op)) {
-          throw new FioParseException(
-              file.source(),
-              j.line(),
-              "job "
-                  + j.name()
-                  + ": ioengine="
+          throw jobError(
+              j,
+              "ioengine="
                   + j.ioengine().fioName()
                   + " sends FUSE "
                   + op
@@ -164,12 +161,9 @@ public final class FioWorkload implements Workload {
         int nodes = topology.nodeCount();
         for (int node : j.numaCpuNodes().cpus()) {
           if (node >= nodes) {
-            throw new FioParseException(
-                file.source(),
-                j.line(),
-                "job "
-                    + j.name()
-                    + ": numa_cpu_nodes names node "
+            throw jobError(
+                j,
+                "numa_cpu_nodes names node "
                     + node
                     + " but the machine has nodes 0-"
                     + (nodes - 1));
@@ -180,23 +174,13 @@ public final class FioWorkload implements Workload {
                 .filter(c -> j.numaCpuNodes().cpus().contains(topology.cpuToNode(c)))
                 .toArray();
         if (allowed.length == 0) {
-          throw new FioParseException(
-              file.source(),
-              j.line(),
-              "job " + j.name() + ": no CPU of cpus_allowed is on the numa_cpu_nodes");
+          throw jobError(j, "no CPU of cpus_allowed is on the numa_cpu_nodes");
         }
       }
       for (int c : allowed) {
         if (c >= ncpu) {
-          throw new FioParseException(
-              file.source(),
-              j.line(),
-              "job "
-                  + j.name()
-                  + ": cpus_allowed names CPU "
-                  + c
-                  + " but the machine has CPUs 0-"
-                  + (ncpu - 1));
+          throw jobError(
+              j, "cpus_allowed names CPU " + c + " but the machine has CPUs 0-" + (ncpu - 1));
         }
       }
       for (int k = 0; k < j.numjobs(); k++) {
@@ -235,12 +219,9 @@ public final class FioWorkload implements Workload {
         longest = j;
       }
     }
-    throw new FioParseException(
-        file.source(),
-        longest.line(),
-        "job "
-            + longest.name()
-            + ": runtime="
+    throw jobError(
+        longest,
+        "runtime="
             + MachineRun.duration(longest.runtimeNs())
             + (longest.rampTimeNs() + longest.startDelayNs() > 0
                 ? " (with ramp_time and startdelay)"
@@ -266,46 +247,36 @@ public final class FioWorkload implements Workload {
   private void refuseWhatIsNotModelled(JobSpec j) {
     long zone = j.pattern().zoneBytes();
     if (zone > 0 && j.pattern().files() > 1) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job " + j.name() + ": zonemode=zbd with nrfiles > 1 is not modelled (one zoned file)");
+      throw jobError(j, "zonemode=zbd with nrfiles > 1 is not modelled (one zoned file)");
     }
     IoPattern.Stride stride = j.pattern().stride();
     if (stride != null
         && Math.min(stride.rangeBytes(), j.ioRegionBytes())
             < Math.max(j.blockSize(Direction.READ), j.blockSize(Direction.WRITE))) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job "
-              + j.name()
-              + ": zonemode=strided with a "
-              + stride.rangeBytes()
-              + "-byte zonerange holds no block");
+      throw jobError(
+          j, "zonemode=strided with a " + stride.rangeBytes() + "-byte zonerange holds no block");
     }
     if (zone > 0 && j.ioRegionBytes() < zone) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job "
-              + j.name()
-              + ": zonemode=zbd with "
+      throw jobError(
+          j,
+          "zonemode=zbd with "
               + zone
               + "-byte zones needs a region of at least one zone, it has "
               + j.ioRegionBytes()
               + " bytes");
     }
     if (j.fsyncEvery() > 0) {
-      throw new FioParseException(
-          file.source(),
-          j.line(),
-          "job "
-              + j.name()
-              + ": fsync="
+      throw jobError(
+          j,
+          "fsync="
               + j.fsyncEvery()
               + " is not modelled (the machine issues no flush requests); remove it");
     }
+  }
+
+  /** A problem of job {@code j}, at its line. */
+  private FioParseException jobError(JobSpec j, String problem) {
+    return new FioParseException(file.source(), j.line(), "job " + j.name() + ": " + problem);
   }
 
   /** fio's offset_increment: clone k of a job starts k increments further in. */

@@ -169,14 +169,19 @@ final class JobSpecResolver {
 
   /** One note per recorded option (the first place it is written): it has no effect, and why. */
   private void note(int line, String key, String raw) {
-    if (noted.add(key)) {
-      notes.add(
-          location(line)
-              + "note: "
-              + key
-              + (raw == null ? "" : "=" + raw)
-              + " has no effect in the model: it "
-              + FioOptions.recordedReason(key));
+    noteOnce(
+        key,
+        line,
+        key
+            + (raw == null ? "" : "=" + raw)
+            + " has no effect in the model: it "
+            + FioOptions.recordedReason(key));
+  }
+
+  /** Adds the note {@code text} about {@code line} the first time {@code tag} comes up. */
+  private void noteOnce(String tag, int line, String text) {
+    if (noted.add(tag)) {
+      notes.add(location(line) + "note: " + text);
     }
   }
 
@@ -267,12 +272,12 @@ final class JobSpecResolver {
               + name
               + "\" does I/O to");
     }
-    if (buffered(eff) && noted.add("direct=0")) {
+    if (buffered(eff)) {
       Setting d = eff.get("buffered") != null ? eff.get("buffered") : eff.get("direct");
-      notes.add(
-          location(d.line())
-              + "note: "
-              + d.writtenKey()
+      noteOnce(
+          "direct=0",
+          d.line(),
+          d.writtenKey()
               + "="
               + d.raw()
               + ": buffered I/O runs as direct I/O: the modelled mount sends every read and write"
@@ -383,11 +388,11 @@ final class JobSpecResolver {
     long intervalNs = value(eff, "steadystate_check_interval", 1_000_000_000L);
     if (durNs == 0) {
       for (String k : List.of("steadystate", "steadystate_ramp_time")) {
-        if (eff.containsKey(k) && noted.add(k + "/nodur")) {
-          notes.add(
-              location(eff.get(k).line())
-                  + "note: "
-                  + eff.get(k).writtenKey()
+        if (eff.containsKey(k)) {
+          noteOnce(
+              k + "/nodur",
+              eff.get(k).line(),
+              eff.get(k).writtenKey()
                   + "="
                   + eff.get(k).raw()
                   + " has no effect without ss_dur (steadystate_duration), as in fio");
@@ -566,22 +571,22 @@ final class JobSpecResolver {
                     + blockBytes
                     + " bytes"));
       }
-    } else if (eff.containsKey("random_sequence_stride") && noted.add("random_sequence_stride")) {
-      notes.add(
-          location(eff.get("random_sequence_stride").line())
-              + "note: random_sequence_stride has no effect without"
+    } else if (eff.containsKey("random_sequence_stride")) {
+      noteOnce(
+          "random_sequence_stride",
+          eff.get("random_sequence_stride").line(),
+          "random_sequence_stride has no effect without"
               + " random_distribution=sequence (fio ignores it too)");
     }
     long ioSize = bytes(eff, "io_size", value(eff, "io_size", null), kbBase, 0);
     boolean verifies =
         !"0".equals(value(eff, "verify", "0")) && value(eff, "do_verify", Boolean.TRUE);
     for (String k : List.of("verify_backlog", "verify_backlog_batch")) {
-      if (!verifies && eff.containsKey(k) && noted.add(k + "/off")) {
-        notes.add(
-            location(eff.get(k).line())
-                + "note: "
-                + k
-                + " has no effect without verify= and do_verify=1 (fio logs no writes then)");
+      if (!verifies && eff.containsKey(k)) {
+        noteOnce(
+            k + "/off",
+            eff.get(k).line(),
+            k + " has no effect without verify= and do_verify=1 (fio logs no writes then)");
       }
     }
     int openFiles = value(eff, "openfiles", 0);
@@ -597,12 +602,8 @@ final class JobSpecResolver {
     }
     if (nrfiles == 1) {
       for (String k : List.of("openfiles", "file_service_type")) {
-        if (eff.containsKey(k) && noted.add(k + "/1")) {
-          notes.add(
-              location(eff.get(k).line())
-                  + "note: "
-                  + k
-                  + " has no effect with one file (nrfiles=1)");
+        if (eff.containsKey(k)) {
+          noteOnce(k + "/1", eff.get(k).line(), k + " has no effect with one file (nrfiles=1)");
         }
       }
     }
@@ -621,15 +622,13 @@ final class JobSpecResolver {
             && bytes(eff, k, z.value() instanceof SizeValue v ? v : null, kbBase, 0) > 0) {
           throw error(z.line(), "zoneskip with zonemode=zbd (skipping zones) is not modelled");
         }
-        if (noted.add(k + "/" + zoneMode)) {
-          notes.add(
-              location(z.line())
-                  + "note: "
-                  + k
-                  + " has no effect with zonemode="
-                  + zoneMode
-                  + " (only zonemode=strided uses it, as in fio)");
-        }
+        noteOnce(
+            k + "/" + zoneMode,
+            z.line(),
+            k
+                + " has no effect with zonemode="
+                + zoneMode
+                + " (only zonemode=strided uses it, as in fio)");
       }
     }
     return new IoPattern(
@@ -676,14 +675,13 @@ final class JobSpecResolver {
     }
     if (openFiles > 1) {
       // init.c: "Strided zone mode only really works with 1 file", and fio turns it off
-      if (noted.add("strided/openfiles")) {
-        notes.add(
-            location(zm != null ? zm.line() : zs.line())
-                + "note: job \""
-                + name
-                + "\": zonemode=strided has no effect with more than one open file (fio turns it"
-                + " off)");
-      }
+      noteOnce(
+          "strided/openfiles",
+          zm != null ? zm.line() : zs.line(),
+          "job \""
+              + name
+              + "\": zonemode=strided has no effect with more than one open file (fio turns it"
+              + " off)");
       return null;
     }
     long size = zoneBytes(eff, kbBase);
@@ -940,25 +938,20 @@ final class JobSpecResolver {
     int rwLine = lineOf(eff, "rw", sectionLine);
     int engineLine = lineOf(eff, "ioengine", sectionLine);
     String job = "job \"" + name + "\": ioengine=" + engine.fioName();
+    String withRw = job + " with rw=" + rw.fioName() + " is not supported: ";
     if (rw.trims() && calls != IoCalls.FALLOCATE) {
       throw error(rwLine, "rw=" + rw.fioName() + " is not supported: " + FioOptions.TRIM_ON_FUSE);
     }
     if (calls == IoCalls.FTRUNCATE && rw.reads()) {
       throw error(
           rwLine,
-          job
-              + " with rw="
-              + rw.fioName()
-              + " is not supported: fio's ftruncate engine truncates on writes and fails every"
-              + " read with EINVAL");
+          withRw + "fio's ftruncate engine truncates on writes and fails every read with EINVAL");
     }
     if (calls.perFile() && (rw.isMixed() || rw.trims())) {
       throw error(
           rwLine,
-          job
-              + " with rw="
-              + rw.fioName()
-              + " is not supported: the engine's calls are reported in one direction (reads, or"
+          withRw
+              + "the engine's calls are reported in one direction (reads, or"
               + " writes for a write-only rw=), and its fake I/Os in rw='s");
     }
     if (calls.perFile() && (eff.containsKey("bssplit") || eff.containsKey("bsrange"))) {
@@ -980,10 +973,11 @@ final class JobSpecResolver {
           job + " with zones is not supported: zones hold data, the engine writes none");
     }
     boolean stats = calls == IoCalls.FILE_STAT || calls == IoCalls.DIR_STAT;
-    if (!stats && eff.containsKey("stat_type") && noted.add("stat_type/" + engine.fioName())) {
-      notes.add(
-          location(lineOf(eff, "stat_type", engineLine))
-              + "note: stat_type has no effect with ioengine="
+    if (!stats && eff.containsKey("stat_type")) {
+      noteOnce(
+          "stat_type/" + engine.fioName(),
+          lineOf(eff, "stat_type", engineLine),
+          "stat_type has no effect with ioengine="
               + engine.fioName()
               + " (only filestat and dirstat take it, as in fio)");
     }

@@ -9,7 +9,7 @@ import java.util.random.RandomGenerator;
  * thread runs on: the service is CPU work that competes with the application and with other queues
  * on that core.
  */
-public final class CpuDevice implements Device {
+public final class CpuDevice implements StatelessDevice {
   private final long costNanos;
 
   public CpuDevice(long costNanos) {
@@ -24,11 +24,6 @@ public final class CpuDevice implements Device {
 
   @Override
   public boolean onCpu() {
-    return true;
-  }
-
-  @Override
-  public boolean timeInvariant() {
     return true;
   }
 

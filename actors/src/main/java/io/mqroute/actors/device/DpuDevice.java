@@ -11,7 +11,7 @@ import java.util.random.RandomGenerator;
  * holding the thread. So the thread bounds throughput at 1/cost per queue while the latency is the
  * backend's.
  */
-public final class DpuDevice implements Device {
+public final class DpuDevice implements StatelessDevice {
   private final long costNanos;
   private final long medianNanos;
   private final double sigma;
@@ -39,11 +39,6 @@ public final class DpuDevice implements Device {
   @Override
   public boolean holdsWorker() {
     return false;
-  }
-
-  @Override
-  public boolean timeInvariant() {
-    return true;
   }
 
   @Override

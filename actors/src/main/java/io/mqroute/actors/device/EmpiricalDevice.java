@@ -14,7 +14,7 @@ import java.util.random.RandomGenerator;
  * latency log ({@code write_lat_log}: lines {@code time (ms), latency (ns), direction, block size[,
  * offset[, priority]]}), whose second column is used.
  */
-public final class EmpiricalDevice implements Device {
+public final class EmpiricalDevice implements StatelessDevice {
   /** A sample file larger than this is refused: it is a distribution, not a trace. */
   public static final long MAX_FILE_BYTES = 64L << 20;
 
@@ -99,11 +99,6 @@ public final class EmpiricalDevice implements Device {
   public long serviceNanos(
       Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return samples[rnd.nextInt(samples.length)];
-  }
-
-  @Override
-  public boolean timeInvariant() {
-    return true;
   }
 
   @Override

@@ -5,7 +5,7 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /** Exponentially distributed service (M/M/1 theory); the mean is the only parameter. */
-public final class ExponentialDevice implements Device {
+public final class ExponentialDevice implements StatelessDevice {
   private final long meanNanos;
 
   public ExponentialDevice(long meanNanos) {
@@ -16,11 +16,6 @@ public final class ExponentialDevice implements Device {
   public long serviceNanos(
       Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return Math.round(-Math.log(1.0 - rnd.nextDouble()) * meanNanos);
-  }
-
-  @Override
-  public boolean timeInvariant() {
-    return true;
   }
 
   @Override

@@ -5,7 +5,7 @@ import io.mqroute.protocol.Op;
 import java.util.random.RandomGenerator;
 
 /** Every request takes the same time: M/D/1 service, the DPU's 40 µs 4k baseline (seed 001). */
-public final class FixedDevice implements Device {
+public final class FixedDevice implements StatelessDevice {
   private final long nanos;
 
   public FixedDevice(long nanos) {
@@ -16,11 +16,6 @@ public final class FixedDevice implements Device {
   public long serviceNanos(
       Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return nanos;
-  }
-
-  @Override
-  public boolean timeInvariant() {
-    return true;
   }
 
   @Override

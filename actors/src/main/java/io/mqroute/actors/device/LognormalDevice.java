@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
  * Log-normal service: {@code median * exp(sigma * Z)}. Storage latencies are right-skewed; sigma
  * 0.5 gives a p99 about 3.2x the median.
  */
-public final class LognormalDevice implements Device {
+public final class LognormalDevice implements StatelessDevice {
   private final long medianNanos;
   private final double sigma;
 
@@ -24,11 +24,6 @@ public final class LognormalDevice implements Device {
   public long serviceNanos(
       Op op, long fileId, long offset, int length, long nowNanos, RandomGenerator rnd) {
     return Math.round(medianNanos * Math.exp(sigma * rnd.nextGaussian()));
-  }
-
-  @Override
-  public boolean timeInvariant() {
-    return true;
   }
 
   @Override

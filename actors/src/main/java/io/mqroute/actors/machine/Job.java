@@ -210,34 +210,9 @@ public final class Job extends AbstractBehavior<Command> {
    */
   private boolean ioWqRunning;
 
-  public static Behavior<Command> create(
-      JobPlan plan,
-      JobStats stats,
-      RandomSource workload,
-      RandomSource arrivals,
-      List<ActorRef<CoreProtocol.Command>> cores,
-      ActorRef<FlowProtocol.RouterCommand> router,
-      ActorRef<MachineProtocol.Command> machine,
-      CpuCosts costs,
-      long stallLimit,
-      WakeTargets wakeTargets) {
-    return create(
-        plan,
-        stats,
-        workload,
-        arrivals,
-        cores,
-        router,
-        machine,
-        costs,
-        stallLimit,
-        wakeTargets,
-        null);
-  }
-
   /**
-   * A job whose requests carry real bytes ({@code data}); the rest as {@link #create(JobPlan,
-   * JobStats, RandomSource, RandomSource, List, ActorRef, ActorRef, CpuCosts, long, WakeTargets)}.
+   * A job in no flow that issues its requests itself; its requests carry real bytes ({@code data},
+   * or null for none).
    */
   public static Behavior<Command> create(
       JobPlan plan,

@@ -72,175 +72,14 @@ public record JobPlan(
     boolean trims,
     boolean ioUring) {
 
-  /** A plan whose I/Os are reads and writes ({@link IoCalls#DATA}). */
-  public JobPlan(
-      int index,
-      String name,
-      int group,
-      int[] cpus,
-      int startCpu,
-      int inFlight,
-      boolean foreground,
-      double readFraction,
-      boolean random,
-      int bsRead,
-      int bsWrite,
-      long sizeBytes,
-      long fileId,
-      long offset,
-      long runtimeNanos,
-      long rampNanos,
-      boolean timeBased,
-      double rateReadIops,
-      double rateWriteIops,
-      boolean poisson,
-      int loops,
-      long startDelayNanos,
-      ThinkTime think,
-      IoPattern pattern,
-      JobControl control) {
-    this(
-        index,
-        name,
-        group,
-        cpus,
-        startCpu,
-        inFlight,
-        foreground,
-        readFraction,
-        random,
-        bsRead,
-        bsWrite,
-        sizeBytes,
-        fileId,
-        offset,
-        runtimeNanos,
-        rampNanos,
-        timeBased,
-        rateReadIops,
-        rateWriteIops,
-        poisson,
-        loops,
-        startDelayNanos,
-        think,
-        pattern,
-        control,
-        IoCalls.DATA,
-        false,
-        false);
-  }
-
-  /** A plan that runs on its own ({@link JobControl#NONE}). */
-  public JobPlan(
-      int index,
-      String name,
-      int group,
-      int[] cpus,
-      int startCpu,
-      int inFlight,
-      boolean foreground,
-      double readFraction,
-      boolean random,
-      int bsRead,
-      int bsWrite,
-      long sizeBytes,
-      long fileId,
-      long offset,
-      long runtimeNanos,
-      long rampNanos,
-      boolean timeBased,
-      double rateReadIops,
-      double rateWriteIops,
-      boolean poisson,
-      int loops,
-      long startDelayNanos,
-      ThinkTime think,
-      IoPattern pattern) {
-    this(
-        index,
-        name,
-        group,
-        cpus,
-        startCpu,
-        inFlight,
-        foreground,
-        readFraction,
-        random,
-        bsRead,
-        bsWrite,
-        sizeBytes,
-        fileId,
-        offset,
-        runtimeNanos,
-        rampNanos,
-        timeBased,
-        rateReadIops,
-        rateWriteIops,
-        poisson,
-        loops,
-        startDelayNanos,
-        think,
-        pattern,
-        JobControl.NONE);
-  }
-
-  /** A plan with one block size per direction and uniform offsets ({@link IoPattern#SIMPLE}). */
-  public JobPlan(
-      int index,
-      String name,
-      int group,
-      int[] cpus,
-      int startCpu,
-      int inFlight,
-      boolean foreground,
-      double readFraction,
-      boolean random,
-      int bsRead,
-      int bsWrite,
-      long sizeBytes,
-      long fileId,
-      long offset,
-      long runtimeNanos,
-      long rampNanos,
-      boolean timeBased,
-      double rateReadIops,
-      double rateWriteIops,
-      boolean poisson,
-      int loops,
-      long startDelayNanos,
-      ThinkTime think) {
-    this(
-        index,
-        name,
-        group,
-        cpus,
-        startCpu,
-        inFlight,
-        foreground,
-        readFraction,
-        random,
-        bsRead,
-        bsWrite,
-        sizeBytes,
-        fileId,
-        offset,
-        runtimeNanos,
-        rampNanos,
-        timeBased,
-        rateReadIops,
-        rateWriteIops,
-        poisson,
-        loops,
-        startDelayNanos,
-        think,
-        IoPattern.SIMPLE);
-  }
-
   /**
-   * A plan with fio's defaults for {@code loops} (1) and {@code startdelay} (none); {@code
-   * rateIops} caps reads and writes each, as a single {@code rate_iops=} value does in fio.
+   * A plan that runs on its own ({@link JobControl#NONE}), with one block size per direction and
+   * uniform offsets ({@link IoPattern#SIMPLE}), whose I/Os are reads and writes ({@link
+   * IoCalls#DATA}), with fio's defaults for {@code loops} (1), {@code startdelay} and {@code
+   * thinktime} (none); {@code rateIops} caps reads and writes each, as a single {@code rate_iops=}
+   * value does in fio.
    */
-  public JobPlan(
+  public static JobPlan of(
       int index,
       String name,
       int group,
@@ -260,7 +99,7 @@ public record JobPlan(
       boolean timeBased,
       double rateIops,
       boolean poisson) {
-    this(
+    return new JobPlan(
         index,
         name,
         group,
@@ -283,7 +122,12 @@ public record JobPlan(
         poisson,
         1,
         0,
-        ThinkTime.NONE);
+        ThinkTime.NONE,
+        IoPattern.SIMPLE,
+        JobControl.NONE,
+        IoCalls.DATA,
+        false,
+        false);
   }
 
   public static final int MAX_JOBS = 1 << 12;

@@ -119,17 +119,6 @@ public final class Machine extends AbstractBehavior<Command> {
   /**
    * @param stats one fresh JobStats per plan (the workload layer knows how fio names and groups
    *     them)
-   */
-  public static Behavior<Command> create(
-      MachineSpec spec,
-      List<JobPlan> plans,
-      IntFunction<JobStats> stats,
-      long seed,
-      CompletableFuture<MachineResult> result) {
-    return create(spec, plans, stats, seed, result, null);
-  }
-
-  /**
    * @param perturbation acts on the machine during the run (chaos), or null; with one, every job
    *     group ends with an unmount/remount (all queues drained) before the next starts
    */
@@ -410,6 +399,15 @@ public final class Machine extends AbstractBehavior<Command> {
   /** A model actor threw: a bug, reported as a broken run instead of a hang. */
   private Behavior<Command> onChildFailed(ChildFailed f) {
     violations.add("actor " + f.getRef().path().name() + " failed: " + f.getCause());
+    return finish(stall);
+  }
+
+  /**
+   * Puts the result out; the model stays as it is until the system is terminated. Stopping here
+   * would tear down the queues' streams inside the run, and stream shutdown touches Pekko's
+   * internal dispatcher.
+   */
+  private Behavior<Command> finish(String stallReport) {
     result.complete(
         new MachineResult(
             List.of(jobStats),
@@ -418,18 +416,9 @@ public final class Machine extends AbstractBehavior<Command> {
             List.copyOf(queueStats),
             List.copyOf(coreStats),
             List.copyOf(violations),
-            stall,
+            stallReport,
             clock.nanoTime(),
             perturbationReport));
-    return finished();
-  }
-
-  /**
-   * The result is out; the model stays as it is until the system is terminated. Stopping here would
-   * tear down the queues' streams inside the run, and stream shutdown touches Pekko's internal
-   * dispatcher.
-   */
-  private Behavior<Command> finished() {
     return Behaviors.ignore();
   }
 
@@ -754,17 +743,6 @@ public final class Machine extends AbstractBehavior<Command> {
       }
       stallReport = sb.toString();
     }
-    result.complete(
-        new MachineResult(
-            List.of(jobStats),
-            littles(),
-            routerStats,
-            List.copyOf(queueStats),
-            List.copyOf(coreStats),
-            List.copyOf(violations),
-            stallReport,
-            clock.nanoTime(),
-            perturbationReport));
-    return finished();
+    return finish(stallReport);
   }
 }

@@ -26,19 +26,6 @@ public record MachineResult(
     long endNanos,
     PerturbationProtocol.Report perturbation) {
 
-  /** An undisturbed run. */
-  public MachineResult(
-      List<JobStats> jobs,
-      List<LittlesLaw> little,
-      FlowProtocol.RouterStats router,
-      List<FlowProtocol.QueueStats> queues,
-      List<CoreProtocol.CoreStats> cores,
-      List<String> violations,
-      String stall,
-      long endNanos) {
-    this(jobs, little, router, queues, cores, violations, stall, endNanos, null);
-  }
-
   /**
    * The digest of this run: the jobs' statistics plus the machine's own counters, anything the seed
    * determines.

@@ -51,28 +51,6 @@ public final class OffsetGenerator {
       long skip,
       int iosPerOffset,
       OffsetDistribution distribution,
-      RandomGenerator random) {
-    this(
-        start,
-        regionBytes,
-        blockSize,
-        maxLength,
-        skip,
-        iosPerOffset,
-        distribution,
-        random,
-        null,
-        false);
-  }
-
-  private OffsetGenerator(
-      long start,
-      long regionBytes,
-      long blockSize,
-      long maxLength,
-      long skip,
-      int iosPerOffset,
-      OffsetDistribution distribution,
       RandomGenerator random,
       IoPattern.Stride stride,
       boolean wrap) {
@@ -113,12 +91,17 @@ public final class OffsetGenerator {
    * start.
    */
   public static OffsetGenerator sequential(long start, long regionBytes, long blockSize) {
-    return new OffsetGenerator(
-        start, regionBytes, blockSize, blockSize, 0, 1, OffsetDistribution.UNIFORM, null);
+    return uniform(start, regionBytes, blockSize, null);
   }
 
   /** Uniform block-aligned offsets within the region, drawn from {@code random}. */
   public static OffsetGenerator random(
+      long start, long regionBytes, long blockSize, RandomGenerator random) {
+    return uniform(start, regionBytes, blockSize, Objects.requireNonNull(random, "random"));
+  }
+
+  /** One block size, no skip, no stride: sequential when {@code random} is null. */
+  private static OffsetGenerator uniform(
       long start, long regionBytes, long blockSize, RandomGenerator random) {
     return new OffsetGenerator(
         start,
@@ -128,7 +111,9 @@ public final class OffsetGenerator {
         0,
         1,
         OffsetDistribution.UNIFORM,
-        Objects.requireNonNull(random, "random"));
+        random,
+        null,
+        false);
   }
 
   /**

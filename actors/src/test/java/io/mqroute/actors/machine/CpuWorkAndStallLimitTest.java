@@ -50,7 +50,7 @@ class CpuWorkAndStallLimitTest {
     // CPU
     MachineSpec spec = TestMachines.parse(String.format(ONE_CPU, "submit-cost = 400ms"));
     JobPlan job =
-        new JobPlan(
+        JobPlan.of(
             0,
             "slow",
             0,

@@ -27,7 +27,7 @@ class DeterminismTest {
     int[] all = {0, 1, 2, 3, 4, 5, 6, 7};
     for (int j = 0; j < 4; j++) {
       p.add(
-          new JobPlan(
+          JobPlan.of(
               j,
               "mix",
               0,

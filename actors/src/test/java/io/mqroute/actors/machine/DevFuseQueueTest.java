@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
  */
 class DevFuseQueueTest {
   private static JobPlan job(int index, int cpus, int start, int inFlight, boolean foreground) {
-    return new JobPlan(
+    return JobPlan.of(
         index,
         "j" + index,
         0,

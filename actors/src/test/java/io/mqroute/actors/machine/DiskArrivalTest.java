@@ -45,7 +45,7 @@ class DiskArrivalTest {
     RecordingDevice device = new RecordingDevice();
     MachineSpec spec = parsed.withDevice("recording", () -> device);
     JobPlan psync =
-        new JobPlan(
+        JobPlan.of(
             0,
             "qd1",
             0,

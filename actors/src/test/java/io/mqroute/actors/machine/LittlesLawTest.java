@@ -74,7 +74,7 @@ class LittlesLawTest {
                 + "router { selector = single }\n"
                 + "device = \"exponential(30us)\"\n");
     JobPlan job =
-        new JobPlan(
+        JobPlan.of(
             0,
             "window",
             0,

@@ -39,7 +39,12 @@ class LongRunsTest {
         false,
         1,
         delay,
-        ThinkTime.NONE);
+        ThinkTime.NONE,
+        IoPattern.SIMPLE,
+        JobControl.NONE,
+        IoCalls.DATA,
+        false,
+        false);
   }
 
   @Test

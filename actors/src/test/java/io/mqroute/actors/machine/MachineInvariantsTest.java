@@ -14,7 +14,7 @@ class MachineInvariantsTest {
 
   /** A closed loop of {@code depth} requests, {@code count} requests in all (size-based). */
   private static JobPlan closedLoop(int depth, int count, boolean foreground) {
-    return new JobPlan(
+    return JobPlan.of(
         0,
         "loop",
         0,

@@ -43,14 +43,14 @@ class MemoryEstimateCalibrationTest {
         SimSystem.start(
             "calibrate",
             ConfigFactory.parseString("pekko.loglevel = WARNING"),
-            Machine.create(spec, plans, i -> new JobStats(JobInfo.named("j")), 1, result))) {
+            Machine.create(spec, plans, i -> new JobStats(JobInfo.named("j")), 1, result, null))) {
       sim.runUntil(virtualNanos, result::isDone);
       return usedAfterGc() - before;
     }
   }
 
   private static JobPlan job(int index, int cpu, int depth, double reads) {
-    return new JobPlan(
+    return JobPlan.of(
         index,
         "j",
         0,

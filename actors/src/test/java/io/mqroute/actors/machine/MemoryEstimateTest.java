@@ -33,7 +33,7 @@ class MemoryEstimateTest {
     List<JobPlan> plans = new ArrayList<>();
     for (int i = 0; i < 4096; i++) { // randrw on an async engine: slat, clat, lat per direction
       plans.add(
-          new JobPlan(
+          JobPlan.of(
               i,
               "j",
               0,

@@ -33,7 +33,7 @@ class QueueingTheoryTest {
    */
   private static JobPlan poisson(double rate, int cpu, int requests) {
     long runtime = (long) (requests / rate * 1e9);
-    return new JobPlan(
+    return JobPlan.of(
         0,
         "poisson",
         0,

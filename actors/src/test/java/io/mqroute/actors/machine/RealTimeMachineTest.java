@@ -23,7 +23,7 @@ class RealTimeMachineTest {
                 + "device = \"fixed(50us)\"\n"
                 + "stall-limit = 5s\n");
     JobPlan plan =
-        new JobPlan(
+        JobPlan.of(
             0,
             "rt",
             0,

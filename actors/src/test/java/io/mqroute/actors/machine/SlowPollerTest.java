@@ -50,7 +50,7 @@ class SlowPollerTest {
    * with {@code rate} 0 a closed loop that submits its whole iodepth at once.
    */
   static JobPlan producer(double rate, long runtimeNanos) {
-    return new JobPlan(
+    return JobPlan.of(
         0,
         "producer",
         0,

@@ -53,7 +53,7 @@ class WakePlacementTest {
   private static MachineResult run(MachineSpec spec, int iodepth) {
     int[] all = IntStream.range(0, CPUS).toArray();
     JobPlan psync =
-        new JobPlan(
+        JobPlan.of(
             0,
             "qd1",
             0,

@@ -18,7 +18,7 @@ class RunProgressTest {
     StringWriter err = new StringWriter();
     MachineResult m =
         new MachineResult(
-            List.of(), List.of(), null, List.of(), List.of(), List.of(), null, 5_000_000L);
+            List.of(), List.of(), null, List.of(), List.of(), List.of(), null, 5_000_000L, null);
     VariantResult r =
         new VariantResult(
             new Variant("ring4", Map.of(), null, null, Map.of(), false),
