@@ -73,7 +73,7 @@ public final class FioTextReport {
           unit,
           groups.get(unit.info().groupId()),
           timeLabel,
-          cpu == null ? null : FioJsonReport.cpuOf(unit, clones, cpu),
+          FioJsonReport.cpuOf(unit, clones, cpu),
           cpu != null);
     }
     for (GroupRunStats group : groups.values()) {
