@@ -355,15 +355,7 @@ public final class ChaosProfileParser {
             case "ring-full" -> k.integer("slots", 1, 1, 1 << 20);
             default -> 1;
           };
-      Fault.Kind fk =
-          switch (kind) {
-            case "eio" -> Fault.Kind.EIO;
-            case "enomem" -> Fault.Kind.ENOMEM;
-            case "stall" -> Fault.Kind.STALL;
-            case "slow" -> Fault.Kind.SLOWDOWN;
-            default -> Fault.Kind.RING_LIMIT;
-          };
-      out.add(new FaultSchedule(fk, every, len, value));
+      out.add(new FaultSchedule(ChaosEvent.faultKind(kind), every, len, value));
     }
     return out;
   }
