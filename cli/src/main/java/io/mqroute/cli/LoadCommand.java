@@ -6,7 +6,9 @@ import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.config.UserError;
+import io.mqroute.experiment.ComparisonTable;
 import io.mqroute.experiment.Summary;
+import io.mqroute.experiment.report.ResultFiles;
 import io.mqroute.metrics.FioJsonReport;
 import io.mqroute.metrics.FioTextReport;
 import io.mqroute.metrics.JobStats;
@@ -277,7 +279,7 @@ final class LoadCommand implements Callable<Integer> {
         Files.writeString(
             out.resolve("load.fio.json"),
             FioJsonReport.render(
-                r.clones(), file.globalOptions(), version(), Instant.now().getEpochSecond()));
+                r.clones(), file.globalOptions(), ResultFiles.version(), Instant.now().getEpochSecond()));
         o.println("results: " + out);
       }
       o.flush();
@@ -330,23 +332,7 @@ final class LoadCommand implements Callable<Integer> {
                 Long.toString(m.errors())
               });
         });
-    int[] width = new int[rows.get(0).length];
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        width[i] = Math.max(width[i], row[i].length());
-      }
-    }
-    StringBuilder sb = new StringBuilder("\n");
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        sb.append(
-            i == 0
-                ? String.format(Locale.ROOT, "%-" + width[i] + "s", row[i])
-                : String.format(Locale.ROOT, "  %" + width[i] + "s", row[i]));
-      }
-      sb.append('\n');
-    }
-    return sb.toString();
+    return "\n" + ComparisonTable.layout(rows, false);
   }
 
   private static String f(String fmt, double v) {
@@ -388,10 +374,5 @@ final class LoadCommand implements Callable<Integer> {
                 r.verify().errors()));
     r.verify().first().forEach(e -> sb.append("  ").append(e).append('\n'));
     return sb.toString();
-  }
-
-  private static String version() {
-    String v = Main.class.getPackage().getImplementationVersion();
-    return v == null ? "dev" : v;
   }
 }

@@ -51,7 +51,7 @@ public final class ComparisonTable {
             });
       }
     }
-    return layout(rows);
+    return layout(rows, true);
   }
 
   private static String cell(
@@ -68,7 +68,11 @@ public final class ComparisonTable {
     return s;
   }
 
-  private static String layout(List<String[]> rows) {
+  /**
+   * {@code rows} as columns, the first left-aligned and the others right-aligned, two spaces apart;
+   * with {@code rule}, a line of dashes under the first row (the header).
+   */
+  public static String layout(List<String[]> rows, boolean rule) {
     int[] w = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
@@ -83,7 +87,7 @@ public final class ComparisonTable {
         sb.append(i == 0 ? "" : "  ").append(i == 0 ? row[i] + pad : pad + row[i]);
       }
       sb.append('\n');
-      if (r == 0) {
+      if (r == 0 && rule) {
         int total = -2;
         for (int x : w) {
           total += x + 2;
