@@ -261,18 +261,9 @@ public final class FioJsonReport {
     o.set("clat_ns", latency(ds.clat(), list, r.clatPercentiles(), plus));
     o.set("lat_ns", latency(ds.lat(), list, r.latPercentiles(), plus));
     double[] bw = s.bwSamples(d);
-    GroupRunStats.Line line = group == null ? null : group.lines.get(d);
-    // fio's convert_agg_kbytes_percent: the mean sample against the group's aggregate bandwidth
-    double agg = 0;
-    if (bw[4] > 0) { // fio passes the mean as an int
-      agg =
-          line != null && line.aggBw() > 1024
-              ? (long) bw[2] * 100.0 / (line.aggBw() / 1024.0)
-              : 100;
-    }
     o.put("bw_min", (long) bw[0]);
     o.put("bw_max", (long) bw[1]);
-    o.set("bw_agg", f6(Math.min(agg, 100.0)));
+    o.set("bw_agg", f6(bw[4] > 0 ? GroupRunStats.aggPercent(group, d, bw[2]) : 0));
     o.set("bw_mean", f6(bw[2]));
     o.set("bw_dev", f6(bw[3]));
     o.put("bw_samples", (long) bw[4]);
