@@ -18,7 +18,7 @@ import java.util.Objects;
  *     latency depth} and used for {@code IO depths} when no depth was sampled
  * @param groupReporting fio's {@code group_reporting}: clones of one group are reported as one
  * @param kbBase fio's {@code kb_base}: 1024 prints IEC figures first, 1000 SI figures first
- * @param report fio's reporting options (percentiles, sampling, logs)
+ * @param report fio's reporting options (percentiles, sampling, logs); null for fio's defaults
  */
 public record JobInfo(
     String name,

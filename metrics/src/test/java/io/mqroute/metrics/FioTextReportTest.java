@@ -24,7 +24,7 @@ class FioTextReportTest {
         depth,
         groupReporting,
         1024,
-        ReportOptions.FIO_DEFAULT);
+        null);
   }
 
   static String resource(String name) throws IOException {
@@ -256,16 +256,7 @@ class FioTextReportTest {
   void headerCarriesErrorsDescriptionAndTimeLabel() {
     JobInfo info =
         new JobInfo(
-            "e",
-            0,
-            7,
-            "flaky device",
-            Map.of(),
-            PercentileList.FIO_DEFAULT,
-            1,
-            false,
-            1024,
-            ReportOptions.FIO_DEFAULT);
+            "e", 0, 7, "flaky device", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024, null);
     JobStats s = new JobStats(info);
     s.openWindow(0);
     s.record(Direction.READ, 4096, JobStats.NO_SLAT, 1_000, -5);
@@ -282,17 +273,7 @@ class FioTextReportTest {
   @Test
   void kbBase1000PrintsSiFirst() {
     JobInfo info =
-        new JobInfo(
-            "si",
-            0,
-            1,
-            "",
-            Map.of(),
-            PercentileList.FIO_DEFAULT,
-            1,
-            false,
-            1000,
-            ReportOptions.FIO_DEFAULT);
+        new JobInfo("si", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000, null);
     JobStats s = new JobStats(info);
     s.openWindow(0);
     s.record(Direction.READ, 1_000_000, JobStats.NO_SLAT, 1_000, JobStats.OK);
@@ -306,31 +287,12 @@ class FioTextReportTest {
   @Test
   void theGroupLineUsesTheLastMembersKbBaseLikeFio() {
     JobInfo iec =
-        new JobInfo(
-            "iec",
-            0,
-            1,
-            "",
-            Map.of(),
-            PercentileList.FIO_DEFAULT,
-            1,
-            false,
-            1024,
-            ReportOptions.FIO_DEFAULT);
+        new JobInfo("iec", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024, null);
     JobStats a = new JobStats(iec);
     JobStats b =
         new JobStats(
             new JobInfo(
-                "si",
-                0,
-                2,
-                "",
-                Map.of(),
-                PercentileList.FIO_DEFAULT,
-                1,
-                false,
-                1000,
-                ReportOptions.FIO_DEFAULT));
+                "si", 0, 2, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000, null));
     for (JobStats s : List.of(a, b)) {
       s.openWindow(0);
       s.record(Direction.READ, 1_000_000, JobStats.NO_SLAT, 1_000, JobStats.OK);
