@@ -279,7 +279,10 @@ final class LoadCommand implements Callable<Integer> {
         Files.writeString(
             out.resolve("load.fio.json"),
             FioJsonReport.render(
-                r.clones(), file.globalOptions(), ResultFiles.version(), Instant.now().getEpochSecond()));
+                r.clones(),
+                file.globalOptions(),
+                ResultFiles.version(),
+                Instant.now().getEpochSecond()));
         o.println("results: " + out);
       }
       o.flush();
@@ -303,40 +306,17 @@ final class LoadCommand implements Callable<Integer> {
     for (JobStats s : r.clones()) {
       byJob.computeIfAbsent(s.info().name(), k -> new ArrayList<>()).add(s);
     }
+    List<ComparisonTable.Column> columns = ComparisonTable.COLUMNS;
     List<String[]> rows = new ArrayList<>();
-    rows.add(
-        new String[] {
-          "job",
-          "IOPS",
-          "BW MiB/s",
-          "mean us",
-          "p50 us",
-          "p99 us",
-          "p99.9 us",
-          "p99.99 us",
-          "errors"
-        });
+    rows.add(ComparisonTable.row("job", columns.stream().map(c -> c.header()), "errors"));
     byJob.forEach(
         (name, clones) -> {
           Summary m = Summary.of(clones);
           rows.add(
-              new String[] {
-                name,
-                f("%.0f", m.iops()),
-                f("%.1f", m.bwBytes() / (1 << 20)),
-                f("%.1f", m.meanNs() / 1e3),
-                f("%.1f", m.p50Ns() / 1e3),
-                f("%.1f", m.p99Ns() / 1e3),
-                f("%.1f", m.p999Ns() / 1e3),
-                f("%.1f", m.p9999Ns() / 1e3),
-                Long.toString(m.errors())
-              });
+              ComparisonTable.row(
+                  name, columns.stream().map(c -> c.cell(m)), Long.toString(m.errors())));
         });
     return "\n" + ComparisonTable.layout(rows, false);
-  }
-
-  private static String f(String fmt, double v) {
-    return String.format(Locale.ROOT, fmt, v);
   }
 
   static String summary(LoadRunner.Result r) {
