@@ -210,27 +210,15 @@ final class LoadCommand implements Callable<Integer> {
       }
     }
     List<String> seedList;
-    ClusterNode.Started client;
     try {
       seedList = NodeSettings.parseSeeds(seeds);
-      if (seedList.isEmpty()) {
-        throw new UserError("--seeds: give at least one host:port");
-      }
-      client =
-          ClusterNode.start(
-              new NodeSettings(
-                  NodeSettings.Role.CLIENT,
-                  port,
-                  seedList,
-                  null,
-                  null,
-                  -1,
-                  -1,
-                  transport.keys,
-                  transport.plainTcp));
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }
+    if (seedList.isEmpty()) {
+      throw new UserError("--seeds: give at least one host:port");
+    }
+    ClusterNode.Started client = transport.startClient(port, seedList, -1);
     PrintWriter o = spec.commandLine().getOut();
     try {
       List<ActorRef<Request>> routers;
@@ -291,9 +279,7 @@ final class LoadCommand implements Callable<Integer> {
       o.flush();
       return r.verify().errors() > 0 || !r.violations().isEmpty() ? Main.INVARIANT_BROKEN : Main.OK;
     } finally {
-      // coordinated shutdown: the client leaves the cluster before its system stops
-      client.system().terminate();
-      ClusterNode.awaitTermination(client.system(), Duration.ofSeconds(30));
+      TransportOptions.stopClient(client);
     }
   }
 
