@@ -86,14 +86,10 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
             value = decimal(line, new String[] {w[i].substring(1)}, 0);
             i++;
           }
-          case "ring-full" -> {
-            expect(line, w, i, "slots");
-            value = number(line, i + 1 < w.length ? w[i + 1] : "", "slots");
-            i += 2;
-          }
-          case "lose" -> {
-            expect(line, w, i, "count");
-            value = number(line, i + 1 < w.length ? w[i + 1] : "", "count");
+          case "ring-full", "lose" -> {
+            String word = what.equals("lose") ? "count" : "slots";
+            expect(line, w, i, word);
+            value = number(line, i + 1 < w.length ? w[i + 1] : "", word);
             i += 2;
           }
           default -> {}
@@ -109,15 +105,7 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
           }
           forNanos = Durations.parseNanos("window length", w[i + 1]);
         }
-        Fault.Kind kind =
-            switch (what) {
-              case "eio" -> Fault.Kind.EIO;
-              case "enomem" -> Fault.Kind.ENOMEM;
-              case "stall" -> Fault.Kind.STALL;
-              case "slow" -> Fault.Kind.SLOWDOWN;
-              case "ring-full" -> Fault.Kind.RING_LIMIT;
-              default -> Fault.Kind.LOSE;
-            };
+        Fault.Kind kind = faultKind(what);
         if (kind == Fault.Kind.RING_LIMIT && value < 1) {
           throw new IllegalArgumentException(
               "\"" + line + "\": a ring-full storm leaves at least 1 slot");
@@ -139,6 +127,18 @@ public record ChaosEvent(long atNanos, Action action, int target, Fault fault, l
                   + what
                   + "\" (valid: offline, online, eio, enomem, stall, slow, ring-full, lose)");
     }
+  }
+
+  /** The fault a profile's {@code faults} key or an event names (eio, ..., ring-full, lose). */
+  static Fault.Kind faultKind(String name) {
+    return switch (name) {
+      case "eio" -> Fault.Kind.EIO;
+      case "enomem" -> Fault.Kind.ENOMEM;
+      case "stall" -> Fault.Kind.STALL;
+      case "slow" -> Fault.Kind.SLOWDOWN;
+      case "ring-full" -> Fault.Kind.RING_LIMIT;
+      default -> Fault.Kind.LOSE;
+    };
   }
 
   private static void expect(String line, String[] w, int i, String word) {

@@ -218,37 +218,23 @@ public final class ChaosProfileParser {
         throw c.error("events", "[" + i + "] " + ex.getMessage());
       }
       boolean cpuEvent = e.action() != ChaosEvent.Action.FAULT;
+      String problem = null;
       if (cpuEvent && !hot.contains(e.target())) {
-        throw c.error(
-            "events",
-            "["
-                + i
-                + "] \""
-                + lines.get(i)
-                + "\": CPU "
-                + e.target()
-                + " is not hotpluggable (hotpluggable: "
-                + hot
-                + ")");
-      }
-      if (!cpuEvent && e.target() >= machine.queues().count()) {
-        throw c.error(
-            "events",
-            "["
-                + i
-                + "] \""
-                + lines.get(i)
-                + "\": queue "
+        problem = "CPU " + e.target() + " is not hotpluggable (hotpluggable: " + hot + ")";
+      } else if (!cpuEvent && e.target() >= machine.queues().count()) {
+        problem =
+            "queue "
                 + e.target()
                 + " does not exist (queues 0-"
                 + (machine.queues().count() - 1)
-                + ")");
-      }
-      if (!cpuEvent
+                + ")";
+      } else if (!cpuEvent
           && e.fault().kind() == Fault.Kind.ENOMEM
           && machine.queues().kind() == QueueKind.PER_CPU) {
-        throw c.error(
-            "events", "[" + i + "] \"" + lines.get(i) + "\": " + MachineSpecParser.NO_URING_ENOMEM);
+        problem = MachineSpecParser.NO_URING_ENOMEM;
+      }
+      if (problem != null) {
+        throw c.error("events", "[" + i + "] \"" + lines.get(i) + "\": " + problem);
       }
       events.add(e);
     }
@@ -369,15 +355,7 @@ public final class ChaosProfileParser {
             case "ring-full" -> k.integer("slots", 1, 1, 1 << 20);
             default -> 1;
           };
-      Fault.Kind fk =
-          switch (kind) {
-            case "eio" -> Fault.Kind.EIO;
-            case "enomem" -> Fault.Kind.ENOMEM;
-            case "stall" -> Fault.Kind.STALL;
-            case "slow" -> Fault.Kind.SLOWDOWN;
-            default -> Fault.Kind.RING_LIMIT;
-          };
-      out.add(new FaultSchedule(fk, every, len, value));
+      out.add(new FaultSchedule(ChaosEvent.faultKind(kind), every, len, value));
     }
     return out;
   }

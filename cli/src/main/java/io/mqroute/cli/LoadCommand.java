@@ -6,7 +6,9 @@ import io.mqroute.cluster.NodeConfigException;
 import io.mqroute.cluster.NodeSettings;
 import io.mqroute.cluster.load.LoadRunner;
 import io.mqroute.config.UserError;
+import io.mqroute.experiment.ComparisonTable;
 import io.mqroute.experiment.Summary;
+import io.mqroute.experiment.report.ResultFiles;
 import io.mqroute.metrics.FioJsonReport;
 import io.mqroute.metrics.FioTextReport;
 import io.mqroute.metrics.JobStats;
@@ -208,27 +210,15 @@ final class LoadCommand implements Callable<Integer> {
       }
     }
     List<String> seedList;
-    ClusterNode.Started client;
     try {
       seedList = NodeSettings.parseSeeds(seeds);
-      if (seedList.isEmpty()) {
-        throw new UserError("--seeds: give at least one host:port");
-      }
-      client =
-          ClusterNode.start(
-              new NodeSettings(
-                  NodeSettings.Role.CLIENT,
-                  port,
-                  seedList,
-                  null,
-                  null,
-                  -1,
-                  -1,
-                  transport.keys,
-                  transport.plainTcp));
     } catch (NodeConfigException e) {
       throw new UserError(e.getMessage());
     }
+    if (seedList.isEmpty()) {
+      throw new UserError("--seeds: give at least one host:port");
+    }
+    ClusterNode.Started client = transport.startClient(port, seedList, -1);
     PrintWriter o = spec.commandLine().getOut();
     try {
       List<ActorRef<Request>> routers;
@@ -277,7 +267,10 @@ final class LoadCommand implements Callable<Integer> {
         Files.writeString(
             out.resolve("load.fio.json"),
             FioJsonReport.render(
-                r.clones(), file.globalOptions(), version(), Instant.now().getEpochSecond()));
+                r.clones(),
+                file.globalOptions(),
+                ResultFiles.version(),
+                Instant.now().getEpochSecond()));
         o.println("results: " + out);
       }
       o.flush();
@@ -286,9 +279,7 @@ final class LoadCommand implements Callable<Integer> {
       o.flush();
       return r.verify().errors() > 0 || !r.violations().isEmpty() ? Main.INVARIANT_BROKEN : Main.OK;
     } finally {
-      // coordinated shutdown: the client leaves the cluster before its system stops
-      client.system().terminate();
-      ClusterNode.awaitTermination(client.system(), Duration.ofSeconds(30));
+      TransportOptions.stopClient(client);
     }
   }
 
@@ -301,56 +292,17 @@ final class LoadCommand implements Callable<Integer> {
     for (JobStats s : r.clones()) {
       byJob.computeIfAbsent(s.info().name(), k -> new ArrayList<>()).add(s);
     }
+    List<ComparisonTable.Column> columns = ComparisonTable.COLUMNS;
     List<String[]> rows = new ArrayList<>();
-    rows.add(
-        new String[] {
-          "job",
-          "IOPS",
-          "BW MiB/s",
-          "mean us",
-          "p50 us",
-          "p99 us",
-          "p99.9 us",
-          "p99.99 us",
-          "errors"
-        });
+    rows.add(ComparisonTable.row("job", columns.stream().map(c -> c.header()), "errors"));
     byJob.forEach(
         (name, clones) -> {
           Summary m = Summary.of(clones);
           rows.add(
-              new String[] {
-                name,
-                f("%.0f", m.iops()),
-                f("%.1f", m.bwBytes() / (1 << 20)),
-                f("%.1f", m.meanNs() / 1e3),
-                f("%.1f", m.p50Ns() / 1e3),
-                f("%.1f", m.p99Ns() / 1e3),
-                f("%.1f", m.p999Ns() / 1e3),
-                f("%.1f", m.p9999Ns() / 1e3),
-                Long.toString(m.errors())
-              });
+              ComparisonTable.row(
+                  name, columns.stream().map(c -> c.cell(m)), Long.toString(m.errors())));
         });
-    int[] width = new int[rows.get(0).length];
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        width[i] = Math.max(width[i], row[i].length());
-      }
-    }
-    StringBuilder sb = new StringBuilder("\n");
-    for (String[] row : rows) {
-      for (int i = 0; i < row.length; i++) {
-        sb.append(
-            i == 0
-                ? String.format(Locale.ROOT, "%-" + width[i] + "s", row[i])
-                : String.format(Locale.ROOT, "  %" + width[i] + "s", row[i]));
-      }
-      sb.append('\n');
-    }
-    return sb.toString();
-  }
-
-  private static String f(String fmt, double v) {
-    return String.format(Locale.ROOT, fmt, v);
+    return "\n" + ComparisonTable.layout(rows, false);
   }
 
   static String summary(LoadRunner.Result r) {
@@ -388,10 +340,5 @@ final class LoadCommand implements Callable<Integer> {
                 r.verify().errors()));
     r.verify().first().forEach(e -> sb.append("  ").append(e).append('\n'));
     return sb.toString();
-  }
-
-  private static String version() {
-    String v = Main.class.getPackage().getImplementationVersion();
-    return v == null ? "dev" : v;
   }
 }

@@ -339,23 +339,7 @@ final class RunCommand implements Callable<Integer> {
   private ExperimentResult runOnCluster(
       ExperimentSpec exp, List<String> seeds, List<byte[]> orders) {
     ClusterLogging.quietPeerDisconnects();
-    ClusterNode.Started client;
-    try {
-      client =
-          ClusterNode.start(
-              new NodeSettings(
-                  NodeSettings.Role.CLIENT,
-                  0,
-                  seeds,
-                  null,
-                  null,
-                  managementPort,
-                  -1,
-                  transport.keys,
-                  transport.plainTcp));
-    } catch (NodeConfigException e) {
-      throw new UserError(e.getMessage());
-    }
+    ClusterNode.Started client = transport.startClient(0, seeds, managementPort);
     if (client.managementUri() != null) {
       spec.commandLine()
           .getErr()
@@ -374,9 +358,7 @@ final class RunCommand implements Callable<Integer> {
       Thread.currentThread().interrupt();
       throw new UserError("interrupted");
     } finally {
-      // coordinated shutdown: the client leaves the cluster before its system stops
-      client.system().terminate();
-      ClusterNode.awaitTermination(client.system(), Duration.ofSeconds(30));
+      TransportOptions.stopClient(client);
     }
   }
 

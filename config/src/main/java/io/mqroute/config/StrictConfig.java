@@ -104,12 +104,7 @@ public final class StrictConfig {
       return def;
     }
     ConfigValue written = value(key);
-    Number n;
-    try {
-      n = config.getNumber(quote(key));
-    } catch (ConfigException.WrongType e) {
-      throw error(key, "must be a whole number, got \"" + written.unwrapped() + "\"");
-    }
+    Number n = read(key, config::getNumber, "must be a whole number");
     long v = wholeNumber(n, () -> error(key, "must be a whole number, got " + shown(written)));
     if (v < min || v > max) {
       throw error(key, "must be in [" + min + ", " + max + "], got " + shown(written));
@@ -143,12 +138,7 @@ public final class StrictConfig {
     if (!has(key)) {
       return def;
     }
-    double v;
-    try {
-      v = config.getDouble(quote(key));
-    } catch (ConfigException.WrongType e) {
-      throw error(key, "must be a number, got \"" + value(key).unwrapped() + "\"");
-    }
+    double v = read(key, config::getDouble, "must be a number");
     if (!(v >= min && v <= max)) {
       throw error(key, "must be in [" + min + ", " + max + "], got " + v);
     }
@@ -159,11 +149,7 @@ public final class StrictConfig {
     if (!has(key)) {
       return def;
     }
-    try {
-      return config.getBoolean(quote(key));
-    } catch (ConfigException.WrongType e) {
-      throw error(key, "must be true or false, got \"" + value(key).unwrapped() + "\"");
-    }
+    return read(key, config::getBoolean, "must be true or false");
   }
 
   /** A duration with a unit ({@code 40us}, {@code 1.5ms}); 0 is allowed. */
@@ -171,17 +157,24 @@ public final class StrictConfig {
     if (!has(key)) {
       return def;
     }
-    long v;
-    try {
-      v = config.getDuration(quote(key)).toNanos();
-    } catch (ConfigException.BadValue | ConfigException.WrongType e) {
-      throw error(
-          key, "must be a duration like 40us, 1ms or 2s, got \"" + value(key).unwrapped() + "\"");
-    }
+    long v =
+        read(key, k -> config.getDuration(k).toNanos(), "must be a duration like 40us, 1ms or 2s");
     if (v < 0) {
       throw error(key, "must not be negative");
     }
     return v;
+  }
+
+  /**
+   * The value at {@code key} (which is there) as {@code get} reads it; one of another type is an
+   * error saying what it {@code must} be and what was written.
+   */
+  private <T> T read(String key, Function<String, T> get, String must) {
+    try {
+      return get.apply(quote(key));
+    } catch (ConfigException.BadValue | ConfigException.WrongType e) {
+      throw error(key, must + ", got \"" + value(key).unwrapped() + "\"");
+    }
   }
 
   public List<String> strings(String key, List<String> def) {

@@ -6,12 +6,33 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.Stream;
 
 /**
  * The side-by-side table: one row per variant and sweep point, ratios against the first variant at
  * the same point, and ± the 95% confidence half-width when there are replications.
  */
 public final class ComparisonTable {
+  /** A numeric column: its header, its {@link Summary} number, the unit that divides it, format. */
+  public record Column(
+      String header, ToDoubleFunction<Summary> metric, double scale, String format) {
+    /** The cell of a single summary. */
+    public String cell(Summary s) {
+      return String.format(Locale.ROOT, format, metric.applyAsDouble(s) / scale);
+    }
+  }
+
+  /** The numbers of a row, between its name and its errors ({@code mqroute load}'s table too). */
+  public static final List<Column> COLUMNS =
+      List.of(
+          new Column("IOPS", Summary::iops, 1, "%.0f"),
+          new Column("BW MiB/s", Summary::bwBytes, 1 << 20, "%.1f"),
+          new Column("mean us", Summary::meanNs, 1e3, "%.1f"),
+          new Column("p50 us", s -> s.p50Ns(), 1e3, "%.1f"),
+          new Column("p99 us", s -> s.p99Ns(), 1e3, "%.1f"),
+          new Column("p99.9 us", s -> s.p999Ns(), 1e3, "%.1f"),
+          new Column("p99.99 us", s -> s.p9999Ns(), 1e3, "%.1f"));
+
   private ComparisonTable() {}
 
   public static String render(List<VariantResult> results) {
@@ -20,46 +41,34 @@ public final class ComparisonTable {
       byPoint.computeIfAbsent(r.variant().point(), k -> new ArrayList<>()).add(r);
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(
-        new String[] {
-          "variant",
-          "IOPS",
-          "BW MiB/s",
-          "mean us",
-          "p50 us",
-          "p99 us",
-          "p99.9 us",
-          "p99.99 us",
-          "errors",
-          "status"
-        });
+    rows.add(row("variant", COLUMNS.stream().map(Column::header), "errors", "status"));
     for (List<VariantResult> group : byPoint.values()) {
       VariantResult base = group.get(0);
       for (VariantResult r : group) {
         rows.add(
-            new String[] {
-              r.variant().id(),
-              cell(r, base, Summary::iops, 1, "%.0f"),
-              cell(r, base, Summary::bwBytes, 1 << 20, "%.1f"),
-              cell(r, base, Summary::meanNs, 1e3, "%.1f"),
-              cell(r, base, s -> s.p50Ns(), 1e3, "%.1f"),
-              cell(r, base, s -> s.p99Ns(), 1e3, "%.1f"),
-              cell(r, base, s -> s.p999Ns(), 1e3, "%.1f"),
-              cell(r, base, s -> s.p9999Ns(), 1e3, "%.1f"),
-              String.format(Locale.ROOT, "%.0f", r.aggregate(s -> s.errors()).mean()),
-              r.stalled() && r.variant().expectStall() ? "STALL (expected)" : r.status()
-            });
+            row(
+                r.variant().id(),
+                COLUMNS.stream().map(c -> cell(r, base, c)),
+                String.format(Locale.ROOT, "%.0f", r.aggregate(s -> s.errors()).mean()),
+                r.stalled() && r.variant().expectStall() ? "STALL (expected)" : r.status()));
       }
     }
-    return layout(rows);
+    return layout(rows, true);
   }
 
-  private static String cell(
-      VariantResult r, VariantResult base, ToDoubleFunction<Summary> f, double scale, String fmt) {
+  /** A table row: {@code first}, the cells of {@link #COLUMNS}, then {@code last}. */
+  public static String[] row(String first, Stream<String> columns, String... last) {
+    return Stream.of(Stream.of(first), columns, Stream.of(last))
+        .flatMap(x -> x)
+        .toArray(String[]::new);
+  }
+
+  private static String cell(VariantResult r, VariantResult base, Column c) {
+    ToDoubleFunction<Summary> f = c.metric();
     Aggregate a = r.aggregate(f);
-    String s = String.format(Locale.ROOT, fmt, a.mean() / scale);
+    String s = String.format(Locale.ROOT, c.format(), a.mean() / c.scale());
     if (!Double.isNaN(a.ci95())) {
-      s += String.format(Locale.ROOT, " ±" + fmt, a.ci95() / scale);
+      s += String.format(Locale.ROOT, " ±" + c.format(), a.ci95() / c.scale());
     }
     double b = base.aggregate(f).mean();
     if (r != base && b > 0) {
@@ -68,7 +77,11 @@ public final class ComparisonTable {
     return s;
   }
 
-  private static String layout(List<String[]> rows) {
+  /**
+   * {@code rows} as columns, the first left-aligned and the others right-aligned, two spaces apart;
+   * with {@code rule}, a line of dashes under the first row (the header).
+   */
+  public static String layout(List<String[]> rows, boolean rule) {
     int[] w = new int[rows.get(0).length];
     for (String[] row : rows) {
       for (int i = 0; i < row.length; i++) {
@@ -83,7 +96,7 @@ public final class ComparisonTable {
         sb.append(i == 0 ? "" : "  ").append(i == 0 ? row[i] + pad : pad + row[i]);
       }
       sb.append('\n');
-      if (r == 0) {
+      if (r == 0 && rule) {
         int total = -2;
         for (int x : w) {
           total += x + 2;

@@ -106,11 +106,7 @@ public final class ExperimentParser {
     }
     top = StrictConfig.of(raw, "", TOP_KEYS);
     int replications = top.integer("replications", 1, 1, 1000);
-    String name = top.requiredString("name");
-    if (!NAME.matcher(name).matches()) {
-      throw top.error(
-          "name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + name + "\"");
-    }
+    String name = name(top);
     String description = top.string("description", "");
     long seed = seedOverride != null ? seedOverride : top.integer("seed", 1, 0, Integer.MAX_VALUE);
     Path dir = file.toAbsolutePath().getParent();
@@ -157,11 +153,7 @@ public final class ExperimentParser {
       String path = "variants[" + index++ + "]";
       Config v = Shortcuts.expand(o.toConfig());
       StrictConfig sv = StrictConfig.of(v, path, VARIANT_KEYS);
-      String vname = sv.requiredString("name");
-      if (!NAME.matcher(vname).matches()) {
-        throw sv.error(
-            "name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + vname + "\"");
-      }
+      String vname = name(sv);
       if (names.contains(vname)) {
         throw sv.error("name", "two variants are named \"" + vname + "\"");
       }
@@ -255,6 +247,15 @@ public final class ExperimentParser {
         expectations,
         quick,
         expandedSets(sets));
+  }
+
+  /** The {@code name} of an experiment or a variant, checked against {@link #NAME}. */
+  private static String name(StrictConfig c) {
+    String name = c.requiredString("name");
+    if (!NAME.matcher(name).matches()) {
+      throw c.error("name", "must be 1-64 letters, digits, '.', '_' or '-', got \"" + name + "\"");
+    }
+    return name;
   }
 
   /**

@@ -25,7 +25,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.Function;
 import java.util.function.IntFunction;
-import java.util.function.ToIntFunction;
 
 /**
  * {@link RunCodec}'s serializers for the JDK's collections, arrays and strings. Kryo's defaults
@@ -67,39 +66,25 @@ final class JdkCollections {
       case "java.util.EnumMap" -> new EnumMapSerializer(Direction.class);
       case "[J" ->
           new Fixed<>(
-              8,
-              long[]::new,
-              (o, a, i) -> o.writeLong(a[i]),
-              (in, a, i) -> a[i] = in.readLong(),
-              a -> a.length);
+              8, long[]::new, (o, a, i) -> o.writeLong(a[i]), (in, a, i) -> a[i] = in.readLong());
       case "[D" ->
           new Fixed<>(
               8,
               double[]::new,
               (o, a, i) -> o.writeDouble(a[i]),
-              (in, a, i) -> a[i] = in.readDouble(),
-              a -> a.length);
+              (in, a, i) -> a[i] = in.readDouble());
       case "[I" ->
           new Fixed<>(
-              4,
-              int[]::new,
-              (o, a, i) -> o.writeInt(a[i]),
-              (in, a, i) -> a[i] = in.readInt(),
-              a -> a.length);
+              4, int[]::new, (o, a, i) -> o.writeInt(a[i]), (in, a, i) -> a[i] = in.readInt());
       case "[B" ->
           new Fixed<>(
-              1,
-              byte[]::new,
-              (o, a, i) -> o.writeByte(a[i]),
-              (in, a, i) -> a[i] = in.readByte(),
-              a -> a.length);
+              1, byte[]::new, (o, a, i) -> o.writeByte(a[i]), (in, a, i) -> a[i] = in.readByte());
       case "[Z" ->
           new Fixed<>(
               1,
               boolean[]::new,
               (o, a, i) -> o.writeBoolean(a[i]),
-              (in, a, i) -> a[i] = in.readBoolean(),
-              a -> a.length);
+              (in, a, i) -> a[i] = in.readBoolean());
       default ->
           c.isArray() && !c.getComponentType().isPrimitive()
               ? new Refs(c.getComponentType())
@@ -153,20 +138,18 @@ final class JdkCollections {
     private final IntFunction<A> make;
     private final Put<A> put;
     private final Take<A> take;
-    private final ToIntFunction<A> length;
 
-    Fixed(int width, IntFunction<A> make, Put<A> put, Take<A> take, ToIntFunction<A> length) {
+    Fixed(int width, IntFunction<A> make, Put<A> put, Take<A> take) {
       super(false, true);
       this.width = width;
       this.make = make;
       this.put = put;
       this.take = take;
-      this.length = length;
     }
 
     @Override
     public void write(Kryo kryo, Output out, A a) {
-      int n = length.applyAsInt(a);
+      int n = Array.getLength(a);
       out.writeVarInt(n, true);
       for (int i = 0; i < n; i++) {
         put.at(out, a, i);

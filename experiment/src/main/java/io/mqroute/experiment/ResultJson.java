@@ -194,11 +194,7 @@ public final class ResultJson {
       }
       rep.violations().forEach(v -> violations.add(prefix + v));
     }
-    if (stall == null) {
-      o.putNull("stall");
-    } else {
-      o.put("stall", stall);
-    }
+    o.put("stall", stall); // null when no replication stalled
     o.set("violations", violations);
     o.set("router", router(m.router(), spec));
     ArrayNode queues = o.putArray("queues");
@@ -268,22 +264,23 @@ public final class ResultJson {
       String name = i < spec.cstates().size() ? spec.cstates().get(i).name() : "C?" + i;
       exits.put(name, c.cstateExits()[i]);
     }
-    ObjectNode byKind = o.putObject("items_by_kind");
-    Work[] kinds = Work.values();
-    for (int i = 0; i < c.byKind().length && i < kinds.length; i++) {
-      byKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.byKind()[i]);
-    }
+    putByKind(o.putObject("items_by_kind"), c.byKind());
     // busy_ns = the work's full-speed cost by kind + switches + C-state exits + the stretch of a
     // lower frequency
-    ObjectNode nanosByKind = o.putObject("work_ns_by_kind");
-    for (int i = 0; i < c.nanosByKind().length && i < kinds.length; i++) {
-      nanosByKind.put(kinds[i].name().toLowerCase(Locale.ROOT), c.nanosByKind()[i]);
-    }
+    putByKind(o.putObject("work_ns_by_kind"), c.nanosByKind());
     o.put("switch_ns", c.switchNanos());
     o.put("sleep_wake_ns", c.sleepWakeNanos());
     o.put("cstate_exit_ns", c.exitNanos());
     o.put("frequency_stretch_ns", c.stretchNanos());
     return o;
+  }
+
+  /** One number per {@link Work} kind, keyed by its lower-case name. */
+  private static void putByKind(ObjectNode o, long[] values) {
+    Work[] kinds = Work.values();
+    for (int i = 0; i < values.length && i < kinds.length; i++) {
+      o.put(kinds[i].name().toLowerCase(Locale.ROOT), values[i]);
+    }
   }
 
   private static ObjectNode little(Pooled.LittleAcross a) {

@@ -5,6 +5,7 @@ import io.mqroute.metrics.DirectionStats;
 import io.mqroute.metrics.JobStats;
 import io.mqroute.metrics.LatencyStat;
 import java.util.List;
+import java.util.Optional;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -34,7 +35,6 @@ public record Summary(
     double bw = 0;
     long ios = 0;
     long errors = 0;
-    Histogram all = null;
     double latSum = 0;
     long latCount = 0;
     long min = Long.MAX_VALUE;
@@ -51,15 +51,10 @@ public record Summary(
           latCount += lat.count();
           min = Math.min(min, lat.min());
           max = Math.max(max, lat.max());
-          Histogram h = lat.histogramCopy();
-          if (all == null) {
-            all = h;
-          } else {
-            all.add(h);
-          }
         }
       }
     }
+    Histogram all = histogram(clones).orElse(null);
     if (all == null) {
       return new Summary(iops, bw, 0, 0, 0, 0, 0, ios, errors);
     }
@@ -73,6 +68,29 @@ public record Summary(
         at(all, 99.99, min, max),
         ios,
         errors);
+  }
+
+  /**
+   * The latencies of all the clones' I/Os ({@link #latency}, every direction) merged into one
+   * histogram, or empty when nothing completed: the percentiles here and the latency curves.
+   */
+  public static Optional<Histogram> histogram(List<JobStats> clones) {
+    Histogram all = null;
+    for (JobStats s : clones) {
+      for (Direction d : Direction.values()) {
+        LatencyStat lat = latency(s.direction(d));
+        if (lat.count() == 0) {
+          continue;
+        }
+        Histogram h = lat.histogramCopy();
+        if (all == null) {
+          all = h;
+        } else {
+          all.add(h);
+        }
+      }
+    }
+    return Optional.ofNullable(all);
   }
 
   /**

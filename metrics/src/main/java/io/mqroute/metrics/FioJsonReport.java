@@ -120,7 +120,7 @@ public final class FioJsonReport {
     List<JobStats> units = GroupReporting.units(clones);
     Map<Integer, GroupRunStats> groups = GroupRunStats.of(units);
     for (JobStats unit : units) {
-      jobs.add(job(unit, run, groups.get(unit.info().groupId()), cpuOf(unit, clones, run)));
+      jobs.add(job(unit, run, groups.get(unit.info().groupId()), cpuOf(unit, clones, run.cpu())));
     }
     if (!run.diskUtil().isEmpty()) {
       ArrayNode disks = root.putArray("disk_util");
@@ -129,28 +129,22 @@ public final class FioJsonReport {
     return root;
   }
 
-  /** A report unit's CPU usage: its clones' summed, or null. */
-  private static double[] cpuOf(JobStats unit, List<JobStats> clones, Run run) {
-    return cpuOf(unit, clones, run.cpu());
-  }
-
   /** A report unit's CPU usage from per-clone {@code {usr, sys, ctx}}: the mean share, or null. */
   static double[] cpuOf(JobStats unit, List<JobStats> clones, List<double[]> cpu) {
-    Run run = new Run(0, false, List.of(), cpu);
-    if (run.cpu() == null) {
+    if (cpu == null) {
       return null;
     }
     double[] sum = new double[3];
     int n = 0;
-    for (int i = 0; i < clones.size() && i < run.cpu().size(); i++) {
+    for (int i = 0; i < clones.size() && i < cpu.size(); i++) {
       JobStats c = clones.get(i);
       boolean member =
           unit.members() == 1
               ? c == unit || c.info().pid() == unit.info().pid()
               : c.info().groupId() == unit.info().groupId();
-      if (member && run.cpu().get(i) != null) {
+      if (member && cpu.get(i) != null) {
         for (int k = 0; k < 3; k++) {
-          sum[k] += run.cpu().get(i)[k];
+          sum[k] += cpu.get(i)[k];
         }
         n++;
       }
@@ -209,32 +203,30 @@ public final class FioJsonReport {
     job.put("ctx", cpu == null ? 0 : (long) cpu[2]);
     job.put("majf", 0);
     job.put("minf", 0);
-    job.set("iodepth_level", percentages(DepthBuckets.LABELS, s.depthPercentages(), 0));
+    job.set("iodepth_level", percentages(DepthBuckets.LABELS, s.depthPercentages()));
     // the model submits and reaps one I/O at a time: fio's "4" bucket (1-4 per call) holds all
     double[] batches = new double[SUBMIT_LABELS.length];
     if (s.totalIos() > 0) {
       batches[1] = 100.0;
     }
-    job.set("iodepth_submit", percentages(SUBMIT_LABELS, batches, 0));
-    job.set("iodepth_complete", percentages(SUBMIT_LABELS, batches, 0));
+    job.set("iodepth_submit", percentages(SUBMIT_LABELS, batches));
+    job.set("iodepth_complete", percentages(SUBMIT_LABELS, batches));
     long[] buckets = s.latencyBucketCounts();
     long total = s.totalIos();
     job.set(
         "latency_ns",
         percentages(
-            LatencyBuckets.NS_US_LABELS, LatencyBuckets.percentages(buckets, 0, 10, total), 0));
+            LatencyBuckets.NS_US_LABELS, LatencyBuckets.percentages(buckets, 0, 10, total)));
     job.set(
         "latency_us",
         percentages(
             LatencyBuckets.NS_US_LABELS,
-            LatencyBuckets.percentages(buckets, LatencyBuckets.US_OFFSET, 10, total),
-            0));
+            LatencyBuckets.percentages(buckets, LatencyBuckets.US_OFFSET, 10, total)));
     job.set(
         "latency_ms",
         percentages(
             LatencyBuckets.MS_LABELS,
-            LatencyBuckets.percentages(buckets, LatencyBuckets.MS_OFFSET, 12, total),
-            0));
+            LatencyBuckets.percentages(buckets, LatencyBuckets.MS_OFFSET, 12, total)));
     if (s.totalErrors() > 0) {
       job.put("total_err", s.totalErrors());
       job.put("first_error", s.firstError());
@@ -269,18 +261,9 @@ public final class FioJsonReport {
     o.set("clat_ns", latency(ds.clat(), list, r.clatPercentiles(), plus));
     o.set("lat_ns", latency(ds.lat(), list, r.latPercentiles(), plus));
     double[] bw = s.bwSamples(d);
-    GroupRunStats.Line line = group == null ? null : group.lines.get(d);
-    // fio's convert_agg_kbytes_percent: the mean sample against the group's aggregate bandwidth
-    double agg = 0;
-    if (bw[4] > 0) { // fio passes the mean as an int
-      agg =
-          line != null && line.aggBw() > 1024
-              ? (long) bw[2] * 100.0 / (line.aggBw() / 1024.0)
-              : 100;
-    }
     o.put("bw_min", (long) bw[0]);
     o.put("bw_max", (long) bw[1]);
-    o.set("bw_agg", f6(Math.min(agg, 100.0)));
+    o.set("bw_agg", f6(bw[4] > 0 ? GroupRunStats.aggPercent(group, d, bw[2]) : 0));
     o.set("bw_mean", f6(bw[2]));
     o.set("bw_dev", f6(bw[3]));
     o.put("bw_samples", (long) bw[4]);
@@ -328,10 +311,10 @@ public final class FioJsonReport {
     return o;
   }
 
-  private static ObjectNode percentages(String[] labels, double[] values, int from) {
+  private static ObjectNode percentages(String[] labels, double[] values) {
     ObjectNode o = NODES.objectNode();
     for (int i = 0; i < labels.length; i++) {
-      o.set(labels[i], f6(values[from + i]));
+      o.set(labels[i], f6(values[i]));
     }
     return o;
   }

@@ -9,6 +9,11 @@ import static io.mqroute.metrics.FioNumbers.padLeft;
  */
 final class FioTextBlocks {
 
+  /** The units latencies are shown in, by how many times they are scaled down by 1000. */
+  private static final String[] UNITS = {"nsec", "usec", "msec"};
+
+  private static final long[] DIVISORS = {1, 1000, 1_000_000};
+
   private FioTextBlocks() {}
 
   /**
@@ -20,34 +25,24 @@ final class FioTextBlocks {
   static void displayLat(StringBuilder out, String name, LatencyStat stat) {
     long min = stat.min();
     long max = stat.max();
-    double mean = stat.mean();
     double dev = stat.stddev();
-    String base = "(nsec)";
-    if (min > 2_000_000 && max > 99_999_999L && dev > 1_000_000.0) {
-      min /= 1_000_000;
-      max /= 1_000_000;
-      mean /= 1_000_000.0;
-      dev /= 1_000_000.0;
-      base = "(msec)";
-    } else if (min > 2000 && max > 99_999 && dev > 1000.0) {
-      min /= 1000;
-      max /= 1000;
-      mean /= 1000.0;
-      dev /= 1000.0;
-      base = "(usec)";
-    }
+    int scale =
+        min > 2_000_000 && max > 99_999_999L && dev > 1_000_000.0
+            ? 2
+            : min > 2000 && max > 99_999 && dev > 1000.0 ? 1 : 0;
+    long divisor = DIVISORS[scale];
     out.append("    ")
         .append(name)
-        .append(' ')
-        .append(base)
-        .append(": min=")
-        .append(FioNumbers.num2str(min, 6, 1, false, FioNumbers.Unit.NONE))
+        .append(" (")
+        .append(UNITS[scale])
+        .append("): min=")
+        .append(FioNumbers.num2str(min / divisor, 6, 1, false, FioNumbers.Unit.NONE))
         .append(", max=")
-        .append(FioNumbers.num2str(max, 6, 1, false, FioNumbers.Unit.NONE))
+        .append(FioNumbers.num2str(max / divisor, 6, 1, false, FioNumbers.Unit.NONE))
         .append(", avg=")
-        .append(fixed(mean, 5, 2))
+        .append(fixed(stat.mean() / divisor, 5, 2))
         .append(", stdev=")
-        .append(fixed(dev, 5, 2))
+        .append(fixed(dev / divisor, 5, 2))
         .append('\n');
   }
 
@@ -68,22 +63,10 @@ final class FioTextBlocks {
       minv = Math.min(minv, values[j]);
       maxv = Math.max(maxv, values[j]);
     }
-    int scaleDown;
-    long divisor;
-    String unit;
-    if (minv > 2_000_000 && maxv > 99_999_999L) {
-      scaleDown = 2;
-      divisor = 1_000_000;
-      unit = "msec";
-    } else if (minv > 2000 && maxv > 99_999) {
-      scaleDown = 1;
-      divisor = 1000;
-      unit = "usec";
-    } else {
-      scaleDown = 0;
-      divisor = 1;
-      unit = "nsec";
-    }
+    int scaleDown =
+        minv > 2_000_000 && maxv > 99_999_999L ? 2 : minv > 2000 && maxv > 99_999 ? 1 : 0;
+    long divisor = DIVISORS[scaleDown];
+    String unit = UNITS[scaleDown];
     out.append("    ").append(name).append(" percentiles (").append(unit).append("):\n     |");
     int precision = list.precision();
     long scaledMax = maxv / divisor;

@@ -73,7 +73,7 @@ public final class FioTextReport {
           unit,
           groups.get(unit.info().groupId()),
           timeLabel,
-          cpu == null ? null : FioJsonReport.cpuOf(unit, clones, cpu),
+          FioJsonReport.cpuOf(unit, clones, cpu),
           cpu != null);
     }
     for (GroupRunStats group : groups.values()) {
@@ -257,12 +257,7 @@ public final class FioTextReport {
       double mean = bw[2];
       double dev = bw[3];
       double base = iec ? 1024 : 1000;
-      // fio's per=: the mean sample (as an int) against the group's aggregate bandwidth
-      GroupRunStats.Line line = group == null ? null : group.lines.get(d);
-      double agg =
-          line != null && line.aggBw() > 1024
-              ? Math.min(100.0, (long) mean * 100.0 / (line.aggBw() / 1024.0))
-              : 100.0;
+      double agg = GroupRunStats.aggPercent(group, d, mean); // fio's per=
       if (mean > base * base) {
         min /= base;
         max /= base;

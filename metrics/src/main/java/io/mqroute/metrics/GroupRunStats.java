@@ -52,6 +52,18 @@ final class GroupRunStats {
     return groups;
   }
 
+  /**
+   * fio's {@code convert_agg_kbytes_percent}: a unit's mean bandwidth sample (KiB/s, taken as an
+   * int) against the aggregate bandwidth of its group in direction {@code d}, in percent, at most
+   * 100; 100 without a group or with an aggregate of at most 1 KiB/s.
+   */
+  static double aggPercent(GroupRunStats group, Direction d, double meanKiB) {
+    Line line = group == null ? null : group.lines.get(d);
+    return line != null && line.aggBw() > 1024
+        ? Math.min(100.0, (long) meanKiB * 100.0 / (line.aggBw() / 1024.0))
+        : 100.0;
+  }
+
   private void addLine(Direction d, List<JobStats> units) {
     long minRun = 0;
     long maxRun = 0;

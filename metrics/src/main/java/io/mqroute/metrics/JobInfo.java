@@ -18,7 +18,7 @@ import java.util.Objects;
  *     latency depth} and used for {@code IO depths} when no depth was sampled
  * @param groupReporting fio's {@code group_reporting}: clones of one group are reported as one
  * @param kbBase fio's {@code kb_base}: 1024 prints IEC figures first, 1000 SI figures first
- * @param report fio's reporting options (percentiles, sampling, logs)
+ * @param report fio's reporting options (percentiles, sampling, logs); null for fio's defaults
  */
 public record JobInfo(
     String name,
@@ -31,30 +31,6 @@ public record JobInfo(
     boolean groupReporting,
     int kbBase,
     ReportOptions report) {
-
-  /** A job with fio's default reporting options. */
-  public JobInfo(
-      String name,
-      int groupId,
-      int pid,
-      String description,
-      Map<String, String> options,
-      PercentileList percentiles,
-      int iodepth,
-      boolean groupReporting,
-      int kbBase) {
-    this(
-        name,
-        groupId,
-        pid,
-        description,
-        options,
-        percentiles,
-        iodepth,
-        groupReporting,
-        kbBase,
-        ReportOptions.FIO_DEFAULT);
-  }
 
   /** Validates and copies the options (keeping their order). */
   public JobInfo {
@@ -77,7 +53,17 @@ public record JobInfo(
 
   /** A plain job: group 0, pid 1, fio's defaults everywhere else. Handy in tests. */
   public static JobInfo named(String name) {
-    return new JobInfo(name, 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024);
+    return new JobInfo(
+        name,
+        0,
+        1,
+        "",
+        Map.of(),
+        PercentileList.FIO_DEFAULT,
+        1,
+        false,
+        1024,
+        ReportOptions.FIO_DEFAULT);
   }
 
   /** A copy in another group with another pid. */

@@ -231,11 +231,7 @@ public final class JobStats {
       Direction direction, long bytes, long slatNs, long clatNs, int status, long nowNs) {
     if (isOpen() && status == OK) {
       int d = direction.ordinal();
-      samples.record(d, bytes, nowNs);
-      checkRate(nowNs);
-      if (d < cycleBytes.length) { // rate_min: reads and writes (the model has no trim minimum)
-        cycleBytes[d] += bytes;
-      }
+      sample(d, bytes, 1, nowNs);
       long lat = clatNs + Math.max(0, slatNs);
       long t = (nowNs - sampleStartNs) / NS_PER_MS;
       if (info.report().logAvgMs() == 0) {
@@ -298,10 +294,16 @@ public final class JobStats {
       return;
     }
     directions.get(direction).recordIos(count, bytes);
-    int d = direction.ordinal();
+    sample(direction.ordinal(), bytes, count, nowNs);
+  }
+
+  /**
+   * {@code count} I/Os of {@code bytes} in all for fio's bandwidth and IOPS samples and rate_min.
+   */
+  private void sample(int d, long bytes, long count, long nowNs) {
     samples.record(d, bytes, count, nowNs);
     checkRate(nowNs);
-    if (d < cycleBytes.length) {
+    if (d < cycleBytes.length) { // rate_min: reads and writes (the model has no trim minimum)
       cycleBytes[d] += bytes;
     }
   }

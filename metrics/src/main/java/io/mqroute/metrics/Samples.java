@@ -97,12 +97,7 @@ final class Samples {
     nextIops = nowNs + iopsPeriodNs;
   }
 
-  /** Takes every sample due by {@code nowNs}, then counts an I/O that completed at it. */
-  void record(int direction, long n, long nowNs) {
-    record(direction, n, 1, nowNs);
-  }
-
-  /** {@code count} I/Os of {@code n} bytes in all that completed at {@code nowNs}. */
+  /** Takes the samples due by {@code nowNs}, then counts {@code count} I/Os of {@code n} bytes. */
   void record(int direction, long n, long count, long nowNs) {
     advance(nowNs);
     bytes[direction] += n;

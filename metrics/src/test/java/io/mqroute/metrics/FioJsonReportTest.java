@@ -43,7 +43,8 @@ class FioJsonReportTest {
     Map<String, String> opts = new LinkedHashMap<>();
     opts.put("rw", "randread");
     opts.put("iodepth", "8");
-    JobInfo info = new JobInfo("u", 0, 1, "", opts, PercentileList.FIO_DEFAULT, 8, false, 1024);
+    JobInfo info =
+        new JobInfo("u", 0, 1, "", opts, PercentileList.FIO_DEFAULT, 8, false, 1024, null);
     JsonNode root = parse(List.of(uniformJob(info)), Map.of("ioengine", "io_uring"));
 
     assertThat(root.path("fio version").asText())
@@ -192,7 +193,8 @@ class FioJsonReportTest {
   @Test
   void errorsAndDescriptionAppearWhenPresent() throws IOException {
     JobInfo info =
-        new JobInfo("e", 1, 1, "hello", Map.of(), PercentileList.of(50, 99.9), 1, false, 1024);
+        new JobInfo(
+            "e", 1, 1, "hello", Map.of(), PercentileList.of(50, 99.9), 1, false, 1024, null);
     JobStats s = new JobStats(info);
     s.openWindow(0);
     s.record(Direction.WRITE, 4096, JobStats.NO_SLAT, 10_000, -107);

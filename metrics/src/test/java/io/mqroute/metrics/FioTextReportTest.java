@@ -15,7 +15,16 @@ class FioTextReportTest {
 
   static JobInfo info(String name, int group, int pid, int depth, boolean groupReporting) {
     return new JobInfo(
-        name, group, pid, "", Map.of(), PercentileList.FIO_DEFAULT, depth, groupReporting, 1024);
+        name,
+        group,
+        pid,
+        "",
+        Map.of(),
+        PercentileList.FIO_DEFAULT,
+        depth,
+        groupReporting,
+        1024,
+        null);
   }
 
   static String resource(String name) throws IOException {
@@ -247,7 +256,7 @@ class FioTextReportTest {
   void headerCarriesErrorsDescriptionAndTimeLabel() {
     JobInfo info =
         new JobInfo(
-            "e", 0, 7, "flaky device", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024);
+            "e", 0, 7, "flaky device", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024, null);
     JobStats s = new JobStats(info);
     s.openWindow(0);
     s.record(Direction.READ, 4096, JobStats.NO_SLAT, 1_000, -5);
@@ -264,7 +273,7 @@ class FioTextReportTest {
   @Test
   void kbBase1000PrintsSiFirst() {
     JobInfo info =
-        new JobInfo("si", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000);
+        new JobInfo("si", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000, null);
     JobStats s = new JobStats(info);
     s.openWindow(0);
     s.record(Direction.READ, 1_000_000, JobStats.NO_SLAT, 1_000, JobStats.OK);
@@ -278,11 +287,12 @@ class FioTextReportTest {
   @Test
   void theGroupLineUsesTheLastMembersKbBaseLikeFio() {
     JobInfo iec =
-        new JobInfo("iec", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024);
+        new JobInfo("iec", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1024, null);
     JobStats a = new JobStats(iec);
     JobStats b =
         new JobStats(
-            new JobInfo("si", 0, 2, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000));
+            new JobInfo(
+                "si", 0, 2, "", Map.of(), PercentileList.FIO_DEFAULT, 1, false, 1000, null));
     for (JobStats s : List.of(a, b)) {
       s.openWindow(0);
       s.record(Direction.READ, 1_000_000, JobStats.NO_SLAT, 1_000, JobStats.OK);

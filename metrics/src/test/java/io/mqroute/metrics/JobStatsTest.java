@@ -177,7 +177,7 @@ class JobStatsTest {
   @Test
   void depthDistributionIsSampledOrDerivedFromTheConfiguredDepth() {
     JobInfo deep =
-        new JobInfo("d", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 32, false, 1024);
+        new JobInfo("d", 0, 1, "", Map.of(), PercentileList.FIO_DEFAULT, 32, false, 1024, null);
     JobStats derived = new JobStats(deep);
     assertThat(derived.depthPercentages()).containsExactly(0, 0, 0, 0, 0, 100, 0);
 

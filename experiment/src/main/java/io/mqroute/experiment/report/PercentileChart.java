@@ -1,5 +1,6 @@
 package io.mqroute.experiment.report;
 
+import io.mqroute.experiment.Summary;
 import io.mqroute.experiment.VariantResult;
 import java.awt.BasicStroke;
 import java.awt.Color;
@@ -69,7 +70,7 @@ final class PercentileChart extends XYChart {
     for (VariantResult r : results) {
       // with replications, the curve of all their samples pooled (the table's percentiles are means
       // over them)
-      LatencyCurve.of(r.all().stream().flatMap(m -> m.jobs().stream()).toList())
+      Summary.histogram(r.all().stream().flatMap(m -> m.jobs().stream()).toList())
           .ifPresent(
               h -> {
                 names.add(r.variant().id());

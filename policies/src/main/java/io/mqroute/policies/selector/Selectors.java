@@ -104,19 +104,14 @@ public final class Selectors {
       case "round-robin":
         Params.of(name, params);
         return RoundRobinSelector.newBuilder().build();
-      case "p2c":
+      case "p2c", "p2c-distinct":
         {
-          Params p = Params.of(name, params, "choices");
-          return PowerOfChoicesSelector.newBuilder()
-              .choices(p.intValue("choices", 2, 1, PowerOfChoicesSelector.MAX_CHOICES))
-              .build();
-        }
-      case "p2c-distinct":
-        {
-          Params p = Params.of(name, params, "choices");
-          return DistinctChoicesSelector.newBuilder()
-              .choices(p.intValue("choices", 2, 1, PowerOfChoicesSelector.MAX_CHOICES))
-              .build();
+          int choices =
+              Params.of(name, params, "choices")
+                  .intValue("choices", 2, 1, PowerOfChoicesSelector.MAX_CHOICES);
+          return name.equals("p2c")
+              ? PowerOfChoicesSelector.newBuilder().choices(choices).build()
+              : DistinctChoicesSelector.newBuilder().choices(choices).build();
         }
       case "shortest":
         Params.of(name, params);

@@ -83,22 +83,18 @@ public final class BackgroundGate<T> {
       blocked.addLast(item); // fuse_get_req sleeps on blocked_waitq
       return;
     }
-    if (admission.mode() == BackgroundAdmission.Mode.GLOBAL) {
-      admission.enqueue(0); // num_background++, bg_queue, flush
-      waiting[0].addLast(item);
-      noteAdmission();
-      flush(0);
-    } else {
-      int q = port.select(item); // the queue first, then its own admission
-      if (q == QueueSelector.NONE) {
+    int list = 0; // global mode: the one list (bg_queue)
+    if (admission.mode() == BackgroundAdmission.Mode.PER_QUEUE) {
+      list = port.select(item); // the queue first, then its own admission
+      if (list == QueueSelector.NONE) {
         return;
       }
-      port.reserve(q);
-      admission.enqueue(q);
-      waiting[q].addLast(item);
-      noteAdmission();
-      flush(q);
+      port.reserve(list);
     }
+    admission.enqueue(list); // num_background++, the waiting list, flush
+    waiting[list].addLast(item);
+    noteAdmission();
+    flush(list);
   }
 
   /**

@@ -6,6 +6,7 @@ import com.esotericsoftware.kryo.Serializer;
 import com.esotericsoftware.kryo.io.Input;
 import com.esotericsoftware.kryo.io.Output;
 import io.mqroute.protocol.SweepMessage;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
@@ -16,169 +17,143 @@ import org.apache.pekko.actor.typed.ActorRef;
 final class SweepSerializers {
   private SweepSerializers() {}
 
-  private abstract static class Base<T> extends Serializer<T> {
-    final ActorRefSerializer refs;
+  static Serializer<SweepMessage.Hello> hello(ActorRefSerializer refs) {
+    return of(
+        (kryo, out, m) -> writeRef(refs, kryo, out, m.client()),
+        (kryo, in) -> new SweepMessage.Hello(readRef(refs, kryo, in)));
+  }
 
-    Base(ActorRefSerializer refs) {
-      super(false, true);
-      this.refs = refs;
-    }
+  static Serializer<SweepMessage.Offer> offer(ActorRefSerializer refs) {
+    return of(
+        (kryo, out, m) -> {
+          out.writeVarInt(m.slots(), true);
+          writeRef(refs, kryo, out, m.worker());
+        },
+        (kryo, in) -> {
+          int slots = in.readVarInt(true);
+          ActorRef<SweepMessage> worker = readRef(refs, kryo, in);
+          return checked(() -> new SweepMessage.Offer(worker, slots));
+        });
+  }
 
-    void writeRef(Kryo kryo, Output out, ActorRef<SweepMessage> ref) {
-      out.writeVarInt(ref == null ? 0 : 1, true);
-      if (ref != null) {
-        refs.write(kryo, out, ref);
+  static Serializer<SweepMessage.Run> run(ActorRefSerializer refs) {
+    return of(
+        (kryo, out, m) -> {
+          out.writeVarLong(m.runId(), true);
+          writeBytes(out, m.order());
+          writeRef(refs, kryo, out, m.client());
+        },
+        (kryo, in) -> {
+          long id = in.readVarLong(true);
+          byte[] order = readBytes(in);
+          ActorRef<SweepMessage> client = readRef(refs, kryo, in);
+          return checked(() -> new SweepMessage.Run(id, order, client));
+        });
+  }
+
+  static Serializer<SweepMessage.Part> part(ActorRefSerializer refs) {
+    return of(
+        (kryo, out, m) -> {
+          out.writeVarLong(m.runId(), true);
+          out.writeVarInt(m.index(), true);
+          out.writeVarInt(m.count(), true);
+          writeBytes(out, m.bytes());
+          writeRef(refs, kryo, out, m.worker());
+        },
+        (kryo, in) -> {
+          long id = in.readVarLong(true);
+          int index = in.readVarInt(true);
+          int count = in.readVarInt(true);
+          byte[] bytes = readBytes(in);
+          ActorRef<SweepMessage> worker = readRef(refs, kryo, in);
+          return checked(() -> new SweepMessage.Part(id, index, count, bytes, worker));
+        });
+  }
+
+  static Serializer<SweepMessage.Ack> ack() {
+    return of(
+        (kryo, out, m) -> {
+          out.writeVarLong(m.runId(), true);
+          out.writeVarInt(m.index(), true);
+        },
+        (kryo, in) -> new SweepMessage.Ack(in.readVarLong(true), in.readVarInt(true)));
+  }
+
+  static Serializer<SweepMessage.Failed> failed(ActorRefSerializer refs) {
+    return of(
+        (kryo, out, m) -> {
+          out.writeVarLong(m.runId(), true);
+          BoundedStringSerializer.writeString(out, m.reason());
+          writeRef(refs, kryo, out, m.worker());
+        },
+        (kryo, in) -> {
+          long id = in.readVarLong(true);
+          String reason = BoundedStringSerializer.readString(in);
+          return new SweepMessage.Failed(id, reason == null ? "" : reason, readRef(refs, kryo, in));
+        });
+  }
+
+  @FunctionalInterface
+  private interface Writer<T> {
+    void write(Kryo kryo, Output out, T m);
+  }
+
+  @FunctionalInterface
+  private interface Reader<T> {
+    T read(Kryo kryo, Input in);
+  }
+
+  private static <T> Serializer<T> of(Writer<T> writer, Reader<T> reader) {
+    return new Serializer<>(false, true) {
+      @Override
+      public void write(Kryo kryo, Output out, T m) {
+        writer.write(kryo, out, m);
       }
-    }
 
-    @SuppressWarnings("unchecked")
-    ActorRef<SweepMessage> readRef(Kryo kryo, Input in) {
-      int tag = in.readVarInt(true);
-      return switch (tag) {
-        case 0 -> null;
-        case 1 -> (ActorRef<SweepMessage>) refs.read(kryo, in, null);
-        default -> throw new KryoException("invalid ref tag " + tag + " in a sweep message");
-      };
-    }
-
-    static void writeBytes(Output out, byte[] b) {
-      out.writeVarInt(b.length, true);
-      out.writeBytes(b);
-    }
-
-    static byte[] readBytes(Input in) {
-      int n = in.readVarInt(true);
-      if (n < 0 || n > SweepMessage.MAX_CHUNK) {
-        throw new KryoException("a sweep payload of " + n + " bytes");
+      @Override
+      public T read(Kryo kryo, Input in, Class<? extends T> type) {
+        return reader.read(kryo, in);
       }
-      return in.readBytes(n);
-    }
+    };
+  }
 
-    /** A record's own check, as the decoder's error (never an unchecked exception). */
-    static <M> M checked(java.util.function.Supplier<M> make) {
-      try {
-        return make.get();
-      } catch (IllegalArgumentException e) {
-        throw new KryoException(e.getMessage());
-      }
+  private static void writeRef(
+      ActorRefSerializer refs, Kryo kryo, Output out, ActorRef<SweepMessage> ref) {
+    out.writeVarInt(ref == null ? 0 : 1, true);
+    if (ref != null) {
+      refs.write(kryo, out, ref);
     }
   }
 
-  static final class Hello extends Base<SweepMessage.Hello> {
-    Hello(ActorRefSerializer refs) {
-      super(refs);
-    }
-
-    @Override
-    public void write(Kryo kryo, Output out, SweepMessage.Hello m) {
-      writeRef(kryo, out, m.client());
-    }
-
-    @Override
-    public SweepMessage.Hello read(Kryo kryo, Input in, Class<? extends SweepMessage.Hello> t) {
-      return new SweepMessage.Hello(readRef(kryo, in));
-    }
+  @SuppressWarnings("unchecked")
+  private static ActorRef<SweepMessage> readRef(ActorRefSerializer refs, Kryo kryo, Input in) {
+    int tag = in.readVarInt(true);
+    return switch (tag) {
+      case 0 -> null;
+      case 1 -> (ActorRef<SweepMessage>) refs.read(kryo, in, null);
+      default -> throw new KryoException("invalid ref tag " + tag + " in a sweep message");
+    };
   }
 
-  static final class Offer extends Base<SweepMessage.Offer> {
-    Offer(ActorRefSerializer refs) {
-      super(refs);
-    }
-
-    @Override
-    public void write(Kryo kryo, Output out, SweepMessage.Offer m) {
-      out.writeVarInt(m.slots(), true);
-      writeRef(kryo, out, m.worker());
-    }
-
-    @Override
-    public SweepMessage.Offer read(Kryo kryo, Input in, Class<? extends SweepMessage.Offer> t) {
-      int slots = in.readVarInt(true);
-      ActorRef<SweepMessage> worker = readRef(kryo, in);
-      return checked(() -> new SweepMessage.Offer(worker, slots));
-    }
+  private static void writeBytes(Output out, byte[] b) {
+    out.writeVarInt(b.length, true);
+    out.writeBytes(b);
   }
 
-  static final class Run extends Base<SweepMessage.Run> {
-    Run(ActorRefSerializer refs) {
-      super(refs);
+  private static byte[] readBytes(Input in) {
+    int n = in.readVarInt(true);
+    if (n < 0 || n > SweepMessage.MAX_CHUNK) {
+      throw new KryoException("a sweep payload of " + n + " bytes");
     }
-
-    @Override
-    public void write(Kryo kryo, Output out, SweepMessage.Run m) {
-      out.writeVarLong(m.runId(), true);
-      writeBytes(out, m.order());
-      writeRef(kryo, out, m.client());
-    }
-
-    @Override
-    public SweepMessage.Run read(Kryo kryo, Input in, Class<? extends SweepMessage.Run> t) {
-      long id = in.readVarLong(true);
-      byte[] order = readBytes(in);
-      ActorRef<SweepMessage> client = readRef(kryo, in);
-      return checked(() -> new SweepMessage.Run(id, order, client));
-    }
+    return in.readBytes(n);
   }
 
-  static final class Part extends Base<SweepMessage.Part> {
-    Part(ActorRefSerializer refs) {
-      super(refs);
-    }
-
-    @Override
-    public void write(Kryo kryo, Output out, SweepMessage.Part m) {
-      out.writeVarLong(m.runId(), true);
-      out.writeVarInt(m.index(), true);
-      out.writeVarInt(m.count(), true);
-      writeBytes(out, m.bytes());
-      writeRef(kryo, out, m.worker());
-    }
-
-    @Override
-    public SweepMessage.Part read(Kryo kryo, Input in, Class<? extends SweepMessage.Part> t) {
-      long id = in.readVarLong(true);
-      int index = in.readVarInt(true);
-      int count = in.readVarInt(true);
-      byte[] bytes = readBytes(in);
-      ActorRef<SweepMessage> worker = readRef(kryo, in);
-      return checked(() -> new SweepMessage.Part(id, index, count, bytes, worker));
-    }
-  }
-
-  static final class Ack extends Base<SweepMessage.Ack> {
-    Ack(ActorRefSerializer refs) {
-      super(refs);
-    }
-
-    @Override
-    public void write(Kryo kryo, Output out, SweepMessage.Ack m) {
-      out.writeVarLong(m.runId(), true);
-      out.writeVarInt(m.index(), true);
-    }
-
-    @Override
-    public SweepMessage.Ack read(Kryo kryo, Input in, Class<? extends SweepMessage.Ack> t) {
-      return new SweepMessage.Ack(in.readVarLong(true), in.readVarInt(true));
-    }
-  }
-
-  static final class Failed extends Base<SweepMessage.Failed> {
-    Failed(ActorRefSerializer refs) {
-      super(refs);
-    }
-
-    @Override
-    public void write(Kryo kryo, Output out, SweepMessage.Failed m) {
-      out.writeVarLong(m.runId(), true);
-      BoundedStringSerializer.writeString(out, m.reason());
-      writeRef(kryo, out, m.worker());
-    }
-
-    @Override
-    public SweepMessage.Failed read(Kryo kryo, Input in, Class<? extends SweepMessage.Failed> t) {
-      long id = in.readVarLong(true);
-      String reason = BoundedStringSerializer.readString(in);
-      return new SweepMessage.Failed(id, reason == null ? "" : reason, readRef(kryo, in));
+  /** A record's own check, as the decoder's error (never an unchecked exception). */
+  private static <M> M checked(Supplier<M> make) {
+    try {
+      return make.get();
+    } catch (IllegalArgumentException e) {
+      throw new KryoException(e.getMessage());
     }
   }
 }

@@ -83,12 +83,12 @@ public final class WireRegistry {
     kryo.register(CompletionBatch.class, new BatchSerializers.Completions(completions), 103);
     kryo.register(QueueDraining.class, new QueueDrainingSerializer(actorRefSerializer), 104);
     kryo.register(HostAlive.class, new HostAliveSerializer(), 105);
-    kryo.register(SweepMessage.Hello.class, new SweepSerializers.Hello(actorRefSerializer), 106);
-    kryo.register(SweepMessage.Offer.class, new SweepSerializers.Offer(actorRefSerializer), 107);
-    kryo.register(SweepMessage.Run.class, new SweepSerializers.Run(actorRefSerializer), 108);
-    kryo.register(SweepMessage.Part.class, new SweepSerializers.Part(actorRefSerializer), 109);
-    kryo.register(SweepMessage.Ack.class, new SweepSerializers.Ack(actorRefSerializer), 110);
-    kryo.register(SweepMessage.Failed.class, new SweepSerializers.Failed(actorRefSerializer), 111);
+    kryo.register(SweepMessage.Hello.class, SweepSerializers.hello(actorRefSerializer), 106);
+    kryo.register(SweepMessage.Offer.class, SweepSerializers.offer(actorRefSerializer), 107);
+    kryo.register(SweepMessage.Run.class, SweepSerializers.run(actorRefSerializer), 108);
+    kryo.register(SweepMessage.Part.class, SweepSerializers.part(actorRefSerializer), 109);
+    kryo.register(SweepMessage.Ack.class, SweepSerializers.ack(), 110);
+    kryo.register(SweepMessage.Failed.class, SweepSerializers.failed(actorRefSerializer), 111);
     for (Entry e : MESSAGES) {
       // no default (reflective) serializer for a message: a new one must come with its own
       if (kryo.getClassResolver().getRegistration(e.id()) == null) {
