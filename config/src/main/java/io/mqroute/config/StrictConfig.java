@@ -248,10 +248,6 @@ public final class StrictConfig {
     return new ConfigError(where(o) + full(key) + ": " + message);
   }
 
-  public String fullPath() {
-    return path;
-  }
-
   private ConfigValue value(String key) {
     return config.getValue(quote(key));
   }

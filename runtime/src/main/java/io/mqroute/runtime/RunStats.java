@@ -49,9 +49,4 @@ public record RunStats(
   public boolean done() {
     return stopReason == StopReason.DONE;
   }
-
-  /** Virtual time that passed during the run. */
-  public long virtualElapsedNanos() {
-    return finalVirtualNanos - startVirtualNanos;
-  }
 }

@@ -311,10 +311,6 @@ public final class RingQueue<T> {
     return ring.size();
   }
 
-  public int ringLimit() {
-    return ring.limit();
-  }
-
   public FullRingStrategy fullRing() {
     return fullRing;
   }

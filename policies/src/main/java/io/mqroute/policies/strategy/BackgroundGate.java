@@ -202,15 +202,6 @@ public final class BackgroundGate<T> {
     return blocked.size();
   }
 
-  /** Requests waiting for admission now. */
-  public int waitingNow() {
-    int n = 0;
-    for (ArrayDeque<T> w : waiting) {
-      n += w.size();
-    }
-    return n;
-  }
-
   /** Highest num_background seen. */
   public int maxNum() {
     return maxNum;
