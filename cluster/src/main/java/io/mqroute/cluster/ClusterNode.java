@@ -164,8 +164,7 @@ public final class ClusterNode {
       }
       if (link != null) {
         link.close();
-        loop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
-        NodeLoop.unregister(loopKey);
+        stopLoop(loop, loopKey);
       }
       throw new NodeConfigException("cannot start the node: " + rootMessage(e));
     }
@@ -178,13 +177,7 @@ public final class ClusterNode {
       NodeMetrics.get(system).inbound("link", link::counters, Map::of);
       EventLoopGroup l = loop;
       String k = loopKey;
-      system
-          .getWhenTerminated()
-          .thenRun(
-              () -> {
-                l.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
-                NodeLoop.unregister(k);
-              });
+      system.getWhenTerminated().thenRun(() -> stopLoop(l, k));
     }
     if (guard != null) {
       startGuard(system, guard);
@@ -216,6 +209,11 @@ public final class ClusterNode {
       }
     }
     return new Started(system, uri);
+  }
+
+  private static void stopLoop(EventLoopGroup loop, String key) {
+    loop.shutdownGracefully(0, 100, TimeUnit.MILLISECONDS);
+    NodeLoop.unregister(key);
   }
 
   /** The guard's settings from {@code mqroute.cluster.inbound}, bound on the canonical address. */
@@ -273,14 +271,8 @@ public final class ClusterNode {
     if (config.getString("pekko.remote.artery.transport").equals("tls-tcp")) {
       Config e = config.getConfig("pekko.remote.artery.ssl.config-ssl-engine");
       try {
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(Path.of(e.getString("key-store")))) {
-          keys.load(in, e.getString("key-store-password").toCharArray());
-        }
-        KeyStore trust = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(Path.of(e.getString("trust-store")))) {
-          trust.load(in, e.getString("trust-store-password").toCharArray());
-        }
+        KeyStore keys = store(e, "key-store");
+        KeyStore trust = store(e, "trust-store");
         kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
         kmf.init(keys, e.getString("key-password").toCharArray());
         tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
@@ -300,6 +292,16 @@ public final class ClusterNode {
         l.getInt("max-connections"),
         l.getDuration("handshake-timeout"),
         (int) config.getBytes("pekko.remote.artery.advanced.maximum-frame-size").longValue());
+  }
+
+  /** The PKCS12 store the ssl engine names at {@code key}, opened with its {@code key-password}. */
+  private static KeyStore store(Config engine, String key)
+      throws IOException, GeneralSecurityException {
+    KeyStore store = KeyStore.getInstance("PKCS12");
+    try (InputStream in = Files.newInputStream(Path.of(engine.getString(key)))) {
+      store.load(in, engine.getString(key + "-password").toCharArray());
+    }
+    return store;
   }
 
   /** The Kryo serializer's count of malformed messages, in /metrics. */

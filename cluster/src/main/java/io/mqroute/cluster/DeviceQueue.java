@@ -408,10 +408,10 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
     FileIo pool = new FileIo(store.files(), blocking, fence);
     return switch (store.io()) {
       case POOL -> pool;
-      case INLINE -> new InlineFileIo(store.files(), fence);
+      case INLINE -> new FileIo(store.files(), null, fence);
       case AUTO ->
           new AutoFileIo(
-              new InlineFileIo(store.files(), fence),
+              new FileIo(store.files(), null, fence),
               pool,
               () -> metrics.event(EVENT_FILE_IO_TO_POOL));
     };
@@ -428,7 +428,9 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
 
   /**
    * The {@code file} backend as a real device: each request's I/O on the blocking pool, unless its
-   * fence has passed when the task starts.
+   * fence has passed when the task starts; with {@code file-io = inline} ({@code blocking} null) on
+   * the poller's own thread, its result a completed stage (the poller's pipeToSelf then runs on
+   * that thread too).
    */
   private record FileIo(FileBackend files, Executor blocking, Fence fence) implements IoDevice {
     @Override
@@ -436,31 +438,14 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
       if (RequestTrace.ON) {
         RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
       }
-      return CompletableFuture.supplyAsync(() -> startIo(files, fence, r), blocking);
+      return blocking == null
+          ? CompletableFuture.completedFuture(startIo(files, fence, r))
+          : CompletableFuture.supplyAsync(() -> startIo(files, fence, r), blocking);
     }
 
     @Override
     public String spec() {
-      return "file(" + files.root() + ")";
-    }
-  }
-
-  /**
-   * The {@code file} backend with {@code file-io = inline}: each request's I/O on the poller's own
-   * thread, its result a completed stage (the poller's pipeToSelf then runs on that thread too).
-   */
-  private record InlineFileIo(FileBackend files, Fence fence) implements IoDevice {
-    @Override
-    public CompletionStage<Result> execute(Request r) {
-      if (RequestTrace.ON) {
-        RequestTrace.mark(RequestTrace.DEV_POLLER, r.submitNanos());
-      }
-      return CompletableFuture.completedFuture(startIo(files, fence, r));
-    }
-
-    @Override
-    public String spec() {
-      return "file(" + files.root() + ", inline)";
+      return "file(" + files.root() + (blocking == null ? ", inline)" : ")");
     }
   }
 
@@ -470,12 +455,12 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
    * that may wait for the disk) on the blocking pool.
    */
   private static final class AutoFileIo implements IoDevice {
-    private final InlineFileIo inline;
+    private final FileIo inline;
     private final FileIo pool;
     private final InlineIoPolicy policy = new InlineIoPolicy(true);
     private final Runnable toPool;
 
-    AutoFileIo(InlineFileIo inline, FileIo pool, Runnable toPool) {
+    AutoFileIo(FileIo inline, FileIo pool, Runnable toPool) {
       this.inline = inline;
       this.pool = pool;
       this.toPool = toPool;
@@ -519,14 +504,11 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
 
   /** One request's file I/O: FileBackend answers every error as a status. */
   static IoDevice.Result serve(FileBackend files, Request r) {
-    if (!r.carriesData()) {
-      return new IoDevice.Result(files.serve(r.op(), r.fileId(), r.offset(), r.length()), null);
-    }
-    if (r.op() == Op.WRITE) {
+    if (r.carriesData() && r.op() == Op.WRITE) {
       return new IoDevice.Result(
           files.write(r.fileId(), r.offset(), ByteBuffer.wrap(r.data())), null);
     }
-    if (r.op() == Op.READ) {
+    if (r.carriesData() && r.op() == Op.READ) {
       ByteBuffer dst = ByteBuffer.allocate(r.length());
       Status st = files.read(r.fileId(), r.offset(), dst);
       return new IoDevice.Result(st, st == Status.OK ? dst.array() : null);

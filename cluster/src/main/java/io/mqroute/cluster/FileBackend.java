@@ -178,11 +178,7 @@ public final class FileBackend implements AutoCloseable {
 
   /** Reads {@code dst.remaining()} bytes at {@code offset} into {@code dst}. */
   public Status read(long fileId, long offset, ByteBuffer dst) {
-    Status invalid = check(fileId, offset, dst.remaining());
-    if (invalid != null) {
-      return invalid;
-    }
-    return withChannel(fileId, ch -> readFully(ch, dst, offset));
+    return withRange(fileId, offset, dst.remaining(), ch -> readFully(ch, dst, offset));
   }
 
   private static void readFully(FileChannel ch, ByteBuffer dst, long offset) throws IOException {
@@ -197,6 +193,12 @@ public final class FileBackend implements AutoCloseable {
         break;
       }
       pos += n;
+    }
+  }
+
+  private static void writeFully(FileChannel ch, ByteBuffer src, long offset) throws IOException {
+    for (long pos = offset; src.hasRemaining(); ) {
+      pos += ch.write(src, pos);
     }
   }
 
@@ -248,57 +250,39 @@ public final class FileBackend implements AutoCloseable {
 
   /** Writes {@code src.remaining()} bytes from {@code src} at {@code offset}. */
   public Status write(long fileId, long offset, ByteBuffer src) {
-    Status invalid = check(fileId, offset, src.remaining());
-    if (invalid != null) {
-      return invalid;
-    }
-    return withChannel(
-        fileId,
-        ch -> {
-          long pos = offset;
-          while (src.hasRemaining()) {
-            pos += ch.write(src, pos);
-          }
-        });
+    return withRange(fileId, offset, src.remaining(), ch -> writeFully(ch, src, offset));
   }
 
   /**
    * Reads {@code length} bytes and discards them (a request without a payload buffer), in chunks.
    */
   public Status read(long fileId, long offset, int length) {
-    Status invalid = check(fileId, offset, length);
-    if (invalid != null) {
-      return invalid;
-    }
-    ByteBuffer buf = scratch(Math.min(length, CHUNK));
-    return withChannel(
-        fileId,
-        ch -> {
-          for (long done = 0; done < length; done += buf.limit()) {
-            buf.clear().limit((int) Math.min(CHUNK, length - done));
-            readFully(ch, buf, offset + done);
-          }
-        });
+    return inChunks(fileId, offset, length, false, FileBackend::readFully);
   }
 
   /** Writes {@code length} zero bytes (a request without a payload buffer), in chunks. */
   public Status write(long fileId, long offset, int length) {
-    Status invalid = check(fileId, offset, length);
-    if (invalid != null) {
-      return invalid;
-    }
-    ByteBuffer buf = scratch(Math.min(length, CHUNK));
-    // zero it: the scratch buffer may hold bytes read from another file
-    Arrays.fill(buf.array(), 0, buf.capacity(), (byte) 0);
-    return withChannel(
+    return inChunks(fileId, offset, length, true, FileBackend::writeFully);
+  }
+
+  /**
+   * {@code length} bytes at {@code offset} through this thread's scratch buffer, at most {@link
+   * #CHUNK} at a time; {@code zeroed}: the buffer is zeroed first (it may hold bytes read from
+   * another file).
+   */
+  private Status inChunks(long fileId, long offset, int length, boolean zeroed, ChunkIo io) {
+    return withRange(
         fileId,
+        offset,
+        length,
         ch -> {
+          ByteBuffer buf = scratch(Math.min(length, CHUNK));
+          if (zeroed) {
+            Arrays.fill(buf.array(), 0, buf.capacity(), (byte) 0);
+          }
           for (long done = 0; done < length; done += buf.limit()) {
             buf.clear().limit((int) Math.min(CHUNK, length - done));
-            long pos = offset + done;
-            while (buf.hasRemaining()) {
-              pos += ch.write(buf, pos);
-            }
+            io.run(ch, buf, offset + done);
           }
         });
   }
@@ -391,6 +375,17 @@ public final class FileBackend implements AutoCloseable {
   @FunctionalInterface
   private interface HandleIo<T> {
     T run(Handle h) throws IOException;
+  }
+
+  @FunctionalInterface
+  private interface ChunkIo {
+    void run(FileChannel ch, ByteBuffer buf, long offset) throws IOException;
+  }
+
+  /** {@code io} on the file's channel if the range is valid, else EINVAL. */
+  private Status withRange(long fileId, long offset, int length, ChannelIo io) {
+    Status invalid = check(fileId, offset, length);
+    return invalid != null ? invalid : withChannel(fileId, io);
   }
 
   private Status withChannel(long fileId, ChannelIo io) {

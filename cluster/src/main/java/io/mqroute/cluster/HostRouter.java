@@ -241,7 +241,7 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     return newReceiveBuilder()
         .onMessage(Submit.class, this::onSubmit)
         .onMessage(SubmitBatch.class, this::onSubmitBatch)
-        .onMessage(Finished.class, this::onFinished)
+        .onMessage(Finished.class, m -> finished(m.completion()))
         .onMessage(CoreWork.class, this::onCoreWork)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessageEquals(KeepAliveTick.INSTANCE, this::onKeepAlive)
@@ -268,29 +268,25 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
   private Behavior<Command> onSubmit(Submit submit) {
     Request r = submit.request();
     if (r.replyTo() == null) {
-      metrics.dropped(DROPPED_NO_REPLY_TO);
-      PeerLog.warn(
-          getContext().getLog(),
-          DROPPED_NO_REPLY_TO,
-          "request {} without replyTo dropped: nobody could receive its completion",
-          r.id());
-      return this;
+      return noReplyTo(
+          "request {} without replyTo dropped: nobody could receive its completion", r.id());
     }
     router.tell(new Route(accept(r, r.replyTo(), null)));
     metrics.setInFlight(inFlight.size());
     return this;
   }
 
+  private Behavior<Command> noReplyTo(String format, Object arg) {
+    metrics.dropped(DROPPED_NO_REPLY_TO);
+    PeerLog.warn(getContext().getLog(), DROPPED_NO_REPLY_TO, format, arg);
+    return this;
+  }
+
   private Behavior<Command> onSubmitBatch(SubmitBatch submit) {
     ActorRef<CompletionBatch> client = submit.batch().replyTo();
     if (client == null) {
-      metrics.dropped(DROPPED_NO_REPLY_TO);
-      PeerLog.warn(
-          getContext().getLog(),
-          DROPPED_NO_REPLY_TO,
-          "batch of {} requests without replyTo dropped",
-          submit.batch().requests().size());
-      return this;
+      return noReplyTo(
+          "batch of {} requests without replyTo dropped", submit.batch().requests().size());
     }
     List<Request> routed = new ArrayList<>(submit.batch().requests().size());
     for (Request r : submit.batch().requests()) {
@@ -338,10 +334,6 @@ public final class HostRouter extends AbstractBehavior<HostRouterProtocol.Comman
     } else {
       PassThroughCore.deliver(e);
     }
-  }
-
-  private Behavior<Command> onFinished(Finished m) {
-    return finished(m.completion());
   }
 
   private Behavior<Command> finished(Completion c) {

@@ -177,8 +177,12 @@ public final class NodeMetrics implements Extension {
 
   /** Events by kind, so far. */
   public Map<String, Long> events() {
+    return sums(events);
+  }
+
+  private static Map<String, Long> sums(Map<String, LongAdder> m) {
     Map<String, Long> out = new TreeMap<>();
-    events.forEach((k, v) -> out.put(k, v.sum()));
+    m.forEach((k, v) -> out.put(k, v.sum()));
     return out;
   }
 
@@ -192,17 +196,12 @@ public final class NodeMetrics implements Extension {
 
   /** The silences so far (p50 .. max, in nanoseconds). */
   public LatencySnapshot silences() {
-    synchronized (silenceTotal) {
-      silenceTotal.add(silence.getIntervalHistogram());
-      return snapshot(silenceTotal);
-    }
+    return snapshot(silence, silenceTotal);
   }
 
   /** Dropped messages by reason, so far. */
   public Map<String, Long> dropped() {
-    Map<String, Long> out = new TreeMap<>();
-    dropped.forEach((k, v) -> out.put(k, v.sum()));
-    return out;
+    return sums(dropped);
   }
 
   /** The gauge of a queue, created on first use. */
@@ -241,20 +240,23 @@ public final class NodeMetrics implements Extension {
   }
 
   public LatencySnapshot latency() {
-    synchronized (total) {
-      total.add(latency.getIntervalHistogram());
-      return snapshot(total);
-    }
+    return snapshot(latency, total);
   }
 
-  private static LatencySnapshot snapshot(Histogram h) {
-    return new LatencySnapshot(
-        h.getTotalCount(),
-        h.getMean(),
-        h.getValueAtPercentile(50),
-        h.getValueAtPercentile(90),
-        h.getValueAtPercentile(99),
-        h.getValueAtPercentile(99.9),
-        h.getMaxValue());
+  /**
+   * What {@code r} recorded since the last read, folded into {@code h}: the distribution so far.
+   */
+  private static LatencySnapshot snapshot(Recorder r, Histogram h) {
+    synchronized (h) {
+      h.add(r.getIntervalHistogram());
+      return new LatencySnapshot(
+          h.getTotalCount(),
+          h.getMean(),
+          h.getValueAtPercentile(50),
+          h.getValueAtPercentile(90),
+          h.getValueAtPercentile(99),
+          h.getValueAtPercentile(99.9),
+          h.getMaxValue());
+    }
   }
 }

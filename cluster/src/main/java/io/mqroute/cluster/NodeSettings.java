@@ -271,59 +271,47 @@ public record NodeSettings(
               + roles
               + "; drop one of them");
     }
-    Config flags =
-        ConfigFactory.empty()
-            .withValue("pekko.cluster.roles", ConfigValueFactory.fromIterable(role.clusterRoles()));
+    Config flags = set(ConfigFactory.empty(), "pekko.cluster.roles", role.clusterRoles());
     // an explicit --port wins; without a config file that sets one, 0 means any free port
     if (port != 0 || !file.hasPath("pekko.remote.artery.canonical.port")) {
-      flags =
-          flags.withValue(
-              "pekko.remote.artery.canonical.port", ConfigValueFactory.fromAnyRef(port));
+      flags = set(flags, "pekko.remote.artery.canonical.port", port);
     }
     if (!seeds.isEmpty()) {
       flags =
-          flags.withValue(
+          set(
+              flags,
               "pekko.cluster.seed-nodes",
-              ConfigValueFactory.fromIterable(
-                  seeds.stream().map(NodeSettings::seedAddress).toList()));
+              seeds.stream().map(NodeSettings::seedAddress).toList());
     }
     if (managementPort >= 0) {
-      flags =
-          flags.withValue(
-              "pekko.management.http.port", ConfigValueFactory.fromAnyRef(managementPort));
+      flags = set(flags, "pekko.management.http.port", managementPort);
     } else if (!file.hasPath("pekko.management.http.port") && port != 0) {
-      flags =
-          flags.withValue(
-              "pekko.management.http.port",
-              ConfigValueFactory.fromAnyRef(port + 1000 <= 65535 ? port + 1000 : 0));
+      flags = set(flags, "pekko.management.http.port", port + 1000 <= 65535 ? port + 1000 : 0);
     }
     if (role == Role.CLIENT && managementPort >= 0) {
-      flags =
-          flags.withValue("mqroute.cluster.client-management", ConfigValueFactory.fromAnyRef(true));
+      flags = set(flags, "mqroute.cluster.client-management", true);
     }
     if (role == Role.CLIENT) {
       // a load client ends when its run does, and its command returns the exit code: never exit the
       // JVM itself
       // and it holds nothing to hand over: its leave may take a second, not the 10 s per phase a
       // member gets (a lost host never lets the leave converge, and the run has ended already)
+      flags = set(flags, "pekko.coordinated-shutdown.exit-jvm", "off");
       flags =
-          flags
-              .withValue(
-                  "pekko.coordinated-shutdown.exit-jvm", ConfigValueFactory.fromAnyRef("off"))
-              .withValue(
-                  "pekko.coordinated-shutdown.phases.cluster-leave.timeout",
-                  ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT))
-              .withValue(
-                  "pekko.coordinated-shutdown.phases.cluster-exiting.timeout",
-                  ConfigValueFactory.fromAnyRef(CLIENT_LEAVE_TIMEOUT))
-              .withValue(
-                  "pekko.remote.artery.advanced.shutdown-flush-timeout",
-                  ConfigValueFactory.fromAnyRef(CLIENT_FLUSH_TIMEOUT));
+          set(
+              flags,
+              "pekko.coordinated-shutdown.phases.cluster-leave.timeout",
+              CLIENT_LEAVE_TIMEOUT);
+      flags =
+          set(
+              flags,
+              "pekko.coordinated-shutdown.phases.cluster-exiting.timeout",
+              CLIENT_LEAVE_TIMEOUT);
+      flags =
+          set(flags, "pekko.remote.artery.advanced.shutdown-flush-timeout", CLIENT_FLUSH_TIMEOUT);
     }
     if (firstQueue >= 0) {
-      flags =
-          flags.withValue(
-              "mqroute.cluster.device.first-queue", ConfigValueFactory.fromAnyRef(firstQueue));
+      flags = set(flags, "mqroute.cluster.device.first-queue", firstQueue);
     }
     if (dataDir != null) {
       try {
@@ -332,18 +320,13 @@ public record NodeSettings(
         throw new NodeConfigException(
             "--data " + dataDir + ": cannot create the directory (" + e + ")");
       }
-      flags =
-          flags
-              .withValue("mqroute.cluster.device.backend", ConfigValueFactory.fromAnyRef("file"))
-              .withValue(
-                  "mqroute.cluster.device.file-root",
-                  ConfigValueFactory.fromAnyRef(dataDir.toAbsolutePath().toString()));
+      flags = set(flags, "mqroute.cluster.device.backend", "file");
+      flags = set(flags, "mqroute.cluster.device.file-root", dataDir.toAbsolutePath().toString());
     }
     if (keys != null) {
       flags = flags.withFallback(ClusterKeys.artery(keys));
     } else if (plainTcp) {
-      flags =
-          flags.withValue("pekko.remote.artery.transport", ConfigValueFactory.fromAnyRef("tcp"));
+      flags = set(flags, "pekko.remote.artery.transport", "tcp");
     }
     Config all;
     try {
@@ -359,15 +342,17 @@ public record NodeSettings(
       checkProtections(file, all);
     } catch (NodeConfigException e) {
       throw e;
-    } catch (ConfigError e) {
-      throw new NodeConfigException(
-          (configFile != null ? "--config " + configFile + ": " : "") + e.getMessage());
-    } catch (ConfigException | IllegalArgumentException e) {
+    } catch (ConfigError | ConfigException | IllegalArgumentException e) {
       // IllegalArgumentException: a settings record refused a value (e.g. an unknown selector name)
       throw new NodeConfigException(
           (configFile != null ? "--config " + configFile + ": " : "") + e.getMessage());
     }
     return all;
+  }
+
+  /** {@code flags} with {@code value} (a list for an Iterable) at {@code path}. */
+  private static Config set(Config flags, String path, Object value) {
+    return flags.withValue(path, ConfigValueFactory.fromAnyRef(value));
   }
 
   /**
@@ -507,15 +492,20 @@ public record NodeSettings(
     return v;
   }
 
+  /** {@code key} as a duration in [min, max] (written {@code range}), or a one-line error. */
+  private static void duration(
+      Config c, String prefix, String key, Duration min, Duration max, String range) {
+    Duration v = c.getDuration(key);
+    if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
+      throw new NodeConfigException(
+          prefix + key + " must be in " + range + ", was " + c.getString(key));
+    }
+  }
+
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     ClusterNode.openSsl(c.getConfig("mqroute.cluster.link"));
-    Duration spin = c.getDuration("mqroute.cluster.link.spin");
-    if (spin.isNegative() || spin.compareTo(Duration.ofMillis(1)) > 0) {
-      throw new NodeConfigException(
-          "mqroute.cluster.link.spin must be in 0s..1ms, was "
-              + c.getString("mqroute.cluster.link.spin"));
-    }
+    duration(c, "", "mqroute.cluster.link.spin", Duration.ZERO, Duration.ofMillis(1), "0s..1ms");
     Config d = c.getConfig("mqroute.cluster.device");
     String backend = d.getString("backend");
     if (!backend.equals("null") && !backend.equals("file")) {
@@ -538,14 +528,13 @@ public record NodeSettings(
       throw new NodeConfigException(e.getMessage());
     }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
-    Duration delay = d.getDuration("service-delay");
-    if (delay.isNegative() || delay.compareTo(MAX_SERVICE_DELAY) > 0) {
-      throw new NodeConfigException(
-          "mqroute.cluster.device.service-delay must be in 0s.."
-              + MAX_SERVICE_DELAY.toHours()
-              + "h, was "
-              + d.getString("service-delay"));
-    }
+    duration(
+        d,
+        "mqroute.cluster.device.",
+        "service-delay",
+        Duration.ZERO,
+        MAX_SERVICE_DELAY,
+        "0s.." + MAX_SERVICE_DELAY.toHours() + "h");
     long fileMax = d.getBytes("file-max-bytes");
     if (fileMax <= 0 || fileMax > MAX_FILE_BYTES) {
       throw new NodeConfigException(
@@ -582,11 +571,8 @@ public record NodeSettings(
     long maxConnections = range(in, "mqroute.cluster.inbound.", "max-connections", 1, 65536);
     range(in, "mqroute.cluster.inbound.", "max-pending", 1, maxConnections);
     for (String key : List.of("handshake-timeout", "log-interval")) {
-      Duration t = in.getDuration(key);
-      if (t.isNegative() || t.isZero() || t.compareTo(Duration.ofHours(1)) > 0) {
-        throw new NodeConfigException(
-            "mqroute.cluster.inbound." + key + " must be in 1ms..1h, was " + in.getString(key));
-      }
+      duration(
+          in, "mqroute.cluster.inbound.", key, Duration.ofNanos(1), Duration.ofHours(1), "1ms..1h");
     }
     checkSeedsReachable(c);
     String transport = c.getString("pekko.remote.artery.transport");

@@ -563,11 +563,7 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
       armSuspect(lateness());
       return this;
     }
-    suspected = true;
-    metrics.event(EVENT_SUSPECTED);
-    if (gauge != null) {
-      gauge.setSuspected(true);
-    }
+    suspect(true);
     getContext()
         .getLog()
         .info(
@@ -594,12 +590,17 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
     return false;
   }
 
-  private void reinstate() {
-    suspected = false;
-    metrics.event(EVENT_REINSTATED);
+  /** Suspected or reinstated: the flag, its event and the queue's gauge. */
+  private void suspect(boolean on) {
+    suspected = on;
+    metrics.event(on ? EVENT_SUSPECTED : EVENT_REINSTATED);
     if (gauge != null) {
-      gauge.setSuspected(false);
+      gauge.setSuspected(on);
     }
+  }
+
+  private void reinstate() {
+    suspect(false);
     getContext().getLog().info("queue slot {} answered again: reinstated", slot);
     if (!listed) {
       list();

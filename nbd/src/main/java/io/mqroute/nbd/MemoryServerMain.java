@@ -22,10 +22,7 @@ public final class MemoryServerMain {
     ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "nbd-memory");
     NbdServer server =
         NbdServer.startAndWait(
-            system,
-            NbdServerSettings.loopback(port),
-            new MemoryBackend(size),
-            Duration.ofSeconds(10));
+            NbdServerSettings.loopback(port), new MemoryBackend(size), Duration.ofSeconds(10));
     System.out.println(
         "nbd://127.0.0.1:" + server.address().getPort() + " (" + size + " bytes in memory)");
     system.getWhenTerminated().toCompletableFuture().join();

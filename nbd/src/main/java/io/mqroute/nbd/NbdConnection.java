@@ -208,7 +208,6 @@ public final class NbdConnection {
   /** Ends with {@code a} after sending {@code last}. */
   private Action end(Disconnect a, ByteString last) {
     afterSkip = end(a);
-    phase = Phase.ENDED;
     return new Send(last);
   }
 

@@ -25,7 +25,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.pekko.actor.typed.ActorSystem;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,15 +53,6 @@ public final class NbdServer implements AutoCloseable {
     this.stats = stats;
   }
 
-  /**
-   * Binds and serves {@code backend} on a loop of its own; the stage completes when the socket is
-   * bound (or fails, e.g. with the port in use).
-   */
-  public static CompletionStage<NbdServer> start(
-      ActorSystem<?> system, NbdServerSettings settings, NbdBackend backend) {
-    return start(settings, backend, null);
-  }
-
   /** The server-socket channel {@code group} serves: native epoll's on an epoll loop. */
   private static Class<? extends ServerChannel> serverChannel(EventLoopGroup group) {
     return group instanceof IoEventLoopGroup g && g.isIoType(EpollIoHandler.class)
@@ -72,7 +62,8 @@ public final class NbdServer implements AutoCloseable {
 
   /**
    * Binds and serves {@code backend} on {@code loop} (null: a one-thread loop of its own, stopped
-   * with the server).
+   * with the server); the stage completes when the socket is bound (or fails, e.g. with the port in
+   * use).
    */
   public static CompletionStage<NbdServer> start(
       NbdServerSettings settings, NbdBackend backend, EventLoopGroup loop) {
@@ -132,11 +123,10 @@ public final class NbdServer implements AutoCloseable {
     return bound;
   }
 
-  /** Binds with {@link #start} and waits for it, at most {@code timeout}. */
+  /** Binds with {@link #start} on a loop of its own and waits for it, at most {@code timeout}. */
   public static NbdServer startAndWait(
-      ActorSystem<?> system, NbdServerSettings settings, NbdBackend backend, Duration timeout)
-      throws Exception {
-    return start(system, settings, backend)
+      NbdServerSettings settings, NbdBackend backend, Duration timeout) throws Exception {
+    return start(settings, backend, null)
         .toCompletableFuture()
         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
   }

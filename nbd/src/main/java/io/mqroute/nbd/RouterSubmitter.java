@@ -2,7 +2,6 @@ package io.mqroute.nbd;
 
 import io.mqroute.nbd.RouterSubmitterProtocol.Command;
 import io.mqroute.nbd.RouterSubmitterProtocol.Completed;
-import io.mqroute.nbd.RouterSubmitterProtocol.CompletedBatch;
 import io.mqroute.nbd.RouterSubmitterProtocol.Flush;
 import io.mqroute.nbd.RouterSubmitterProtocol.HostHolds;
 import io.mqroute.nbd.RouterSubmitterProtocol.Stop;
@@ -74,8 +73,8 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     this.cpu = cpu;
     this.answers = answers;
     // one adapter ref for both: whatever answers one completion at a time is understood too
-    ctx.messageAdapter(Completion.class, Completed::new);
-    this.batchSelf = ctx.messageAdapter(CompletionBatch.class, CompletedBatch::new);
+    ctx.messageAdapter(Completion.class, c -> new Completed(List.of(c)));
+    this.batchSelf = ctx.messageAdapter(CompletionBatch.class, b -> new Completed(b.completions()));
     ctx.messageAdapter(HostAlive.class, a -> HostHolds.INSTANCE);
     ctx.watch(router);
   }
@@ -103,18 +102,7 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
         .onMessage(SubmitAll.class, this::onSubmitAll)
         .onMessageEquals(Flush.INSTANCE, this::onFlush)
         .onMessageEquals(HostHolds.INSTANCE, () -> this)
-        .onMessage(
-            Completed.class,
-            c -> {
-              onCompleted(List.of(c.completion()));
-              return this;
-            })
-        .onMessage(
-            CompletedBatch.class,
-            b -> {
-              onCompleted(b.batch().completions());
-              return this;
-            })
+        .onMessage(Completed.class, this::onCompleted)
         .onMessageEquals(Stop.INSTANCE, Behaviors::stopped)
         .onSignal(Terminated.class, t -> onRouterGone())
         .build();
@@ -188,9 +176,9 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     return this;
   }
 
-  private void onCompleted(List<Completion> completions) {
-    List<NbdBackend.Answer> done = new ArrayList<>(completions.size());
-    for (Completion c : completions) {
+  private Behavior<Command> onCompleted(Completed m) {
+    List<NbdBackend.Answer> done = new ArrayList<>(m.completions().size());
+    for (Completion c : m.completions()) {
       Pending p = pending.remove(c.id());
       if (p == null) {
         continue;
@@ -203,6 +191,7 @@ final class RouterSubmitter extends AbstractBehavior<Command> {
     if (!done.isEmpty()) {
       answers.accept(done);
     }
+    return this;
   }
 
   private static NbdBackend.Reply reply(Pending p, Completion c) {

@@ -1,7 +1,6 @@
 package io.mqroute.nbd;
 
 import io.mqroute.protocol.Completion;
-import io.mqroute.protocol.CompletionBatch;
 import java.util.List;
 
 /** Messages of the {@link RouterSubmitter} actor. */
@@ -30,9 +29,8 @@ public final class RouterSubmitterProtocol {
     INSTANCE
   }
 
-  record Completed(Completion completion) implements Data {}
-
-  record CompletedBatch(CompletionBatch batch) implements Data {}
+  /** The router's completions: a batch, or one sent on its own. */
+  record Completed(List<Completion> completions) implements Data {}
 
   /** Sends what was submitted while the mailbox was busy as batches (self-sent, no timer). */
   /**

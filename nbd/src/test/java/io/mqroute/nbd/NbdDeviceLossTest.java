@@ -85,7 +85,6 @@ class NbdDeviceLossTest {
         });
     NbdServer server =
         NbdServer.startAndWait(
-            kit.system(),
             NbdServerSettings.loopback(0),
             new RouterBackend(
                 kit.system(), LoadRunner.awaitRouters(kit.system(), WAIT).get(0), SIZE, 0),

@@ -320,8 +320,7 @@ class NbdFuzzTest {
       frames += s.frames();
     }
     try (NbdServer server =
-        NbdServer.startAndWait(
-            kit.system(), settings, new MemoryBackend(SIZE), Duration.ofSeconds(10))) {
+        NbdServer.startAndWait(settings, new MemoryBackend(SIZE), Duration.ofSeconds(10))) {
       System.gc();
       long heapBefore = ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
       int threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();

@@ -26,9 +26,7 @@ class NbdRealClientsTest {
   static void start() throws Exception {
     kit = ActorTestKit.create();
     backend = new MemoryBackend(64L << 20);
-    server =
-        NbdServer.startAndWait(
-            kit.system(), NbdServerSettings.loopback(0), backend, Duration.ofSeconds(10));
+    server = NbdServer.startAndWait(NbdServerSettings.loopback(0), backend, Duration.ofSeconds(10));
     uri = "nbd://127.0.0.1:" + server.address().getPort();
   }
 

@@ -69,7 +69,7 @@ class NbdServerTest {
   }
 
   private static NbdServer server(NbdBackend backend, NbdServerSettings s) throws Exception {
-    return NbdServer.startAndWait(kit.system(), s, backend, Duration.ofSeconds(10));
+    return NbdServer.startAndWait(s, backend, Duration.ofSeconds(10));
   }
 
   private static NbdServer server(NbdBackend backend) throws Exception {

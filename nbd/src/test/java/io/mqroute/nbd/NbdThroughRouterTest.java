@@ -79,10 +79,7 @@ class NbdThroughRouterTest {
     ActorRef<Request> entry = LoadRunner.awaitRouters(kit.system(), WAIT).get(0);
     server =
         NbdServer.startAndWait(
-            kit.system(),
-            NbdServerSettings.loopback(0),
-            new RouterBackend(kit.system(), entry, SIZE, 0),
-            WAIT);
+            NbdServerSettings.loopback(0), new RouterBackend(kit.system(), entry, SIZE, 0), WAIT);
     uri = "nbd://127.0.0.1:" + server.address().getPort();
   }
 

@@ -71,7 +71,6 @@ class RouterBackendTest {
     ActorRef<Request> entry = (ActorRef<Request>) (ActorRef<?>) router;
     server =
         NbdServer.startAndWait(
-            kit.system(),
             NbdServerSettings.loopback(0),
             new RouterBackend(kit.system(), entry, SIZE, FILE),
             Duration.ofSeconds(10));

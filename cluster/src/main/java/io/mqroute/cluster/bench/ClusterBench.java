@@ -141,10 +141,9 @@ public final class ClusterBench {
   private static ActorRef<Request> awaitRouterWithQueues(ActorSystem<Void> host, int queues)
       throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-    ActorRef<HostRouterProtocol.Command> router = null;
     List<ActorRef<Request>> entries = LoadRunner.awaitRouters(host, Duration.ofSeconds(60));
     // the entry is the router's adapter; the router itself answers GetSlots
-    router =
+    ActorRef<HostRouterProtocol.Command> router =
         host.classicSystem()
             .actorSelection("/user/router")
             .resolveOne(Duration.ofSeconds(10))
@@ -152,10 +151,9 @@ public final class ClusterBench {
             .thenApply(Adapter::<HostRouterProtocol.Command>toTyped)
             .get(15, TimeUnit.SECONDS);
     while (System.nanoTime() < deadline) {
-      final ActorRef<HostRouterProtocol.Command> r = router;
       HostRouterProtocol.Slots s =
           AskPattern.<HostRouterProtocol.Command, HostRouterProtocol.Slots>ask(
-                  r, HostRouterProtocol.GetSlots::new, Duration.ofSeconds(5), host.scheduler())
+                  router, HostRouterProtocol.GetSlots::new, Duration.ofSeconds(5), host.scheduler())
               .toCompletableFuture()
               .get(10, TimeUnit.SECONDS);
       if (s.queues().stream().filter(Objects::nonNull).count() >= queues) {

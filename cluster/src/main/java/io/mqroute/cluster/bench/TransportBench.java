@@ -161,17 +161,7 @@ public final class TransportBench {
                       if (batched) {
                         out.add(request(sent[0]++));
                       } else {
-                        echo.tell(
-                            new Request(
-                                sent[0]++,
-                                Op.READ,
-                                0,
-                                0,
-                                4096,
-                                true,
-                                0,
-                                System.nanoTime(),
-                                singles));
+                        echo.tell(request(sent[0]++).withReplyTo(singles));
                       }
                     }
                     if (!out.isEmpty()) {

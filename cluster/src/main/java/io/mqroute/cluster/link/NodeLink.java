@@ -296,24 +296,22 @@ public final class NodeLink implements AutoCloseable {
                 ActorRefResolver.get(system)
                     .toSerializationFormat(r)
                     .getBytes(StandardCharsets.UTF_8));
-    if (path.length > MAX_PATH) {
-      to.tell(message); // Artery refuses it by its own limits
-      return;
-    }
     // the frame is written from the codec's own buffer: no array per message (a completion batch
     // carries the read data)
     ByteBuf buf =
-        codec.encode(
-            wire,
-            (body, bodyLength) -> {
-              int length = 1 + 2 + path.length + bodyLength;
-              if (length > settings.maxFrame()) {
-                return null;
-              }
-              ByteBuf b = ch.alloc().buffer(4 + length);
-              b.writeInt(length).writeByte(MESSAGE).writeShort(path.length).writeBytes(path);
-              return b.writeBytes(body, 0, bodyLength);
-            });
+        path.length > MAX_PATH
+            ? null
+            : codec.encode(
+                wire,
+                (body, bodyLength) -> {
+                  int length = 1 + 2 + path.length + bodyLength;
+                  if (length > settings.maxFrame()) {
+                    return null;
+                  }
+                  ByteBuf b = ch.alloc().buffer(4 + length);
+                  b.writeInt(length).writeByte(MESSAGE).writeShort(path.length).writeBytes(path);
+                  return b.writeBytes(body, 0, bodyLength);
+                });
     if (buf == null) {
       to.tell(message); // Artery refuses it by its own limits
       return;

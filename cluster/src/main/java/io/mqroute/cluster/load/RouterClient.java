@@ -79,13 +79,15 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
   private final ActorRef<CompletionBatch> replies;
   private final int pid;
   private final long hostTimeoutNanos;
+  // how often CheckHost looks at the silence (see CHECKS_PER_TIMEOUT)
+  private final Duration checkEvery;
   private final TimerScheduler<Object> timers;
   // when the host was last heard from: a completion, or the moment requests became outstanding
   private long lastHeard;
   private final NanoClock clock = NanoClock.SYSTEM;
   private final HashMap<Long, Sent> inFlight = new HashMap<>();
+  // the job's requests for the next Flush
   private final ArrayList<Request> outbox = new ArrayList<>();
-  private final ArrayList<Request> outboxOwn = new ArrayList<>();
   private final Map<Status, Long> byStatus = new EnumMap<>(Status.class);
   private ActorRef<JobProtocol.Command> job;
   private boolean flushPending;
@@ -121,6 +123,7 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     this.pid = pid;
     this.timers = timers;
     this.hostTimeoutNanos = hostTimeout.toNanos();
+    this.checkEvery = Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / CHECKS_PER_TIMEOUT));
     // completions one at a time too (the same ref): whatever answers a batch singly is understood
     ctx.messageAdapter(Completion.class, c -> new FromHost(List.of(c)));
     this.replies = ctx.messageAdapter(CompletionBatch.class, b -> new FromHost(b.completions()));
@@ -186,26 +189,11 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
       // before the host's first answer the bound is FIRST_ANSWER_FACTOR times longer: the first
       // batch also opens the (TLS) connection (see onCheckHost)
       if (hostTimeoutNanos > 0 && !timers.isTimerActive(CheckHost.INSTANCE)) {
-        timers.startTimerWithFixedDelay(
-            CheckHost.INSTANCE,
-            Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / CHECKS_PER_TIMEOUT)));
+        timers.startTimerWithFixedDelay(CheckHost.INSTANCE, checkEvery);
       }
     }
     inFlight.put(r.id(), new Sent(r, 0));
-    outboxOwn.add(r);
-    outbox.add(
-        new Request(
-            r.id(),
-            r.op(),
-            pid,
-            r.offset(),
-            r.length(),
-            r.background(),
-            pid,
-            r.submitNanos(),
-            null,
-            r.carriesData(),
-            r.data()));
+    outbox.add(r);
     if (!flushPending) {
       flushPending = true;
       getContext().getSelf().tell(Flush.INSTANCE);
@@ -217,19 +205,34 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
   @SuppressWarnings("unchecked")
   private Behavior<Command> onFlush() {
     flushPending = false;
+    if (outbox.isEmpty()) {
+      return this;
+    }
     long now = clock.nanoTime();
-    for (Request r : outboxOwn) {
+    List<Request> batch = new ArrayList<>(outbox.size());
+    for (Request r : outbox) {
       inFlight.computeIfPresent(r.id(), (id, s) -> new Sent(s.request(), now));
-    }
-    outboxOwn.clear();
-    if (!outbox.isEmpty()) {
       if (RequestTrace.ON) {
-        outbox.forEach(r -> RequestTrace.mark(RequestTrace.LOAD_OUT, r.submitNanos()));
+        RequestTrace.mark(RequestTrace.LOAD_OUT, r.submitNanos());
       }
-      ActorRef<RequestBatch> to = (ActorRef<RequestBatch>) (ActorRef<?>) host;
-      RequestBatch.split(outbox, replies).forEach(b -> wire.tell(to, b));
-      outbox.clear();
+      // the clone's pid as its file and its CPU; answered to the batch's replyTo
+      batch.add(
+          new Request(
+              r.id(),
+              r.op(),
+              pid,
+              r.offset(),
+              r.length(),
+              r.background(),
+              pid,
+              r.submitNanos(),
+              null,
+              r.carriesData(),
+              r.data()));
     }
+    outbox.clear();
+    ActorRef<RequestBatch> to = (ActorRef<RequestBatch>) (ActorRef<?>) host;
+    RequestBatch.split(batch, replies).forEach(b -> wire.tell(to, b));
     return this;
   }
 
@@ -239,9 +242,7 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     if (!heardOnce) {
       heardOnce = true;
       if (hostTimeoutNanos > 0 && !inFlight.isEmpty()) {
-        timers.startTimerWithFixedDelay(
-            CheckHost.INSTANCE,
-            Duration.ofNanos(Math.max(1_000_000, hostTimeoutNanos / CHECKS_PER_TIMEOUT)));
+        timers.startTimerWithFixedDelay(CheckHost.INSTANCE, checkEvery);
       }
     }
   }
@@ -284,7 +285,6 @@ final class RouterClient extends AbstractBehavior<RouterClientProtocol.Command> 
     }
     inFlight.clear();
     outbox.clear();
-    outboxOwn.clear();
     return n;
   }
 

@@ -91,112 +91,110 @@ public final class NodeReport {
    */
   public static String prometheus(List<String> roles, List<Member> members, NodeMetrics m) {
     StringBuilder sb = new StringBuilder(2048);
-    sb.append("# HELP mqroute_requests_total Requests that ended on this node, by status.\n");
-    sb.append("# TYPE mqroute_requests_total counter\n");
+    header(sb, "mqroute_requests_total", "counter", "Requests that ended on this node, by status.");
     for (Status s : Status.values()) {
-      sb.append("mqroute_requests_total{status=\"")
-          .append(s.name())
-          .append("\"} ")
-          .append(m.count(s))
-          .append('\n');
+      sample(sb, "mqroute_requests_total", label("status", s.name()), m.count(s));
     }
-    sb.append("# HELP mqroute_errors_total Requests that ended on this node with an error.\n");
-    sb.append("# TYPE mqroute_errors_total counter\n");
+    header(
+        sb, "mqroute_errors_total", "counter", "Requests that ended on this node with an error.");
     sb.append("mqroute_errors_total ").append(m.errors()).append('\n');
     NodeMetrics.LatencySnapshot l = m.latency();
-    sb.append(
-        "# HELP mqroute_latency_seconds Latency of OK requests on this node (host: arrival to completion;"
-            + " device: on the backend).\n");
-    sb.append("# TYPE mqroute_latency_seconds summary\n");
-    quantile(sb, "0.5", l.p50());
-    quantile(sb, "0.9", l.p90());
-    quantile(sb, "0.99", l.p99());
-    quantile(sb, "0.999", l.p999());
-    quantile(sb, "1", l.max());
+    header(
+        sb,
+        "mqroute_latency_seconds",
+        "summary",
+        "Latency of OK requests on this node (host: arrival to completion; device: on the"
+            + " backend).");
+    quantile(sb, "mqroute_latency_seconds", "0.5", l.p50());
+    quantile(sb, "mqroute_latency_seconds", "0.9", l.p90());
+    quantile(sb, "mqroute_latency_seconds", "0.99", l.p99());
+    quantile(sb, "mqroute_latency_seconds", "0.999", l.p999());
+    quantile(sb, "mqroute_latency_seconds", "1", l.max());
     // HdrHistogram keeps no exact sum: mean x count, within its 3 significant digits
     sb.append("mqroute_latency_seconds_sum ")
         .append(seconds((long) (l.meanNanos() * l.count())))
         .append('\n');
     sb.append("mqroute_latency_seconds_count ").append(l.count()).append('\n');
-    sb.append(
-        "# HELP mqroute_queue_depth Requests on a queue: in_flight (sent to it) and waiting (for room).\n");
-    sb.append("# TYPE mqroute_queue_depth gauge\n");
+    header(
+        sb,
+        "mqroute_queue_depth",
+        "gauge",
+        "Requests on a queue: in_flight (sent to it) and waiting (for room).");
     for (NodeMetrics.QueueGauge g : m.queues()) {
-      String q = escape(g.name());
-      sb.append("mqroute_queue_depth{queue=\"")
-          .append(q)
-          .append("\",state=\"in_flight\"} ")
-          .append(g.inFlight())
-          .append('\n');
-      sb.append("mqroute_queue_depth{queue=\"")
-          .append(q)
-          .append("\",state=\"waiting\"} ")
-          .append(g.waiting())
-          .append('\n');
+      String q = label("queue", g.name()) + ",";
+      sample(sb, "mqroute_queue_depth", q + label("state", "in_flight"), g.inFlight());
+      sample(sb, "mqroute_queue_depth", q + label("state", "waiting"), g.waiting());
     }
-    sb.append(
-        "# HELP mqroute_dropped_total Messages refused as forged or from outside the cluster, by reason.\n");
-    sb.append("# TYPE mqroute_dropped_total counter\n");
-    m.dropped()
-        .forEach(
-            (r, n) ->
-                sb.append("mqroute_dropped_total{reason=\"")
-                    .append(escape(r))
-                    .append("\"} ")
-                    .append(n)
-                    .append('\n'));
-    sb.append(
-        "# HELP mqroute_events_total Request-level failure handling: queues suspected and reinstated,"
-            + " requests fenced, completions that came after their request had ended.\n");
-    sb.append("# TYPE mqroute_events_total counter\n");
-    m.events()
-        .forEach(
-            (e, n) ->
-                sb.append("mqroute_events_total{event=\"")
-                    .append(escape(e))
-                    .append("\"} ")
-                    .append(n)
-                    .append('\n'));
+    header(
+        sb,
+        "mqroute_dropped_total",
+        "counter",
+        "Messages refused as forged or from outside the cluster, by reason.");
+    m.dropped().forEach((r, n) -> sample(sb, "mqroute_dropped_total", label("reason", r), n));
+    header(
+        sb,
+        "mqroute_events_total",
+        "counter",
+        "Request-level failure handling: queues suspected and reinstated, requests fenced,"
+            + " completions that came after their request had ended.");
+    m.events().forEach((e, n) -> sample(sb, "mqroute_events_total", label("event", e), n));
     NodeMetrics.LatencySnapshot quiet = m.silences();
-    sb.append(
-        "# HELP mqroute_queue_silence_seconds How long a queue with requests outstanding went without"
-            + " answering, per answer (host; suspect-after must stay above it).\n");
-    sb.append("# TYPE mqroute_queue_silence_seconds summary\n");
+    header(
+        sb,
+        "mqroute_queue_silence_seconds",
+        "summary",
+        "How long a queue with requests outstanding went without answering, per answer (host;"
+            + " suspect-after must stay above it).");
     quantile(sb, "mqroute_queue_silence_seconds", "0.5", quiet.p50());
     quantile(sb, "mqroute_queue_silence_seconds", "0.99", quiet.p99());
     quantile(sb, "mqroute_queue_silence_seconds", "0.999", quiet.p999());
     quantile(sb, "mqroute_queue_silence_seconds", "1", quiet.max());
     sb.append("mqroute_queue_silence_seconds_count ").append(quiet.count()).append('\n');
-    sb.append(
-        "# HELP mqroute_inbound_total What reached this node from outside, by source (artery: the"
-            + " guard in front of Artery's port; kryo: messages that failed to decode; nbd: the NBD"
-            + " server) and event (accepted, established, refused_limit, handshake_timeout,"
-            + " bad_framing, malformed, ...).\n");
-    sb.append("# TYPE mqroute_inbound_total counter\n");
+    header(
+        sb,
+        "mqroute_inbound_total",
+        "counter",
+        "What reached this node from outside, by source (artery: the guard in front of Artery's"
+            + " port; kryo: messages that failed to decode; nbd: the NBD server) and event"
+            + " (accepted, established, refused_limit, handshake_timeout, bad_framing, malformed,"
+            + " ...).");
     bySource(sb, "mqroute_inbound_total", "event", m.inboundCounters());
-    sb.append(
-        "# HELP mqroute_inbound_connections Inbound connections now, by source and state (open;"
-            + " pending: not past the handshake yet).\n");
-    sb.append("# TYPE mqroute_inbound_connections gauge\n");
+    header(
+        sb,
+        "mqroute_inbound_connections",
+        "gauge",
+        "Inbound connections now, by source and state (open; pending: not past the handshake"
+            + " yet).");
     bySource(sb, "mqroute_inbound_connections", "state", m.inboundGauges());
-    sb.append("# HELP mqroute_in_flight Requests in flight on this host's router.\n");
-    sb.append("# TYPE mqroute_in_flight gauge\n");
+    header(sb, "mqroute_in_flight", "gauge", "Requests in flight on this host's router.");
     sb.append("mqroute_in_flight ").append(roles.contains("host") ? m.inFlight() : 0).append('\n');
-    sb.append(
-        "# HELP mqroute_cluster_members Cluster members as this node sees them, by status.\n");
-    sb.append("# TYPE mqroute_cluster_members gauge\n");
+    header(
+        sb,
+        "mqroute_cluster_members",
+        "gauge",
+        "Cluster members as this node sees them, by status.");
     TreeMap<String, Integer> byStatus = new TreeMap<>();
     for (Member mb : members) {
       byStatus.merge(mb.status().toLowerCase(Locale.ROOT), 1, Integer::sum);
     }
-    byStatus.forEach(
-        (s, n) ->
-            sb.append("mqroute_cluster_members{status=\"")
-                .append(s)
-                .append("\"} ")
-                .append(n)
-                .append('\n'));
+    byStatus.forEach((s, n) -> sample(sb, "mqroute_cluster_members", label("status", s), n));
     return sb.toString();
+  }
+
+  /** A metric's HELP and TYPE lines. */
+  private static void header(StringBuilder sb, String metric, String type, String help) {
+    sb.append("# HELP ").append(metric).append(' ').append(help).append('\n');
+    sb.append("# TYPE ").append(metric).append(' ').append(type).append('\n');
+  }
+
+  /** One sample: {@code metric{labels} value}. */
+  private static void sample(StringBuilder sb, String metric, String labels, Object value) {
+    sb.append(metric).append('{').append(labels).append("} ").append(value).append('\n');
+  }
+
+  /** {@code name="value"}, the value escaped. */
+  private static String label(String name, String value) {
+    return name + "=\"" + escape(value) + "\"";
   }
 
   /** One line per source and {@code label} value: {@code metric{source="..",label=".."} n}. */
@@ -205,30 +203,11 @@ public final class NodeReport {
     values.forEach(
         (source, byLabel) ->
             byLabel.forEach(
-                (v, n) ->
-                    sb.append(metric)
-                        .append("{source=\"")
-                        .append(escape(source))
-                        .append("\",")
-                        .append(label)
-                        .append("=\"")
-                        .append(escape(v))
-                        .append("\"} ")
-                        .append(n)
-                        .append('\n')));
-  }
-
-  private static void quantile(StringBuilder sb, String q, long nanos) {
-    quantile(sb, "mqroute_latency_seconds", q, nanos);
+                (v, n) -> sample(sb, metric, label("source", source) + "," + label(label, v), n)));
   }
 
   private static void quantile(StringBuilder sb, String metric, String q, long nanos) {
-    sb.append(metric)
-        .append("{quantile=\"")
-        .append(q)
-        .append("\"} ")
-        .append(seconds(nanos))
-        .append('\n');
+    sample(sb, metric, label("quantile", q), seconds(nanos));
   }
 
   private static String seconds(long nanos) {

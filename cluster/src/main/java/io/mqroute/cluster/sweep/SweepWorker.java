@@ -191,9 +191,7 @@ public final class SweepWorker extends AbstractBehavior<Command> {
     }
     int count =
         Math.max(1, (r.result().length + SweepMessage.MAX_CHUNK - 1) / SweepMessage.MAX_CHUNK);
-    Outgoing o = new Outgoing(r.client(), r.result(), count, 0);
-    outgoing.put(r.runId(), o);
-    send(r.runId(), o);
+    send(r.runId(), new Outgoing(r.client(), r.result(), count, 0));
     return this;
   }
 
@@ -206,12 +204,12 @@ public final class SweepWorker extends AbstractBehavior<Command> {
       outgoing.remove(a.runId());
       return;
     }
-    Outgoing next = new Outgoing(o.client(), o.result(), o.count(), o.next() + 1);
-    outgoing.put(a.runId(), next);
-    send(a.runId(), next);
+    send(a.runId(), new Outgoing(o.client(), o.result(), o.count(), o.next() + 1));
   }
 
+  /** Sends part {@code o.next()} and waits for its ack. */
   private void send(long runId, Outgoing o) {
+    outgoing.put(runId, o);
     int from = o.next() * SweepMessage.MAX_CHUNK;
     int to = Math.min(o.result().length, from + SweepMessage.MAX_CHUNK);
     o.client()
