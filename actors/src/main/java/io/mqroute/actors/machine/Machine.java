@@ -357,24 +357,9 @@ public final class Machine extends AbstractBehavior<Command> {
               violations.add(v.what());
               return this;
             })
-        .onMessage(
-            GotRouter.class,
-            g -> {
-              routerStats = g.stats();
-              return maybeFinish();
-            })
-        .onMessage(
-            GotQueue.class,
-            g -> {
-              queueStats.add(g.stats());
-              return maybeFinish();
-            })
-        .onMessage(
-            GotCore.class,
-            g -> {
-              coreStats.add(g.stats());
-              return maybeFinish();
-            })
+        .onMessage(GotRouter.class, g -> collected(() -> routerStats = g.stats()))
+        .onMessage(GotQueue.class, g -> collected(() -> queueStats.add(g.stats())))
+        .onMessage(GotCore.class, g -> collected(() -> coreStats.add(g.stats())))
         .onMessage(Remounted.class, this::onRemounted)
         .onMessage(MachineProtocol.SteadyStateTick.class, t -> onSteadyStateTick())
         .onMessage(MachineProtocol.SteadyStateSampled.class, this::onSteadyStateSampled)
@@ -386,12 +371,7 @@ public final class Machine extends AbstractBehavior<Command> {
               }
               return this;
             })
-        .onMessage(
-            GotPerturbation.class,
-            g -> {
-              perturbationReport = g.report();
-              return maybeFinish();
-            })
+        .onMessage(GotPerturbation.class, g -> collected(() -> perturbationReport = g.report()))
         .onSignal(ChildFailed.class, this::onChildFailed)
         .build();
   }
@@ -651,7 +631,9 @@ public final class Machine extends AbstractBehavior<Command> {
     }
   }
 
-  private Behavior<Command> maybeFinish() {
+  /** A report has come ({@code store} keeps it); once all have, the run's result is put out. */
+  private Behavior<Command> collected(Runnable store) {
+    store.run();
     if (routerStats == null
         || queueStats.size() < queues.size()
         || coreStats.size() < cores.size()
