@@ -388,6 +388,7 @@ public final class MachineSpecParser {
       }
       registered = IntStream.range(0, count).boxed().toList();
       home = new int[count];
+      Arrays.fill(home, -1);
       if (kind == QueueKind.VIRTIO) {
         if (count > cpus) { // virtio_fs_setup_vqs: num_request_queues = min(num_request_queues,
           // nr_cpu_ids)
@@ -402,19 +403,14 @@ public final class MachineSpecParser {
         int[] map =
             GroupCpusEvenly.map(
                 IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
-        Arrays.fill(home, -1);
         for (int c = 0; c < cpus; c++) {
           if (home[map[c]] < 0) {
             home[map[c]] = c; // the first CPU of the queue's group takes its interrupt
           }
         }
-        for (int i = 0; i < count; i++) {
-          if (home[i] < 0) {
-            home[i] = (int) ((long) i * cpus / count);
-          }
-        }
-      } else {
-        for (int i = 0; i < count; i++) {
+      }
+      for (int i = 0; i < count; i++) {
+        if (home[i] < 0) {
           home[i] = (int) ((long) i * cpus / count);
         }
       }
