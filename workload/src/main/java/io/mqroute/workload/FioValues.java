@@ -411,7 +411,7 @@ final class FioValues {
   }
 
   /** A whole number in [min, max]; {@code hint} says what was expected when it is not one. */
-  private static long wholeNumber(String raw, long min, long max, String hint) throws BadValue {
+  static long wholeNumber(String raw, long min, long max, String hint) throws BadValue {
     if (!PLAIN_NUMBER.matcher(raw).matches()) {
       throw new BadValue(hint);
     }
