@@ -295,14 +295,14 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   }
 
   private Behavior<RouterCommand> route(Request r) {
-    if (!r.background()) {
+    if (r.background()) {
+      gate.submit(r);
+    } else {
       int q = select(r);
       if (q != QueueSelector.NONE) {
         send(q, r);
       }
-      return this;
     }
-    gate.submit(r);
     return this;
   }
 
