@@ -64,7 +64,6 @@ final class JobSpecResolver {
     Map<String, Setting> globals = new LinkedHashMap<>();
     Map<String, String> globalStrings = new LinkedHashMap<>();
     List<JobSpec> jobs = new ArrayList<>();
-    List<String> warnings = notes;
     int groupId = 0;
     int jobsInGroup = 0;
     int fioGroup = 0;
@@ -78,8 +77,7 @@ final class JobSpecResolver {
       }
       Map<String, Setting> effective = new LinkedHashMap<>(globals);
       // fio's get_new_job names every job after its section, so a name= in [global] names no job;
-      // it is
-      // kept only for the JSON "global options", where fio lists it too.
+      // it is kept only for the JSON "global options", where fio lists it too.
       effective.remove("name");
       own.values().forEach(s -> overlay(effective, s));
       boolean stonewall = flag(effective, "stonewall");
@@ -94,7 +92,7 @@ final class JobSpecResolver {
         jobsInFioGroup = 0;
       }
       jobsInFioGroup++;
-      jobs.add(build(section, effective, own, groupId, fioGroup, stonewall, warnings));
+      jobs.add(build(section, effective, own, groupId, fioGroup, stonewall));
     }
     checkWaitFor(jobs);
     checkSteadyState(jobs);
@@ -104,7 +102,7 @@ final class JobSpecResolver {
       throw new FioParseException(
           source, 0, commandLine ? what + "; start one with --name=" : what);
     }
-    return new FioJobFile(source, jobs, globalStrings, warnings);
+    return new FioJobFile(source, jobs, globalStrings, notes);
   }
 
   private Map<String, Setting> parseSection(RawSection section) {
@@ -201,8 +199,7 @@ final class JobSpecResolver {
       Map<String, Setting> own,
       int groupId,
       int fioGroup,
-      boolean stonewall,
-      List<String> warnings) {
+      boolean stonewall) {
     int kbBase = value(eff, "kb_base", 1024);
     String name = own.containsKey("name") ? (String) own.get("name").value() : section.name();
     FioOptions.RwValue rwv = value(eff, "rw", new FioOptions.RwValue(RwMode.READ, null));
@@ -298,7 +295,7 @@ final class JobSpecResolver {
           "time_based needs runtime= (job \"" + name + "\" would never end)");
     }
     if (engine.synchronous() && iodepth > 1) {
-      warnings.add(
+      notes.add(
           location(lineOf(eff, "iodepth", section.line()))
               + "note: job \""
               + name
