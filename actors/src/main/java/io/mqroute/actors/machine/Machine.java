@@ -671,10 +671,7 @@ public final class Machine extends AbstractBehavior<Command> {
       StringBuilder sb = new StringBuilder(stall);
       int holding = 0;
       for (FlowProtocol.QueueStats qs : queueStats) {
-        if (qs.onRing() + qs.queued() > 0 && ++holding > ReportLists.MAX_ITEMS) {
-          continue; // counted below
-        }
-        if (qs.onRing() + qs.queued() > 0) {
+        if (qs.onRing() + qs.queued() > 0 && ++holding <= ReportLists.MAX_ITEMS) {
           sb.append("; queue ")
               .append(qs.queue())
               .append(" (cpu ")
