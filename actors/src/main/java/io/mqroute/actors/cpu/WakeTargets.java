@@ -242,9 +242,8 @@ public final class WakeTargets {
       return prev;
     }
     // wake_affine_idle: the waker's CPU is not idle and this is not a sync wake-up, so the previous
-    // CPU is the
-    // target when idle; otherwise wake_affine_weight, modelled as keeping the previous CPU as the
-    // target
+    // CPU is the target when idle; otherwise wake_affine_weight, modelled as keeping the previous
+    // CPU as the target
     int target = prev;
     int cpu = selectIdleSibling(task, prev, target, waker);
     taskCpu.set(task, cpu);

@@ -372,9 +372,9 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     serving.put(r.id(), w);
     inService.put(r.id(), r);
     maxBusy = Math.max(maxBusy, serving.size());
+    // pread
     long svc =
-        device.serviceNanos(
-            r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd); // pread
+        device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
     long work = extraNanos + workerNanos;
     if (device.onCpu()) {
       work += svc;

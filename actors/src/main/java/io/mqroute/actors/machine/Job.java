@@ -407,8 +407,7 @@ public final class Job extends AbstractBehavior<Command> {
     if (c >= 0) {
       cpu = c;
       if (wakeTargets != null && plan.index() < wakeTargets.tasks()) {
-        wakeTargets.moveTask(
-            plan.index(), c); // task_cpu moves too: the next wake-up starts from here
+        wakeTargets.moveTask(plan.index(), c); // task_cpu too: the next wake-up starts here
       }
     }
   }
@@ -768,8 +767,8 @@ public final class Job extends AbstractBehavior<Command> {
   private int takeSlot(long now, boolean read, int bs) {
     accumulate(now);
     if (freeCount == plan.inFlight()) {
-      lastProgress =
-          now; // nothing was outstanding (a think or rate pause): the stall clock starts now
+      // nothing was outstanding (a think or rate pause): the stall clock starts now
+      lastProgress = now;
     }
     int slot = freeSlots[--freeCount];
     timedInFlight++;
@@ -916,9 +915,7 @@ public final class Job extends AbstractBehavior<Command> {
   private void reaped(Completion c) {
     if (wakeTargets != null && c.queue() >= 0) {
       wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
-      cpu =
-          wakeTargets.taskCpu(
-              plan.index()); // where the wake-up put this thread (select_idle_sibling)
+      cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put it (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
     }
   }

@@ -342,8 +342,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
           (result, failure) ->
               new FlowProtocol.IoDone(
                   s, failure == null ? result : new IoDevice.Result(Status.EIO, null)));
-    } else if (device
-        .onCpu()) { // the server thread does the I/O itself: its CPU work is the service
+    } else if (device.onCpu()) {
+      // the server thread does the I/O itself: its CPU work is the service
       serverWork(serverNanos + service(s), new ServerDone(s, 0));
     } else if (serverNanos > 0 && chainsDevice(s)) {
       // a device whose time does not depend on when it is drawn: drawn now, in the order the
@@ -379,8 +379,8 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       } else {
         serverWork(serverNanos, new ServerDone(s, svc));
       }
-    } else if (serverNanos
-        > 0) { // the device is asked when the server thread hands the request over
+    } else if (serverNanos > 0) {
+      // the device is asked when the server thread hands the request over
       serverWork(serverNanos, new ServerDone(s, ServerDone.ASK_DEVICE));
     } else {
       deviceTime(s, service(s));
