@@ -6,6 +6,7 @@ import io.mqroute.actors.machine.SteadyState;
 import io.mqroute.policies.NameSuggester;
 import io.mqroute.workload.FioValues.BadValue;
 import io.mqroute.workload.FioValues.Parser;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -93,29 +94,18 @@ final class FioOptions {
     flag("thread");
     value("rate_iops", raw -> FioValues.pair(raw, one -> iops(one), IOPS_HINT), IOPS_HINT);
     value("rate", raw -> FioValues.pair(raw, FioValues::size, RATE_HINT), RATE_HINT);
-    value(
+    oneOf(
         "rate_process",
-        raw ->
-            choice(
-                raw,
-                Map.of("linear", RateProcess.LINEAR, "poisson", RateProcess.POISSON),
-                "linear or poisson"),
+        Map.of("linear", RateProcess.LINEAR, "poisson", RateProcess.POISSON),
         "linear or poisson");
     value("cpus_allowed", FioValues::cpuList, "a CPU list like 0-3,8,10-11");
     value("numa_cpu_nodes", FioValues::cpuList, "a NUMA node list like 0-1,3");
-    value(
+    oneOf(
         "cpus_allowed_policy",
-        raw ->
-            choice(
-                raw,
-                Map.of("shared", CpusAllowedPolicy.SHARED, "split", CpusAllowedPolicy.SPLIT),
-                "shared or split"),
+        Map.of("shared", CpusAllowedPolicy.SHARED, "split", CpusAllowedPolicy.SPLIT),
         "shared or split");
     value("ioengine", FioOptions::engine, "one of fio's I/O engines");
-    value(
-        "stat_type",
-        raw -> choice(raw, Map.of("stat", raw, "lstat", raw, "statx", raw), "stat, lstat or statx"),
-        "stat, lstat or statx");
+    oneOf("stat_type", words("stat", "lstat", "statx"), "stat, lstat or statx");
     value("direct", FioValues::bool, "0 or 1");
     value("buffered", FioValues::bool, "0 or 1");
     value("clat_percentiles", FioValues::bool, "0 or 1");
@@ -151,20 +141,7 @@ final class FioOptions {
     value("rate_min", raw -> FioValues.pair(raw, FioValues::size, RATE_HINT), RATE_HINT);
     value("rate_iops_min", raw -> FioValues.pair(raw, one -> iops(one), IOPS_HINT), IOPS_HINT);
     value("ratecycle", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "milliseconds >= 1");
-    value(
-        "zonemode",
-        raw -> {
-          switch (raw) {
-            case "none":
-              return raw;
-            case "strided":
-            case "zbd":
-              return raw;
-            default:
-              throw new BadValue("none, strided or zbd");
-          }
-        },
-        "none, strided or zbd");
+    oneOf("zonemode", words("none", "strided", "zbd"), "none, strided or zbd");
     value(
         "rw_sequencer",
         raw -> {
@@ -183,10 +160,7 @@ final class FioOptions {
     value("percentile_list", FioValues::percentiles, "percentiles like 50:99:99.9");
     value("random_distribution", FioValues::distribution, FioValues.DISTRIBUTION_HINT);
     value("random_sequence_stride", FioValues::bool, "0 or 1");
-    value(
-        "kb_base",
-        raw -> choice(raw, Map.of("1024", 1024, "1000", 1000), "1000 or 1024"),
-        "1000 or 1024");
+    oneOf("kb_base", Map.of("1024", 1024, "1000", 1000), "1000 or 1024");
     value("loops", raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE), "a whole number >= 1");
     value("nrfiles", raw -> FioValues.integer(raw, 1, 1_000_000), "a whole number >= 1");
     value("fsync", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "a whole number >= 0");
@@ -196,10 +170,7 @@ final class FioOptions {
         "thinktime_blocks",
         raw -> FioValues.integer(raw, 1, Integer.MAX_VALUE),
         "a whole number >= 1");
-    value(
-        "thinktime_blocks_type",
-        raw -> choice(raw, Map.of("complete", false, "issue", true), "complete or issue"),
-        "complete or issue");
+    oneOf("thinktime_blocks_type", Map.of("complete", false, "issue", true), "complete or issue");
     value(
         "verify",
         raw -> {
@@ -226,16 +197,12 @@ final class FioOptions {
     value("steadystate_check_interval", FioValues::timeNs, FioValues.TIME_HINT);
     value("wait_for", raw -> nonEmpty(raw, "a job name"), "a job name");
     flag("exitall");
-    value(
+    oneOf(
         "exit_what",
-        raw ->
-            choice(
-                raw,
-                Map.of(
-                    "group", JobControl.ExitWhat.GROUP,
-                    "stonewall", JobControl.ExitWhat.STONEWALL,
-                    "all", JobControl.ExitWhat.ALL),
-                "group, stonewall or all"),
+        Map.of(
+            "group", JobControl.ExitWhat.GROUP,
+            "stonewall", JobControl.ExitWhat.STONEWALL,
+            "all", JobControl.ExitWhat.ALL),
         "group, stonewall or all");
     value("flow_id", raw -> FioValues.integer(raw, 0, Integer.MAX_VALUE), "a whole number >= 0");
     // fio's FLOW_MAX_WEIGHT is 1000
@@ -512,6 +479,29 @@ final class FioOptions {
     OPTIONS.put(name, new Def(name, false, parser, hint));
   }
 
+  /** An option whose value is one of the words {@code choices} maps to what they mean. */
+  private static void oneOf(String name, Map<String, ?> choices, String hint) {
+    value(
+        name,
+        raw -> {
+          Object v = choices.get(raw);
+          if (v == null) {
+            throw new BadValue(hint);
+          }
+          return v;
+        },
+        hint);
+  }
+
+  /** Words that stand for themselves (the value is the word written). */
+  private static Map<String, String> words(String... names) {
+    Map<String, String> m = new HashMap<>();
+    for (String w : names) {
+      m.put(w, w);
+    }
+    return m;
+  }
+
   private static void flag(String name) {
     OPTIONS.put(name, new Def(name, true, FioValues::bool, "nothing, 0 or 1"));
   }
@@ -628,27 +618,11 @@ final class FioOptions {
   }
 
   private static int percent(String raw) throws BadValue {
-    try {
-      return FioValues.integer(raw, 0, 100);
-    } catch (BadValue e) {
-      throw new BadValue("a percentage 0-100");
-    }
+    return (int) FioValues.wholeNumber(raw, 0, 100, "a percentage 0-100");
   }
 
   private static Long iops(String raw) throws BadValue {
-    try {
-      return (long) FioValues.integer(raw, 0, Integer.MAX_VALUE);
-    } catch (BadValue e) {
-      throw new BadValue(IOPS_HINT);
-    }
-  }
-
-  private static <T> T choice(String raw, Map<String, T> choices, String hint) throws BadValue {
-    T v = choices.get(raw);
-    if (v == null) {
-      throw new BadValue(hint);
-    }
-    return v;
+    return FioValues.wholeNumber(raw, 0, Integer.MAX_VALUE, IOPS_HINT);
   }
 
   /** Why a trim is refused: fio trims a file with ioctl(BLKDISCARD) (os/os-linux.h os_trim). */

@@ -188,25 +188,15 @@ final class FioValues {
    */
   static <T> Pair<T> pair(String raw, Parser<T> one, String hint) throws BadValue {
     String separator = raw.indexOf(',') >= 0 ? "," : raw.indexOf(':') >= 0 ? ":" : "-";
-    String[] parts = raw.split(Pattern.quote(separator), -1);
-    if (parts.length > 3) {
-      throw new BadValue(hint);
-    }
-    if (parts.length == 1) {
-      T v = one.parse(parts[0].trim());
-      return new Pair<>(v, v);
-    }
-    String r = parts[0].trim();
-    String w = parts[1].trim();
-    if (r.isEmpty() && w.isEmpty()) {
-      throw new BadValue(hint);
-    }
-    return new Pair<>(r.isEmpty() ? null : one.parse(r), w.isEmpty() ? null : one.parse(w));
+    return pair(raw.split(Pattern.quote(separator), -1), one, hint);
   }
 
   /** fio's per-direction values separated by commas only (FIO_OPT_RANGE, bssplit). */
   static <T> Pair<T> commaPair(String raw, Parser<T> one, String hint) throws BadValue {
-    String[] parts = raw.split(",", -1);
+    return pair(raw.split(",", -1), one, hint);
+  }
+
+  private static <T> Pair<T> pair(String[] parts, Parser<T> one, String hint) throws BadValue {
     if (parts.length > 3) {
       throw new BadValue(hint);
     }
@@ -282,19 +272,7 @@ final class FioValues {
 
   /** A whole number >= min that may not fit an int. */
   static long longInteger(String raw, long min) throws BadValue {
-    String hint = "a whole number >= " + min;
-    if (!PLAIN_NUMBER.matcher(raw).matches()) {
-      throw new BadValue(hint);
-    }
-    try {
-      long v = Long.parseLong(raw);
-      if (v < min) {
-        throw new BadValue(hint);
-      }
-      return v;
-    } catch (NumberFormatException e) {
-      throw new BadValue(hint);
-    }
+    return wholeNumber(raw, min, Long.MAX_VALUE, "a whole number >= " + min);
   }
 
   static final String DISTRIBUTION_HINT =
@@ -429,6 +407,11 @@ final class FioValues {
   /** A whole number in [min, max]. */
   static int integer(String raw, int min, int max) throws BadValue {
     String hint = "a whole number " + (max == Integer.MAX_VALUE ? ">= " + min : min + "-" + max);
+    return (int) wholeNumber(raw, min, max, hint);
+  }
+
+  /** A whole number in [min, max]; {@code hint} says what was expected when it is not one. */
+  static long wholeNumber(String raw, long min, long max, String hint) throws BadValue {
     if (!PLAIN_NUMBER.matcher(raw).matches()) {
       throw new BadValue(hint);
     }
@@ -441,7 +424,7 @@ final class FioValues {
     if (v < min || v > max) {
       throw new BadValue(hint);
     }
-    return (int) v;
+    return v;
   }
 
   /** fio's bool: 0 or 1. */
@@ -462,8 +445,8 @@ final class FioValues {
       if (ends.length > 2) {
         throw new BadValue(hint);
       }
-      int from = integer(ends[0].trim(), 0, 4095, hint);
-      int to = ends.length == 2 ? integer(ends[1].trim(), 0, 4095, hint) : from;
+      int from = (int) wholeNumber(ends[0].trim(), 0, 4095, hint);
+      int to = ends.length == 2 ? (int) wholeNumber(ends[1].trim(), 0, 4095, hint) : from;
       if (to < from) {
         throw new BadValue(hint + "; a range must go upwards");
       }
@@ -472,14 +455,6 @@ final class FioValues {
       }
     }
     return new CpuList(new ArrayList<>(cpus), raw);
-  }
-
-  private static int integer(String raw, int min, int max, String hint) throws BadValue {
-    try {
-      return integer(raw, min, max);
-    } catch (BadValue e) {
-      throw new BadValue(hint);
-    }
   }
 
   /** fio's {@code percentile_list}: up to 20 numbers in (0, 100] separated by colons. */

@@ -64,7 +64,6 @@ final class JobSpecResolver {
     Map<String, Setting> globals = new LinkedHashMap<>();
     Map<String, String> globalStrings = new LinkedHashMap<>();
     List<JobSpec> jobs = new ArrayList<>();
-    List<String> warnings = notes;
     int groupId = 0;
     int jobsInGroup = 0;
     int fioGroup = 0;
@@ -78,8 +77,7 @@ final class JobSpecResolver {
       }
       Map<String, Setting> effective = new LinkedHashMap<>(globals);
       // fio's get_new_job names every job after its section, so a name= in [global] names no job;
-      // it is
-      // kept only for the JSON "global options", where fio lists it too.
+      // it is kept only for the JSON "global options", where fio lists it too.
       effective.remove("name");
       own.values().forEach(s -> overlay(effective, s));
       boolean stonewall = flag(effective, "stonewall");
@@ -94,7 +92,7 @@ final class JobSpecResolver {
         jobsInFioGroup = 0;
       }
       jobsInFioGroup++;
-      jobs.add(build(section, effective, own, groupId, fioGroup, stonewall, warnings));
+      jobs.add(build(section, effective, own, groupId, fioGroup, stonewall));
     }
     checkWaitFor(jobs);
     checkSteadyState(jobs);
@@ -104,7 +102,7 @@ final class JobSpecResolver {
       throw new FioParseException(
           source, 0, commandLine ? what + "; start one with --name=" : what);
     }
-    return new FioJobFile(source, jobs, globalStrings, warnings);
+    return new FioJobFile(source, jobs, globalStrings, notes);
   }
 
   private Map<String, Setting> parseSection(RawSection section) {
@@ -189,14 +187,19 @@ final class JobSpecResolver {
     return "bad value \"" + raw + "\" for " + key + " (expected " + expected + ")";
   }
 
+  /** The error for {@code key}'s value as written, which is not {@code expected}. */
+  private FioParseException badSetting(Map<String, Setting> eff, String key, String expected) {
+    Setting s = eff.get(key);
+    return error(s.line(), badValue(s.raw(), s.writtenKey(), expected));
+  }
+
   private JobSpec build(
       RawSection section,
       Map<String, Setting> eff,
       Map<String, Setting> own,
       int groupId,
       int fioGroup,
-      boolean stonewall,
-      List<String> warnings) {
+      boolean stonewall) {
     int kbBase = value(eff, "kb_base", 1024);
     String name = own.containsKey("name") ? (String) own.get("name").value() : section.name();
     FioOptions.RwValue rwv = value(eff, "rw", new FioOptions.RwValue(RwMode.READ, null));
@@ -292,7 +295,7 @@ final class JobSpecResolver {
           "time_based needs runtime= (job \"" + name + "\" would never end)");
     }
     if (engine.synchronous() && iodepth > 1) {
-      warnings.add(
+      notes.add(
           location(lineOf(eff, "iodepth", section.line()))
               + "note: job \""
               + name
@@ -539,9 +542,7 @@ final class JobSpecResolver {
           skip = back ? -b : b;
         }
       } catch (BadValue | ArithmeticException | IllegalStateException e) {
-        Setting s = eff.get("rw");
-        throw error(
-            s.line(), badValue(s.raw(), s.writtenKey(), "an offset modifier like randread:8"));
+        throw badSetting(eff, "rw", "an offset modifier like randread:8");
       }
     }
     Pair<SizeValue> align = value(eff, "blockalign", new Pair<>(null, null));
@@ -560,16 +561,14 @@ final class JobSpecResolver {
       }
       if (region > 0 && dist.largestSequenceBlock() >= (region - sizes.max()) / blockBytes + 1) {
         // fio: "sequence access block N in base pattern out of bounds", EINVAL
-        throw error(
-            s.line(),
-            badValue(
-                s.raw(),
-                s.writtenKey(),
-                "block numbers inside the job's "
-                    + ((region - sizes.max()) / blockBytes + 1)
-                    + " blocks of "
-                    + blockBytes
-                    + " bytes"));
+        throw badSetting(
+            eff,
+            "random_distribution",
+            "block numbers inside the job's "
+                + ((region - sizes.max()) / blockBytes + 1)
+                + " blocks of "
+                + blockBytes
+                + " bytes");
       }
     } else if (eff.containsKey("random_sequence_stride")) {
       noteOnce(
@@ -698,8 +697,7 @@ final class JobSpecResolver {
   private long zoneBytes(Map<String, Setting> eff, int kbBase) {
     SizeValue z = value(eff, "zonesize", null);
     if (z != null && z.isZones()) {
-      Setting s = eff.get("zonesize");
-      throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a size in bytes, not in zones"));
+      throw badSetting(eff, "zonesize", "a size in bytes, not in zones");
     }
     return z == null ? 256L << 20 : bytes(eff, "zonesize", z, kbBase, 256L << 20);
   }
@@ -783,8 +781,7 @@ final class JobSpecResolver {
       try {
         return BlockSizes.split(sizes, weights);
       } catch (IllegalArgumentException e) {
-        Setting s = eff.get("bssplit");
-        throw error(s.line(), badValue(s.raw(), s.writtenKey(), FioValues.BSSPLIT_HINT));
+        throw badSetting(eff, "bssplit", FioValues.BSSPLIT_HINT);
       }
     }
     Pair<FioValues.SizeRange> range = value(eff, "bsrange", null);
@@ -795,8 +792,7 @@ final class JobSpecResolver {
       return BlockSizes.range(Math.min(lo, hi), Math.max(lo, hi));
     }
     if (bs > Integer.MAX_VALUE) {
-      Setting s = eff.get("bs");
-      throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a block size below 2 GiB"));
+      throw badSetting(eff, "bs", "a block size below 2 GiB");
     }
     return BlockSizes.fixed((int) bs);
   }
@@ -804,8 +800,7 @@ final class JobSpecResolver {
   private int blockBytes(Map<String, Setting> eff, String key, SizeValue v, int kbBase) {
     long b = bytes(eff, key, v, kbBase, 0);
     if (b < 1 || b > Integer.MAX_VALUE) {
-      Setting s = eff.get(key);
-      throw error(s.line(), badValue(s.raw(), s.writtenKey(), "block sizes from 1 byte to 2 GiB"));
+      throw badSetting(eff, key, "block sizes from 1 byte to 2 GiB");
     }
     return (int) b;
   }
@@ -904,16 +899,12 @@ final class JobSpecResolver {
       try {
         return Math.multiplyExact(v.mantissa(), zone);
       } catch (ArithmeticException e) {
-        Setting s = eff.get(key);
-        throw error(s.line(), badValue(s.raw(), s.writtenKey(), "a size; too many zones"));
+        throw badSetting(eff, key, "a size; too many zones");
       }
     }
     if (v.isPercent()) {
       if (deviceBytes == 0) {
-        Setting s = eff.get(key);
-        throw error(
-            s.line(),
-            badValue(s.raw(), s.writtenKey(), "a size; a percentage needs a device size"));
+        throw badSetting(eff, key, "a size; a percentage needs a device size");
       }
       long p = v.mantissa();
       return deviceBytes / 100 * p + deviceBytes % 100 * p / 100;
@@ -921,10 +912,7 @@ final class JobSpecResolver {
     try {
       return v.bytes(kbBase);
     } catch (ArithmeticException e) {
-      Setting s = eff.get(key);
-      throw error(
-          s.line(),
-          badValue(s.raw(), s.writtenKey(), FioValues.SIZE_HINT + "; the size is too large"));
+      throw badSetting(eff, key, FioValues.SIZE_HINT + "; the size is too large");
     }
   }
 

@@ -19,7 +19,7 @@ import java.util.Objects;
  * @param method fio's name of the method as written ({@code 0} when off)
  */
 public record Verify(Kind kind, boolean doVerify, boolean fatal, String method) {
-  public static final Verify OFF = new Verify(Kind.NONE, true, false);
+  public static final Verify OFF = new Verify(Kind.NONE, true, false, Kind.NONE.fioName());
 
   /** fio's verify= methods (options.c), in fio's order. */
   static final List<String> FIO_METHODS =
@@ -47,11 +47,6 @@ public record Verify(Kind kind, boolean doVerify, boolean fatal, String method) 
 
   public Verify {
     Objects.requireNonNull(method, "method");
-  }
-
-  /** A method the load client computes. */
-  public Verify(Kind kind, boolean doVerify, boolean fatal) {
-    this(kind, doVerify, fatal, kind.fioName());
   }
 
   /** Whether {@code mqroute load} computes this method. */

@@ -220,8 +220,8 @@ public final class CoreModel {
     double next = Math.max(governor.minRatio(), Math.min(1.0, Governor.HEADROOM * demand));
     if (next != freq) {
       freq = next;
-      freqAt = now; // sugov_update_next_freq: last_freq_update_time moves only when the frequency
-      // changes
+      // sugov_update_next_freq: last_freq_update_time moves only when the frequency changes
+      freqAt = now;
     }
   }
 

@@ -93,20 +93,8 @@ public final class WakeTargets {
    * @param cpuToLlc per CPU, its last-level-cache domain (the NUMA node here)
    * @param taskCpus per task (fio job clone), the CPU it starts on
    * @param taskAllowed per task, the CPUs it may run on (cpus_allowed)
-   */
-  public WakeTargets(int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed) {
-    this(cpuToLlc, taskCpus, taskAllowed, () -> 0L);
-  }
-
-  /**
    * @param clock the machine's clock ({@code NanoClock::nanoTime}), for work published with its end
    *     ({@link #load(int, int, long)})
-   */
-  public WakeTargets(int[] cpuToLlc, int[] taskCpus, int[][] taskAllowed, LongSupplier clock) {
-    this(cpuToLlc, taskCpus, taskAllowed, clock, false, false);
-  }
-
-  /**
    * @param vcpuPack the guest kernel packs wake-ups onto a vCPU its waker holds alone (class
    *     comment)
    * @param packNeedsSleepingWaker with {@code vcpuPack}: the waker's CPU keeps the task only when
@@ -254,9 +242,8 @@ public final class WakeTargets {
       return prev;
     }
     // wake_affine_idle: the waker's CPU is not idle and this is not a sync wake-up, so the previous
-    // CPU is the
-    // target when idle; otherwise wake_affine_weight, modelled as keeping the previous CPU as the
-    // target
+    // CPU is the target when idle; otherwise wake_affine_weight, modelled as keeping the previous
+    // CPU as the target
     int target = prev;
     int cpu = selectIdleSibling(task, prev, target, waker);
     taskCpu.set(task, cpu);

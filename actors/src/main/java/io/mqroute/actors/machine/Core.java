@@ -221,9 +221,7 @@ public final class Core extends AbstractBehavior<Command> {
           direct = null;
         } else {
           // real time only: the end has passed and the result is out; the next item starts now
-          direct = null;
-          running = null;
-          model.finish(runningEnd);
+          endDirect();
           startQueued(now);
         }
       }
@@ -251,9 +249,7 @@ public final class Core extends AbstractBehavior<Command> {
       while (running != null && now >= runningEnd) {
         Planned p = planned.pollFirst();
         if (p == null) {
-          direct = null;
-          running = null;
-          model.finish(runningEnd);
+          endDirect();
           return;
         }
         waitingByThread[p.item().kind().thread() + 1]--;
@@ -264,17 +260,30 @@ public final class Core extends AbstractBehavior<Command> {
       return;
     }
     if (direct != null && now >= runningEnd) {
-      direct = null;
-      running = null;
-      model.finish(runningEnd);
+      endDirect();
     }
+  }
+
+  /** The item delivered straight from its end has ended: the core is free since then. */
+  private void endDirect() {
+    direct = null;
+    running = null;
+    model.finish(runningEnd);
+  }
+
+  /** The oldest queued item, no longer waiting; null for none. */
+  private Exec<?> pollQueued() {
+    Exec<?> next = queue.pollFirst();
+    if (next != null) {
+      waitingByThread[next.kind().thread() + 1]--;
+    }
+    return next;
   }
 
   /** Real time, a redirect too late: what a Tick would have done, without the delivery. */
   private void startQueued(long now) {
-    Exec<?> next = queue.pollFirst();
+    Exec<?> next = pollQueued();
     if (next != null) {
-      waitingByThread[next.kind().thread() + 1]--;
       sleepWake.coreWakes(model.sleptUntil(now));
       begin(next, model.start(now, cost(next)), now);
     }
@@ -393,10 +402,7 @@ public final class Core extends AbstractBehavior<Command> {
     } else {
       deliver(done);
     }
-    Exec<?> next = queue.pollFirst();
-    if (next != null) {
-      waitingByThread[next.kind().thread() + 1]--;
-    }
+    Exec<?> next = pollQueued();
     if (next == null) {
       model.finish(runningEnd);
     } else {
@@ -427,8 +433,7 @@ public final class Core extends AbstractBehavior<Command> {
     settle(clock.nanoTime());
     migrateTo = s.online() ? null : s.migrateTo();
     if (migrateTo != null) {
-      for (Exec<?> e; (e = queue.pollFirst()) != null; ) {
-        waitingByThread[e.kind().thread() + 1]--;
+      for (Exec<?> e; (e = pollQueued()) != null; ) {
         migrateTo.tell(e);
       }
     }

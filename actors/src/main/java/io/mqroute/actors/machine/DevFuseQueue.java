@@ -303,14 +303,21 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
 
   /** fuse_dev_do_read when the worker runs: the oldest pending request, or back to sleep. */
   private Behavior<QueueCommand> onWorkerRuns(int w) {
-    OnRing next = pending.pollFirst();
-    if (next != null) {
-      overflowNanos += clock.nanoTime() - next.acceptedNanos();
-      start(w, workerCpu[w], next, 0, -1);
-    } else {
+    if (!readPending(w, clock.nanoTime())) {
       sleepAtRun(w);
     }
     return this;
+  }
+
+  /** An awake worker takes the oldest pending request on its CPU; false when none is pending. */
+  private boolean readPending(int w, long now) {
+    OnRing next = pending.pollFirst();
+    if (next == null) {
+      return false;
+    }
+    overflowNanos += now - next.acceptedNanos();
+    start(w, workerCpu[w], next, 0, -1);
+    return true;
   }
 
   /** The worker found nothing to read: it sleeps, and the next worker waiting for its CPU runs. */
@@ -365,9 +372,9 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
     serving.put(r.id(), w);
     inService.put(r.id(), r);
     maxBusy = Math.max(maxBusy, serving.size());
+    // pread
     long svc =
-        device.serviceNanos(
-            r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd); // pread
+        device.serviceNanos(r.op(), r.fileId(), r.offset(), r.length(), clock.nanoTime(), rnd);
     long work = extraNanos + workerNanos;
     if (device.onCpu()) {
       work += svc;
@@ -430,16 +437,12 @@ public final class DevFuseQueue extends AbstractBehavior<QueueCommand> {
       }
       runningOn[cpu] = w;
     }
-    OnRing next = pending.pollFirst();
-    if (next == null) {
+    if (!readPending(w, now)) {
       if (atRun) {
         sleepAtRun(w);
       } else {
         idle.addLast(w);
       }
-    } else {
-      overflowNanos += now - next.acceptedNanos();
-      start(w, cpu, next, 0, -1);
     }
     return this;
   }

@@ -61,12 +61,7 @@ public final class FlowProtocol {
   public record Ended(
       Request request, Completion completion, int queue, int completingCpu, boolean wakerRunsOn)
       implements RouterData, CoreProtocol.StartStamped<Ended> {
-    /** A queue of this machine: the completion names it. */
-    public Ended(Request request, Completion completion, int completingCpu) {
-      this(request, completion, completion.queue(), completingCpu, false);
-    }
-
-    /** A queue of this machine, whose ending thread may run on. */
+    /** A queue of this machine (the completion names it), whose ending thread may run on. */
     public Ended(Request request, Completion completion, int completingCpu, boolean wakerRunsOn) {
       this(request, completion, completion.queue(), completingCpu, wakerRunsOn);
     }
@@ -381,15 +376,10 @@ public final class FlowProtocol {
   /**
    * A ring's used side that is a queue's mailbox: the poller may then deliver {@link Served} to
    * {@code queue} straight from the device's end instant (a timed delivery) when it has nothing to
-   * decide there.
+   * decide there. With {@code harvests} null the queue harvests only when it hears of a completion.
    */
   public record UsedRing(ActorRef<QueueCommand> queue, Harvests harvests)
       implements Consumer<OnRing> {
-    /** A ring whose queue harvests only when it hears of a completion. */
-    public UsedRing(ActorRef<QueueCommand> queue) {
-      this(queue, null);
-    }
-
     @Override
     public void accept(OnRing item) {
       queue.tell(new Served(item));

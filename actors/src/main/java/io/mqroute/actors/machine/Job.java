@@ -407,8 +407,7 @@ public final class Job extends AbstractBehavior<Command> {
     if (c >= 0) {
       cpu = c;
       if (wakeTargets != null && plan.index() < wakeTargets.tasks()) {
-        wakeTargets.moveTask(
-            plan.index(), c); // task_cpu moves too: the next wake-up starts from here
+        wakeTargets.moveTask(plan.index(), c); // task_cpu too: the next wake-up starts here
       }
     }
   }
@@ -441,9 +440,7 @@ public final class Job extends AbstractBehavior<Command> {
     timers.startTimerWithFixedDelay(StallCheck.INSTANCE, Duration.ofNanos(stallLimit));
     nextIo[0] = plan.rateReadIops() > 0 ? runStart : Long.MIN_VALUE;
     nextIo[1] = plan.rateWriteIops() > 0 ? runStart : Long.MIN_VALUE;
-    submit();
-    finishIfDone(); // the offsets may have run out at once (random_distribution=sequence)
-    return this;
+    return resume(); // the offsets may have run out at once (random_distribution=sequence)
   }
 
   /**
@@ -558,9 +555,7 @@ public final class Job extends AbstractBehavior<Command> {
     }
     thinking = false;
     quiesced = false;
-    submit();
-    finishIfDone();
-    return this;
+    return resume();
   }
 
   /**
@@ -590,17 +585,14 @@ public final class Job extends AbstractBehavior<Command> {
   private Behavior<Command> onFlowMoved() {
     if (flowHeld) {
       flowHeld = false;
-      submit();
-      finishIfDone();
+      return resume();
     }
     return this;
   }
 
   private Behavior<Command> onFlowSlept() {
     flowPaused = false;
-    submit();
-    finishIfDone();
-    return this;
+    return resume();
   }
 
   /** The counters steadystate_check reads: I/Os, bytes, completion latency sum and count. */
@@ -634,8 +626,7 @@ public final class Job extends AbstractBehavior<Command> {
     if (!started) {
       reported = true;
       timers.cancelAll();
-      long now = clock.nanoTime();
-      closeWindow(now);
+      closeWindow(clock.nanoTime());
       machine.tell(
           new MachineProtocol.JobDone(plan.index(), stats, new LittlesLaw(0, 0, 0, 0, 0, 0)));
       return this;
@@ -673,8 +664,7 @@ public final class Job extends AbstractBehavior<Command> {
         && freeCount > 0
         && !thinking) { // a pause that began meanwhile decides again when it ends
       issueThenMaybeThink(sleepDirection == 0);
-      submit();
-      finishIfDone();
+      return resume();
     }
     return this;
   }
@@ -727,18 +717,9 @@ public final class Job extends AbstractBehavior<Command> {
       bytesWritten += bs;
     }
     long now = clock.nanoTime(); // one reading: Little's law must hold exactly in real time too
-    accumulate(now);
-    if (freeCount == plan.inFlight()) {
-      lastProgress =
-          now; // nothing was outstanding (a think or rate pause): the stall clock starts now
-    }
-    int slot = freeSlots[--freeCount];
-    timedInFlight++;
+    int slot = takeSlot(now, read, bs);
     long s = seq++;
     slots[slot] = s + 1;
-    slotSubmit[slot] = now;
-    slotRead[slot] = read;
-    slotBytes[slot] = bs;
     long id = plan.requestId(s, slot);
     if (!readBack) {
       bytesIssued += bs;
@@ -773,9 +754,28 @@ public final class Job extends AbstractBehavior<Command> {
         verifyDue = plan.pattern().verify() && bytesWritten > 0;
       }
     }
+    stopIfMaxIos();
+  }
+
+  private void stopIfMaxIos() {
     if (plan.pattern().maxIos() > 0 && seq >= plan.pattern().maxIos()) {
       stopping = true; // number_ios= reached, time_based or not (fio's HOWTO)
     }
+  }
+
+  /** A free slot for an I/O submitted {@code now}: it is in flight and timed from here. */
+  private int takeSlot(long now, boolean read, int bs) {
+    accumulate(now);
+    if (freeCount == plan.inFlight()) {
+      // nothing was outstanding (a think or rate pause): the stall clock starts now
+      lastProgress = now;
+    }
+    int slot = freeSlots[--freeCount];
+    timedInFlight++;
+    slotSubmit[slot] = now;
+    slotRead[slot] = read;
+    slotBytes[slot] = bs;
+    return slot;
   }
 
   /** The application's submit work on the CPU the thread runs on, then the request is routed. */
@@ -870,16 +870,7 @@ public final class Job extends AbstractBehavior<Command> {
     if (JobPlan.jobOf(id) != plan.index()
         || slot >= slots.length
         || slots[slot] != JobPlan.seqOf(id) + 1) {
-      machine.tell(
-          new MachineProtocol.Violation(
-              "job "
-                  + plan.name()
-                  + "["
-                  + plan.index()
-                  + "]: completion for request "
-                  + id
-                  + " that is not outstanding (duplicate or foreign)"));
-      return this;
+      return foreignCompletion(c);
     }
     long now = clock.nanoTime();
     accumulate(now);
@@ -897,14 +888,7 @@ public final class Job extends AbstractBehavior<Command> {
     long lat = now - c.submitNanos();
     ended++;
     requestsEnded++;
-    if (measuring()) {
-      if (slotSubmit[slot] < windowStart) {
-        edgeBefore += windowStart - slotSubmit[slot]; // its wait before the window is in W only
-      }
-      if (c.status() != Status.OK) {
-        failedLatencySum += lat; // the report counts a failed request but keeps no latency for it
-      }
-    }
+    measureEnd(slot, c.status() != Status.OK, lat);
     long slat =
         plan.foreground() ? JobStats.NO_SLAT : Math.max(0, c.dispatchNanos() - c.submitNanos());
     long clat = plan.foreground() ? lat : lat - slat;
@@ -923,14 +907,17 @@ public final class Job extends AbstractBehavior<Command> {
         clat,
         c.status().errno(),
         now);
+    reaped(c);
+    return afterIoEnded();
+  }
+
+  /** The thread was woken for {@code c}'s end (or reaps it where it runs). */
+  private void reaped(Completion c) {
     if (wakeTargets != null && c.queue() >= 0) {
       wakeTargets.workDone(plan.index()); // the reap the router handed to a core has run
-      cpu =
-          wakeTargets.taskCpu(
-              plan.index()); // where the wake-up put this thread (select_idle_sibling)
+      cpu = wakeTargets.taskCpu(plan.index()); // where the wake-up put it (select_idle_sibling)
       fallBack(); // it may have been left on a CPU that has gone offline
     }
-    return afterIoEnded();
   }
 
   /**
@@ -964,16 +951,8 @@ public final class Job extends AbstractBehavior<Command> {
 
   private void startCall(boolean read, IoCalls.Call call, long offset, int bs, long ios) {
     long now = clock.nanoTime();
-    accumulate(now);
-    if (freeCount == plan.inFlight()) {
-      lastProgress = now;
-    }
-    int slot = freeSlots[--freeCount];
-    timedInFlight++;
+    int slot = takeSlot(now, read, bs);
     seq += ios; // fio's I/O count (number_ios, thinktime_blocks)
-    slotSubmit[slot] = now;
-    slotRead[slot] = read;
-    slotBytes[slot] = bs;
     calls.start(slot, call, offset, ios);
     bytesIssued += ios * bs;
     stats.markDepth(plan.inFlight() - freeCount);
@@ -987,9 +966,7 @@ public final class Job extends AbstractBehavior<Command> {
         stopping = true;
       }
     }
-    if (plan.pattern().maxIos() > 0 && seq >= plan.pattern().maxIos()) {
-      stopping = true;
-    }
+    stopIfMaxIos();
   }
 
   /**
@@ -1040,11 +1017,7 @@ public final class Job extends AbstractBehavior<Command> {
     slots[slot] = 0;
     requestsEnded++;
     lastProgress = now;
-    if (wakeTargets != null && c.queue() >= 0) {
-      wakeTargets.workDone(plan.index());
-      cpu = wakeTargets.taskCpu(plan.index());
-      fallBack();
-    }
+    reaped(c);
     IoCalls.Call call = calls.call(slot);
     boolean wasTimed = calls.timed(slot);
     boolean timedDone = calls.advance(slot);
@@ -1084,14 +1057,7 @@ public final class Job extends AbstractBehavior<Command> {
     timedInFlight--;
     ended++;
     long lat = now - slotSubmit[slot];
-    if (measuring()) {
-      if (slotSubmit[slot] < windowStart) {
-        edgeBefore += windowStart - slotSubmit[slot];
-      }
-      if (status != 0) {
-        failedLatencySum += lat;
-      }
-    }
+    measureEnd(slot, status != 0, lat);
     Direction d = plan.trims() ? Direction.TRIM : slotRead[slot] ? Direction.READ : Direction.WRITE;
     if (!plan.calls().perFile()) {
       stats.recordAt(d, slotBytes[slot], JobStats.NO_SLAT, lat, status, now);
@@ -1114,6 +1080,11 @@ public final class Job extends AbstractBehavior<Command> {
     if (flowPaused && !flowSleepStarted && freeCount == plan.inFlight()) {
       startFlowSleep();
     }
+    return resume();
+  }
+
+  /** Issue what may go now, then end the job if nothing more will. */
+  private Behavior<Command> resume() {
     submit();
     finishIfDone();
     return this;
@@ -1142,6 +1113,18 @@ public final class Job extends AbstractBehavior<Command> {
         plan.random() ? r : null,
         r,
         plan.timeBased() || plan.loops() > 1);
+  }
+
+  /** Little's law's share of an I/O in {@code slot} that ended after {@code lat}. */
+  private void measureEnd(int slot, boolean failed, long lat) {
+    if (measuring()) {
+      if (slotSubmit[slot] < windowStart) {
+        edgeBefore += windowStart - slotSubmit[slot]; // its wait before the window is in W only
+      }
+      if (failed) {
+        failedLatencySum += lat; // the report counts a failed request but keeps no latency for it
+      }
+    }
   }
 
   /** The measurement window is open (fio records what completes now). */

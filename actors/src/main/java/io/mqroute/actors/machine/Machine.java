@@ -158,6 +158,7 @@ public final class Machine extends AbstractBehavior<Command> {
     this.clock = NanoClock.of(ctx.getSystem());
     SeededRandom root = SeededRandom.root(seed);
     int ncpu = spec.topology().cpuCount();
+    int[] cpuToNode = IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray();
     // io_uring punted to io-wq: each io_uring job's io-wq worker is a task of its own, after the
     // jobs (task plans.size() + index), starting on the job's CPU with the job's affinity
     // (io_wq_create copies the creating task's cpus_allowed)
@@ -169,7 +170,7 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     WakeTargets wakeTargets =
         new WakeTargets(
-            IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray(),
+            cpuToNode,
             tasks.stream().mapToInt(JobPlan::startCpu).toArray(),
             tasks.stream().map(JobPlan::cpus).toArray(int[][]::new),
             clock::nanoTime,
@@ -224,20 +225,12 @@ public final class Machine extends AbstractBehavior<Command> {
             spec.router().pendingQueueNanos(),
             wakeTargets,
             q.kind() == QueueKind.PER_CPU,
-            q.kind() == QueueKind.VIRTIO
-                ? GroupCpusEvenly.map(
-                    IntStream.range(0, spec.topology().cpuCount())
-                        .map(spec.topology()::cpuToNode)
-                        .toArray(),
-                    q.count())
-                : null);
+            q.kind() == QueueKind.VIRTIO ? GroupCpusEvenly.map(cpuToNode, q.count()) : null);
     this.router =
         ctx.spawn(Router.create(rs, root.split("routing"), queues, cores, pending), "router", SAME);
     long serverNanos = q.kind() == QueueKind.PER_CPU ? spec.costs().serverNanos() : 0;
     if (q.kind() == QueueKind.DEV_FUSE) {
-      var placement =
-          new ServerThreadPlacement(
-              wakeTargets, IntStream.range(0, ncpu).map(spec.topology()::cpuToNode).toArray());
+      var placement = new ServerThreadPlacement(wakeTargets, cpuToNode);
       queues.add(
           ctx.spawn(
               DevFuseQueue.create(
@@ -357,24 +350,9 @@ public final class Machine extends AbstractBehavior<Command> {
               violations.add(v.what());
               return this;
             })
-        .onMessage(
-            GotRouter.class,
-            g -> {
-              routerStats = g.stats();
-              return maybeFinish();
-            })
-        .onMessage(
-            GotQueue.class,
-            g -> {
-              queueStats.add(g.stats());
-              return maybeFinish();
-            })
-        .onMessage(
-            GotCore.class,
-            g -> {
-              coreStats.add(g.stats());
-              return maybeFinish();
-            })
+        .onMessage(GotRouter.class, g -> collected(() -> routerStats = g.stats()))
+        .onMessage(GotQueue.class, g -> collected(() -> queueStats.add(g.stats())))
+        .onMessage(GotCore.class, g -> collected(() -> coreStats.add(g.stats())))
         .onMessage(Remounted.class, this::onRemounted)
         .onMessage(MachineProtocol.SteadyStateTick.class, t -> onSteadyStateTick())
         .onMessage(MachineProtocol.SteadyStateSampled.class, this::onSteadyStateSampled)
@@ -386,12 +364,7 @@ public final class Machine extends AbstractBehavior<Command> {
               }
               return this;
             })
-        .onMessage(
-            GotPerturbation.class,
-            g -> {
-              perturbationReport = g.report();
-              return maybeFinish();
-            })
+        .onMessage(GotPerturbation.class, g -> collected(() -> perturbationReport = g.report()))
         .onSignal(ChildFailed.class, this::onChildFailed)
         .build();
   }
@@ -546,10 +519,7 @@ public final class Machine extends AbstractBehavior<Command> {
     }
     for (int i : steady.check(clock.nanoTime(), samples)) {
       if (!ended[i] && !killed[i]) { // fio_mark_td_terminate: as exitall ends a job
-        killed[i] = true;
-        if (started[i]) {
-          jobs.get(i).tell(JobProtocol.Terminate.INSTANCE);
-        }
+        kill(i);
       }
     }
     return this;
@@ -567,24 +537,23 @@ public final class Machine extends AbstractBehavior<Command> {
       if (ended[i] || killed[i]) {
         continue;
       }
-      // fio's TD_RUNNING: started and past its startdelay
-      boolean running =
-          started[i]
-              && !waiting.contains(i)
-              && clock.nanoTime() - startedAt[i] >= p.startDelayNanos();
       boolean hit =
           switch (what) {
             case GROUP -> p.control().fioGroup() == group;
-            case STONEWALL -> running;
+            case STONEWALL -> running(i);
             case ALL -> true;
           };
-      if (!hit) {
-        continue;
+      if (hit) {
+        kill(i);
       }
-      killed[i] = true;
-      if (started[i]) {
-        jobs.get(i).tell(JobProtocol.Terminate.INSTANCE);
-      }
+    }
+  }
+
+  /** A job fio marks terminated: ended now if it runs, never started if it has not. */
+  private void kill(int i) {
+    killed[i] = true;
+    if (started[i]) {
+      jobs.get(i).tell(JobProtocol.Terminate.INSTANCE);
     }
   }
 
@@ -651,7 +620,9 @@ public final class Machine extends AbstractBehavior<Command> {
     }
   }
 
-  private Behavior<Command> maybeFinish() {
+  /** A report has come ({@code store} keeps it); once all have, the run's result is put out. */
+  private Behavior<Command> collected(Runnable store) {
+    store.run();
     if (routerStats == null
         || queueStats.size() < queues.size()
         || coreStats.size() < cores.size()
@@ -700,10 +671,7 @@ public final class Machine extends AbstractBehavior<Command> {
       StringBuilder sb = new StringBuilder(stall);
       int holding = 0;
       for (FlowProtocol.QueueStats qs : queueStats) {
-        if (qs.onRing() + qs.queued() > 0 && ++holding > ReportLists.MAX_ITEMS) {
-          continue; // counted below
-        }
-        if (qs.onRing() + qs.queued() > 0) {
+        if (qs.onRing() + qs.queued() > 0 && ++holding <= ReportLists.MAX_ITEMS) {
           sb.append("; queue ")
               .append(qs.queue())
               .append(" (cpu ")

@@ -279,8 +279,8 @@ public final class MachineSpecParser {
     MachineSpec.Router router = router(root, queues);
     var wake = root.parse("wake", "waiter-cpu", Strategies::wake);
     String baseSpec = root.string("device", "exponential(40us)");
-    root.parse(
-        "device", baseSpec, s -> Devices.parse(s, baseDir)); // validate once, with a location
+    // validate once, with a location
+    root.parse("device", baseSpec, s -> Devices.parse(s, baseDir));
     // device-ops: a time of its own per request kind (none by default: one for every kind)
     StrictConfig opsConfig = root.object("device-ops", DEVICE_OP_KEYS);
     Map<Op, String> opSpecs = new EnumMap<>(Op.class);
@@ -388,6 +388,7 @@ public final class MachineSpecParser {
       }
       registered = IntStream.range(0, count).boxed().toList();
       home = new int[count];
+      Arrays.fill(home, -1);
       if (kind == QueueKind.VIRTIO) {
         if (count > cpus) { // virtio_fs_setup_vqs: num_request_queues = min(num_request_queues,
           // nr_cpu_ids)
@@ -399,22 +400,16 @@ public final class MachineSpecParser {
                   + " CPUs: virtio-fs uses at most one per"
                   + " CPU (virtio_fs_setup_vqs caps it at nr_cpu_ids)");
         }
-        int[] map =
-            GroupCpusEvenly.map(
-                IntStream.range(0, cpus).map(topology::cpuToNode).toArray(), count); // cpu -> queue
-        Arrays.fill(home, -1);
+        int[] cpuToNode = IntStream.range(0, cpus).map(topology::cpuToNode).toArray();
+        int[] map = GroupCpusEvenly.map(cpuToNode, count); // cpu -> queue
         for (int c = 0; c < cpus; c++) {
           if (home[map[c]] < 0) {
             home[map[c]] = c; // the first CPU of the queue's group takes its interrupt
           }
         }
-        for (int i = 0; i < count; i++) {
-          if (home[i] < 0) {
-            home[i] = (int) ((long) i * cpus / count);
-          }
-        }
-      } else {
-        for (int i = 0; i < count; i++) {
+      }
+      for (int i = 0; i < count; i++) {
+        if (home[i] < 0) {
           home[i] = (int) ((long) i * cpus / count);
         }
       }
@@ -451,8 +446,8 @@ public final class MachineSpecParser {
               default -> "mq-map";
             });
     Map<String, String> params = r.stringMap("selector-params");
-    QueueSelector sel =
-        r.parse("selector", selector, s -> Selectors.create(s, params)); // validate them now
+    // validate them now
+    QueueSelector sel = r.parse("selector", selector, s -> Selectors.create(s, params));
     if (sel.indexesQueuesByCpu() && queues.kind() != QueueKind.PER_CPU) {
       throw r.error(
           "selector",

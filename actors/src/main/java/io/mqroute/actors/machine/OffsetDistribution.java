@@ -168,10 +168,6 @@ public final class OffsetDistribution {
     return kind;
   }
 
-  public boolean isUniform() {
-    return kind == Kind.RANDOM;
-  }
-
   @Override
   public String toString() {
     return text;

@@ -193,9 +193,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
       return counted(release());
     }
     if (m instanceof FlowProtocol.CommitServe cs) {
-      for (Serve s : cs.serves()) {
-        arrived.addLast(s);
-      }
+      arrived.addAll(cs.serves());
       return counted(release());
     }
     if (m instanceof ServerDone d) {
@@ -234,9 +232,7 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
    * {@link FlowProtocol.ServedAll}.
    */
   private Behavior<PollerCommand> onServeAll(FlowProtocol.ServeAll all) {
-    for (Serve s : all.serves()) {
-      arrived.addLast(s);
-    }
+    arrived.addAll(all.serves());
     finishedInline = new ArrayList<>(all.serves().size());
     pump();
     List<FlowProtocol.OnRing> items = finishedInline;
@@ -346,12 +342,9 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
           (result, failure) ->
               new FlowProtocol.IoDone(
                   s, failure == null ? result : new IoDevice.Result(Status.EIO, null)));
-    } else if (device
-        .onCpu()) { // the server thread does the I/O itself: its CPU work is the service
-      long svc = service(s);
-      core.tell(
-          new CoreProtocol.Exec<>(
-              serverNanos + svc, Work.SERVER, getContext().getSelf(), new ServerDone(s, 0)));
+    } else if (device.onCpu()) {
+      // the server thread does the I/O itself: its CPU work is the service
+      serverWork(serverNanos + service(s), new ServerDone(s, 0));
     } else if (serverNanos > 0 && chainsDevice(s)) {
       // a device whose time does not depend on when it is drawn: drawn now, in the order the
       // server thread's ends would draw it (one core, first come first served)
@@ -384,21 +377,19 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
                     serverNanos, Work.SERVER, used.queue(), held, Work.SERVER.iowaitWakeup(), svc);
         core.tell(work);
       } else {
-        core.tell(
-            new CoreProtocol.Exec<>(
-                serverNanos, Work.SERVER, getContext().getSelf(), new ServerDone(s, svc)));
+        serverWork(serverNanos, new ServerDone(s, svc));
       }
-    } else if (serverNanos
-        > 0) { // the device is asked when the server thread hands the request over
-      core.tell(
-          new CoreProtocol.Exec<>(
-              serverNanos,
-              Work.SERVER,
-              getContext().getSelf(),
-              new ServerDone(s, ServerDone.ASK_DEVICE)));
+    } else if (serverNanos > 0) {
+      // the device is asked when the server thread hands the request over
+      serverWork(serverNanos, new ServerDone(s, ServerDone.ASK_DEVICE));
     } else {
       deviceTime(s, service(s));
     }
+  }
+
+  /** The server thread's CPU work on its core, then {@code done} back here. */
+  private void serverWork(long nanos, ServerDone done) {
+    core.tell(new CoreProtocol.Exec<>(nanos, Work.SERVER, getContext().getSelf(), done));
   }
 
   /**

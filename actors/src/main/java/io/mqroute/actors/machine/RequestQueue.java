@@ -593,12 +593,10 @@ public final class RequestQueue extends AbstractBehavior<QueueCommand> {
               + ReportLists.capped(stuck));
     }
     List<String> broken = new ArrayList<>();
-    queue.checkInvariants(
-        broken); // reported here too, so a chaos run names the iteration it broke in
+    queue.checkInvariants(broken); // reported here too: a chaos run names the iteration it broke
     broken.forEach(v -> problems.add("queue " + index + ": " + v));
     // the next mount starts a fresh queue: no fault carries over (the chaos controller's open
-    // windows end
-    // on their own; closing one that a remount already ended changes nothing)
+    // windows end on their own; closing one that a remount already ended changes nothing)
     queue.resetFaults();
     toLose = 0;
     poller.tell(new FlowProtocol.PollerFault(new Fault(Fault.Kind.EIO, 0)));

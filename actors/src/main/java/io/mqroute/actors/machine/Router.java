@@ -295,14 +295,14 @@ public final class Router extends AbstractBehavior<RouterCommand> {
   }
 
   private Behavior<RouterCommand> route(Request r) {
-    if (!r.background()) {
+    if (r.background()) {
+      gate.submit(r);
+    } else {
       int q = select(r);
       if (q != QueueSelector.NONE) {
         send(q, r);
       }
-      return this;
     }
-    gate.submit(r);
     return this;
   }
 
@@ -367,39 +367,27 @@ public final class Router extends AbstractBehavior<RouterCommand> {
       r.replyTo().tell(c);
       return this;
     }
-    int home =
-        e.completingCpu(); // the waker's CPU: the queue's, or its ring thread's after hotplug
-    // moved it
+    // the waker's CPU: the queue's, or its ring thread's after hotplug moved it
+    int home = e.completingCpu();
     int task = JobPlan.jobOf(r.id());
     if (wakeTargets == null || task >= wakeTargets.tasks()) {
       wakeFixed(r, c, home);
     } else if (wakeTargets.running(task)) {
       // awake (submitting, or woken for an earlier completion): the application reaps this one
-      // where it runs
+      // where it runs; not a wake-up, so no iowait boost
       wakeTargets.workQueued(task);
       toCore(
           wakeTargets.taskCpu(task),
-          new CoreProtocol.Exec<>(
-              costs.reapNanos(),
-              Work.REAP,
-              r.replyTo(),
-              c,
-              false)); // not a wake-up: no iowait boost
+          new CoreProtocol.Exec<>(costs.reapNanos(), Work.REAP, r.replyTo(), c, false));
     } else {
       int prev = wakeTargets.taskCpu(task);
       // fuse_request_end: wake_up, or wake_up_on_current_cpu for FR_URING requests with the seed
-      // 003 patch
-      // (synchronous requests only); a background request's waiter is woken by io_uring's CQE
-      // task_work
+      // 003 patch (synchronous requests only); a background request's waiter is woken by
+      // io_uring's CQE task_work; virtio-fs ends requests in done_work, a kworker (!rings)
       int target =
           wake == WakePolicy.COMPLETING_CPU && rings && !r.background()
               ? wakeTargets.wakeOnCurrent(task, prev, home)
-              : wakeTargets.wake(
-                  task,
-                  prev,
-                  home,
-                  !rings,
-                  e.wakerRunsOn()); // virtio-fs ends requests in done_work, a kworker
+              : wakeTargets.wake(task, prev, home, !rings, e.wakerRunsOn());
       long migrate = target != prev ? costs.migrateNanos() : 0;
       wakeTargets.workQueued(task);
       if (target == home) {

@@ -13,7 +13,8 @@ class ServerThreadPlacementTest {
 
   /** One application task, awake on CPU 0. */
   private static WakeTargets machine() {
-    WakeTargets w = new WakeTargets(LLC, new int[] {0}, new int[][] {{0, 1}});
+    WakeTargets w =
+        new WakeTargets(LLC, new int[] {0}, new int[][] {{0, 1}}, () -> 0L, false, false);
     w.workQueued(0);
     return w;
   }

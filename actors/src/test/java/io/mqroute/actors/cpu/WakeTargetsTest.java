@@ -14,7 +14,12 @@ class WakeTargetsTest {
 
   private static WakeTargets oneTask(int startCpu, int... allowed) {
     return new WakeTargets(
-        LLC, new int[] {startCpu}, new int[][] {allowed.length == 0 ? ALL : allowed});
+        LLC,
+        new int[] {startCpu},
+        new int[][] {allowed.length == 0 ? ALL : allowed},
+        () -> 0L,
+        false,
+        false);
   }
 
   @Test
@@ -119,7 +124,8 @@ class WakeTargetsTest {
 
   @Test
   void aCpuRunningAnAwakeTaskBetweenTwoPiecesOfItsWorkIsNotIdle() {
-    WakeTargets w = new WakeTargets(LLC, new int[] {1, 2}, new int[][] {ALL, ALL});
+    WakeTargets w =
+        new WakeTargets(LLC, new int[] {1, 2}, new int[][] {ALL, ALL}, () -> 0L, false, false);
     w.workQueued(1); // task 1 is awake on CPU 2 (it has reaped and is about to submit)
     // task 0's waker busies CPU 1; CPU 2 hosts the awake task 1, so the next idle CPU is 3
     assertThat(w.wake(0, 1, 1, false)).isEqualTo(3);
@@ -164,7 +170,8 @@ class WakeTargetsTest {
     // CPU 0's wakes its reader; CPU 1 is still running that thread, so the reader stays on CPU 0
     long[] now = {5_000};
     WakeTargets w =
-        new WakeTargets(new int[] {0, 0}, new int[] {0}, new int[][] {{0, 1}}, () -> now[0]);
+        new WakeTargets(
+            new int[] {0, 0}, new int[] {0}, new int[][] {{0, 1}}, () -> now[0], false, false);
     w.load(1, 0, 5_000);
     assertThat(w.idle(1)).isFalse();
     assertThat(w.wake(0, 0, 0, false)).isZero();

@@ -36,7 +36,12 @@ class IdleAtTheEndInstantTest {
               NanoClock clock = NanoClock.of(ctx.getSystem());
               WakeTargets targets =
                   new WakeTargets(
-                      new int[] {0, 0}, new int[] {1}, new int[][] {{0, 1}}, clock::nanoTime);
+                      new int[] {0, 0},
+                      new int[] {1},
+                      new int[][] {{0, 1}},
+                      clock::nanoTime,
+                      false,
+                      false);
               DispatcherSelector same = DispatcherSelector.sameAsParent();
               ActorRef<CoreProtocol.Command> core =
                   ctx.spawn(
