@@ -71,7 +71,8 @@ public final class ChaosRun {
             plans,
             i -> workload.newStats(plans.get(i)),
             seed,
-            ChaosController.perturbation(profile))
+            ChaosController.perturbation(profile),
+            virtualNanos -> {})
         .result();
   }
 

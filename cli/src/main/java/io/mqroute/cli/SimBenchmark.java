@@ -216,6 +216,7 @@ public final class SimBenchmark {
             referenceJobs(requests),
             i -> new JobStats(JobInfo.named("bench")),
             1,
+            null,
             timeout));
   }
 

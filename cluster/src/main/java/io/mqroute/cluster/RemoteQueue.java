@@ -9,6 +9,7 @@ import io.mqroute.actors.machine.FlowProtocol.QueueReport;
 import io.mqroute.actors.machine.FlowProtocol.QueueStats;
 import io.mqroute.actors.machine.FlowProtocol.Reroute;
 import io.mqroute.actors.machine.FlowProtocol.RouterCommand;
+import io.mqroute.actors.machine.Queueing;
 import io.mqroute.cluster.RemoteQueueProtocol.Bind;
 import io.mqroute.cluster.RemoteQueueProtocol.Command;
 import io.mqroute.cluster.RemoteQueueProtocol.DeviceDraining;
@@ -886,7 +887,8 @@ final class RemoteQueue extends AbstractBehavior<RemoteQueueProtocol.Command> {
                 stuck,
                 rerouted,
                 0,
-                errors));
+                errors,
+                Queueing.NONE)); // a remote queue's shell measures no queueing
     return this;
   }
 }

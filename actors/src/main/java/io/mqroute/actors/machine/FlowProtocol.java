@@ -303,48 +303,7 @@ public final class FlowProtocol {
       long rerouted,
       long maxWaitNanos,
       long errors,
-      Queueing queueing) {
-
-    /** A queue that measures no queueing (a remote queue's shell): {@link Queueing#NONE}. */
-    public QueueStats(
-        int queue,
-        int homeCpu,
-        long accepted,
-        long completed,
-        int maxOccupancy,
-        long overflowWaits,
-        long overflowNanos,
-        long delayedRetries,
-        long ringAttempts,
-        long enomem,
-        int onRing,
-        int queued,
-        List<String> violations,
-        List<Long> stuck,
-        long rerouted,
-        long maxWaitNanos,
-        long errors) {
-      this(
-          queue,
-          homeCpu,
-          accepted,
-          completed,
-          maxOccupancy,
-          overflowWaits,
-          overflowNanos,
-          delayedRetries,
-          ringAttempts,
-          enomem,
-          onRing,
-          queued,
-          violations,
-          stuck,
-          rerouted,
-          maxWaitNanos,
-          errors,
-          Queueing.NONE);
-    }
-  }
+      Queueing queueing) {}
 
   // ---- Poller
 

@@ -80,20 +80,7 @@ public final class MachineRun {
    */
   public static Outcome run(
       String name, MachineSpec spec, List<JobPlan> plans, IntFunction<JobStats> stats, long seed) {
-    return run(name, spec, plans, stats, seed, null);
-  }
-
-  /**
-   * @param perturbation acts on the machine during the run (see {@link Machine#create}), or null
-   */
-  public static Outcome run(
-      String name,
-      MachineSpec spec,
-      List<JobPlan> plans,
-      IntFunction<JobStats> stats,
-      long seed,
-      Perturbation perturbation) {
-    return run(name, spec, plans, stats, seed, perturbation, virtualNanos -> {});
+    return run(name, spec, plans, stats, seed, null, virtualNanos -> {});
   }
 
   /**
@@ -262,21 +249,8 @@ public final class MachineRun {
    * dispatcher): the behaviours are identical, only the configuration differs. Bounded by {@code
    * wallTimeout}.
    *
+   * @param perturbation acts on the machine on the real clock (the chaos controller), or null
    * @throws IllegalStateException if the run does not finish in time
-   */
-  public static MachineResult runRealTime(
-      String name,
-      MachineSpec spec,
-      List<JobPlan> plans,
-      IntFunction<JobStats> stats,
-      long seed,
-      Duration wallTimeout) {
-    return runRealTime(name, spec, plans, stats, seed, null, wallTimeout);
-  }
-
-  /**
-   * As {@link #runRealTime(String, MachineSpec, List, IntFunction, long, Duration)}, with a
-   * perturbation (the chaos controller) acting on the machine on the real clock.
    */
   public static MachineResult runRealTime(
       String name,
@@ -290,8 +264,8 @@ public final class MachineRun {
   }
 
   /**
-   * As {@link #runRealTime(String, MachineSpec, List, IntFunction, long, Duration)}, with every
-   * actor's mailbox measured (as {@link #runMeasuringMailboxes} does in virtual time).
+   * As {@link #runRealTime(String, MachineSpec, List, IntFunction, long, Perturbation, Duration)},
+   * with every actor's mailbox measured (as {@link #runMeasuringMailboxes} does in virtual time).
    */
   public static RealTimeOutcome runRealTimeMeasuringMailboxes(
       String name,

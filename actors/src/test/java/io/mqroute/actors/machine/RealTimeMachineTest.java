@@ -50,6 +50,7 @@ class RealTimeMachineTest {
             List.of(plan),
             i -> new JobStats(JobInfo.named("rt")),
             1,
+            null,
             Duration.ofSeconds(60));
     assertThat(r.violations()).isEmpty();
     assertThat(r.stall()).isNull();
