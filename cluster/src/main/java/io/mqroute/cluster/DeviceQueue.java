@@ -359,6 +359,7 @@ public final class DeviceQueue extends AbstractBehavior<DeviceQueueProtocol.Comm
             0,
             core,
             SeededRandom.stream(s.rules().seed(), "device-faults-" + index),
+            false,
             false);
     this.queue =
         ctx.spawn(

@@ -211,43 +211,12 @@ public final class Job extends AbstractBehavior<Command> {
   private boolean ioWqRunning;
 
   /**
-   * A job in no flow that issues its requests itself; its requests carry real bytes ({@code data},
-   * or null for none).
-   */
-  public static Behavior<Command> create(
-      JobPlan plan,
-      JobStats stats,
-      RandomSource workload,
-      RandomSource arrivals,
-      List<ActorRef<CoreProtocol.Command>> cores,
-      ActorRef<FlowProtocol.RouterCommand> router,
-      ActorRef<MachineProtocol.Command> machine,
-      CpuCosts costs,
-      long stallLimit,
-      WakeTargets wakeTargets,
-      JobData data) {
-    return create(
-        plan,
-        stats,
-        workload,
-        arrivals,
-        cores,
-        router,
-        machine,
-        costs,
-        stallLimit,
-        wakeTargets,
-        data,
-        null,
-        -1);
-  }
-
-  /**
+   * @param data the bytes its requests carry, or null for none
    * @param flow the fio flow the clone belongs to ({@link JobControl#flows()}), null for none
    * @param ioWqTask the task of {@code wakeTargets} that is this job's io-wq worker, which issues
    *     its requests ({@link IoUringPunt#IO_WQ}); -1: the job issues them itself
    */
-  static Behavior<Command> create(
+  public static Behavior<Command> create(
       JobPlan plan,
       JobStats stats,
       RandomSource workload,

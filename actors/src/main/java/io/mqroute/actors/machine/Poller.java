@@ -98,21 +98,6 @@ public final class Poller extends AbstractBehavior<PollerCommand> {
    * @param commitBeforeNext a fuse-over-io-uring ring thread: it takes its next request only after
    *     the queue has ended the last one ({@link FlowProtocol.Committed}), as COMMIT_AND_FETCH
    *     commits (nr_reqs--, fuse_request_end, the waiter's wake-up) before it fetches
-   */
-  public static Behavior<PollerCommand> create(
-      Device device,
-      RandomSource service,
-      DispatchOrder order,
-      int pollers,
-      long serverNanos,
-      ActorRef<CoreProtocol.Command> core,
-      RandomSource faults,
-      boolean commitBeforeNext) {
-    return create(
-        device, service, order, pollers, serverNanos, core, faults, commitBeforeNext, false);
-  }
-
-  /**
    * @param chainDevice a run without injected faults: a ring thread's server work and device time
    *     may be one CPU item ({@link #chainsDevice}); a fault that starts while a request is in its
    *     server work would otherwise meet a device time already drawn

@@ -171,6 +171,7 @@ class BatchMessagesTest {
                     0,
                     core.ref(),
                     SeededRandom.root(1).split("device-faults"),
+                    false,
                     false),
                 core.ref(),
                 router.ref()),

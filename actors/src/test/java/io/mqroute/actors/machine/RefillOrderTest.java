@@ -75,7 +75,8 @@ class RefillOrderTest {
                       0,
                       core,
                       random.split("faults"),
-                      uring);
+                      uring,
+                      false);
               ActorRef<QueueCommand> queue =
                   ctx.spawn(
                       RequestQueue.create(

@@ -99,7 +99,9 @@ final class LoadClone extends AbstractBehavior<LoadCloneProtocol.Command> {
                 CpuCosts.NONE,
                 stallLimit.toNanos(),
                 null,
-                data),
+                data,
+                null, // in no fio flow
+                -1), // it issues its requests itself (no io-wq worker)
             "job");
     client.tell(new RouterClientProtocol.ForJob(job));
   }
