@@ -122,20 +122,6 @@ public record NodeSettings(
   }
 
   /**
-   * Without keys or a transport choice: the config file's (tests, and nodes whose file sets both).
-   */
-  public NodeSettings(
-      Role role,
-      int port,
-      List<String> seeds,
-      Path configFile,
-      Path dataDir,
-      int managementPort,
-      int firstQueue) {
-    this(role, port, seeds, configFile, dataDir, managementPort, firstQueue, null, false);
-  }
-
-  /**
    * Parses a {@code --seeds} value: comma-separated {@code host:port} (a bare port means
    * 127.0.0.1).
    */

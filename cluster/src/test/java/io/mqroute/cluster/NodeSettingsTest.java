@@ -467,7 +467,8 @@ class NodeSettingsTest {
 
   @Test
   void withoutKeysOrPlainTcpANodeIsRefusedInOneLine() {
-    NodeSettings none = new NodeSettings(NodeSettings.Role.HOST, 0, List.of(), null, null, -1, -1);
+    NodeSettings none =
+        new NodeSettings(NodeSettings.Role.HOST, 0, List.of(), null, null, -1, -1, null, false);
     assertThatThrownBy(none::toConfig)
         .isInstanceOf(NodeConfigException.class)
         .hasMessageStartingWith("Artery runs over mutual TLS: give --keys DIR")
