@@ -61,8 +61,4 @@ final class Draining<N, F> {
     }
     return out;
   }
-
-  int size() {
-    return byId.size();
-  }
 }
