@@ -292,15 +292,12 @@ final class LoadCommand implements Callable<Integer> {
     for (JobStats s : r.clones()) {
       byJob.computeIfAbsent(s.info().name(), k -> new ArrayList<>()).add(s);
     }
-    List<ComparisonTable.Column> columns = ComparisonTable.COLUMNS;
     List<String[]> rows = new ArrayList<>();
-    rows.add(ComparisonTable.row("job", columns.stream().map(c -> c.header()), "errors"));
+    rows.add(ComparisonTable.row("job", ComparisonTable.Column::header, "errors"));
     byJob.forEach(
         (name, clones) -> {
           Summary m = Summary.of(clones);
-          rows.add(
-              ComparisonTable.row(
-                  name, columns.stream().map(c -> c.cell(m)), Long.toString(m.errors())));
+          rows.add(ComparisonTable.row(name, c -> c.cell(m), Long.toString(m.errors())));
         });
     return "\n" + ComparisonTable.layout(rows, false);
   }

@@ -479,7 +479,7 @@ public record NodeSettings(
   }
 
   /** {@code key} as a duration in [min, max] (written {@code range}), or a one-line error. */
-  private static void duration(
+  private static void checkDuration(
       Config c, String prefix, String key, Duration min, Duration max, String range) {
     Duration v = c.getDuration(key);
     if (v.compareTo(min) < 0 || v.compareTo(max) > 0) {
@@ -491,7 +491,8 @@ public record NodeSettings(
   /** Values the node would only trip over later, checked now. */
   private static void check(Config c) {
     ClusterNode.openSsl(c.getConfig("mqroute.cluster.link"));
-    duration(c, "", "mqroute.cluster.link.spin", Duration.ZERO, Duration.ofMillis(1), "0s..1ms");
+    checkDuration(
+        c, "", "mqroute.cluster.link.spin", Duration.ZERO, Duration.ofMillis(1), "0s..1ms");
     Config d = c.getConfig("mqroute.cluster.device");
     String backend = d.getString("backend");
     if (!backend.equals("null") && !backend.equals("file")) {
@@ -514,7 +515,7 @@ public record NodeSettings(
       throw new NodeConfigException(e.getMessage());
     }
     DeviceRules.fromConfig(d); // full-ring, enqueue-error, enomem-probability, dispatch, seed
-    duration(
+    checkDuration(
         d,
         "mqroute.cluster.device.",
         "service-delay",
@@ -557,7 +558,7 @@ public record NodeSettings(
     long maxConnections = range(in, "mqroute.cluster.inbound.", "max-connections", 1, 65536);
     range(in, "mqroute.cluster.inbound.", "max-pending", 1, maxConnections);
     for (String key : List.of("handshake-timeout", "log-interval")) {
-      duration(
+      checkDuration(
           in, "mqroute.cluster.inbound.", key, Duration.ofNanos(1), Duration.ofHours(1), "1ms..1h");
     }
     checkSeedsReachable(c);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 import java.util.stream.Stream;
 
@@ -18,7 +19,12 @@ public final class ComparisonTable {
       String header, ToDoubleFunction<Summary> metric, double scale, String format) {
     /** The cell of a single summary. */
     public String cell(Summary s) {
-      return String.format(Locale.ROOT, format, metric.applyAsDouble(s) / scale);
+      return format(metric.applyAsDouble(s));
+    }
+
+    /** {@code v} in this column's unit and format. */
+    String format(double v) {
+      return String.format(Locale.ROOT, format, v / scale);
     }
   }
 
@@ -41,14 +47,14 @@ public final class ComparisonTable {
       byPoint.computeIfAbsent(r.variant().point(), k -> new ArrayList<>()).add(r);
     }
     List<String[]> rows = new ArrayList<>();
-    rows.add(row("variant", COLUMNS.stream().map(Column::header), "errors", "status"));
+    rows.add(row("variant", Column::header, "errors", "status"));
     for (List<VariantResult> group : byPoint.values()) {
       VariantResult base = group.get(0);
       for (VariantResult r : group) {
         rows.add(
             row(
                 r.variant().id(),
-                COLUMNS.stream().map(c -> cell(r, base, c)),
+                c -> cell(r, base, c),
                 String.format(Locale.ROOT, "%.0f", r.aggregate(s -> s.errors()).mean()),
                 r.stalled() && r.variant().expectStall() ? "STALL (expected)" : r.status()));
       }
@@ -56,9 +62,9 @@ public final class ComparisonTable {
     return layout(rows, true);
   }
 
-  /** A table row: {@code first}, the cells of {@link #COLUMNS}, then {@code last}. */
-  public static String[] row(String first, Stream<String> columns, String... last) {
-    return Stream.of(Stream.of(first), columns, Stream.of(last))
+  /** A table row: {@code first}, {@code cell} of each of {@link #COLUMNS}, then {@code last}. */
+  public static String[] row(String first, Function<Column, String> cell, String... last) {
+    return Stream.of(Stream.of(first), COLUMNS.stream().map(cell), Stream.of(last))
         .flatMap(x -> x)
         .toArray(String[]::new);
   }
@@ -66,9 +72,9 @@ public final class ComparisonTable {
   private static String cell(VariantResult r, VariantResult base, Column c) {
     ToDoubleFunction<Summary> f = c.metric();
     Aggregate a = r.aggregate(f);
-    String s = String.format(Locale.ROOT, c.format(), a.mean() / c.scale());
+    String s = c.format(a.mean());
     if (!Double.isNaN(a.ci95())) {
-      s += String.format(Locale.ROOT, " ±" + c.format(), a.ci95() / c.scale());
+      s += " ±" + c.format(a.ci95());
     }
     double b = base.aggregate(f).mean();
     if (r != base && b > 0) {

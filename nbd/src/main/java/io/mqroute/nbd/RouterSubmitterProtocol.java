@@ -32,7 +32,6 @@ public final class RouterSubmitterProtocol {
   /** The router's completions: a batch, or one sent on its own. */
   record Completed(List<Completion> completions) implements Data {}
 
-  /** Sends what was submitted while the mailbox was busy as batches (self-sent, no timer). */
   /**
    * The host router's keep-alive (HostAlive) for requests it holds: this submitter shares the
    * router's process, so it has no host to lose and ignores it.
@@ -41,6 +40,7 @@ public final class RouterSubmitterProtocol {
     INSTANCE
   }
 
+  /** Sends what was submitted while the mailbox was busy as batches (self-sent, no timer). */
   enum Flush implements Data {
     INSTANCE
   }
